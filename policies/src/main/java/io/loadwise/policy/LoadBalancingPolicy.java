@@ -1,0 +1,50 @@
+package io.loadwise.policy;
+
+import java.util.List;
+
+/**
+ * A task assignment policy: the factory half of the SPI.
+ *
+ * <p>Implementations are registered through {@link java.util.ServiceLoader} under this interface and
+ * looked up by {@link #id()} (see {@link PolicyRegistry}). A factory is stateless and thread-safe; all
+ * selection state lives in the {@link Picker}s it builds.
+ *
+ * <p>The dispatcher calls {@link #newPicker} off the pick path: when membership, weights, enabled or
+ * health flags change, when the policy is switched, and, for policies that {@link #usesAgentMetrics()},
+ * after every batch of agent samples. The picker it returns is published through a volatile field and
+ * used by many threads at once until it is replaced.
+ */
+public interface LoadBalancingPolicy {
+
+    /** Stable identifier used in configuration, e.g. {@code "static-wrr"}. */
+    String id();
+
+    /** One line for {@code --help}, the console and the docs. */
+    String description();
+
+    /**
+     * Whether this policy reads {@link NodeView#agentSample()}. The dispatcher polls node agents only
+     * for clusters whose policy says yes.
+     */
+    default boolean usesAgentMetrics() {
+        return false;
+    }
+
+    /**
+     * Checks policy-specific options ({@code policyOptions} in the cluster config). Returns one message
+     * per problem, naming the option, or an empty list. Called before any picker is built.
+     */
+    default List<String> validate(PolicyOptions options) {
+        return options.rejectUnknown(List.of());
+    }
+
+    /**
+     * Builds a picker over an immutable snapshot of the cluster's nodes.
+     *
+     * @param snapshot the nodes, in configuration order; never empty
+     * @param previous the picker this one replaces, or {@code null}; a policy may carry state (a
+     *     round-robin cursor, for instance) forward from it when it is one of its own
+     * @param env random source, clock and options
+     */
+    Picker newPicker(ClusterSnapshot snapshot, Picker previous, PolicyEnvironment env);
+}

@@ -1,0 +1,53 @@
+package io.loadwise.policy;
+
+/**
+ * Read-only, live view of one node as a policy sees it.
+ *
+ * <p>Configured attributes ({@link #name()}, {@link #weight()}) are fixed for the life of a snapshot.
+ * Counters and flags are read live: they are updated by the dispatcher (or the simulator) on connection
+ * and response events, never by a policy. Every method must be cheap and allocation-free because
+ * pickers call them on the hot path.
+ */
+public interface NodeView {
+
+    /** Position of this node in its {@link ClusterSnapshot}, 0-based. */
+    int index();
+
+    /** Node name, unique within its cluster, e.g. {@code "VCN1"}. */
+    String name();
+
+    /** Configured static weight, at least 1. */
+    int weight();
+
+    /** Administratively enabled and not draining. */
+    boolean enabled();
+
+    /** Reachable: the last connect succeeded, and for agent-driven policies the agent answers. */
+    boolean healthy();
+
+    /** A picker may return only usable nodes. */
+    default boolean usable() {
+        return enabled() && healthy();
+    }
+
+    /**
+     * Work currently assigned to this node: open tunnels in TCP mode, bound client connections in HTTP
+     * per-connection mode, requests in flight in HTTP per-request mode. What least-connections counts.
+     */
+    int activeConnections();
+
+    /** HTTP requests sent to this node and not yet completely answered (0 in TCP mode). */
+    int inFlightRequests();
+
+    /**
+     * Mean running time in milliseconds of the requests this node completed during the last second
+     * (TAPR-08), or {@link Double#NaN} when it completed none.
+     */
+    double recentResponseTimeMillis();
+
+    /**
+     * The latest agent sample if it is younger than the cluster's expiry, otherwise {@code null}
+     * (missing and stale look the same to a policy).
+     */
+    AgentSample agentSample();
+}
