@@ -1,0 +1,211 @@
+package io.loadwise.dispatcher.cluster;
+
+import io.loadwise.dispatcher.config.NodeConfig;
+import io.loadwise.dispatcher.metrics.TrafficCounters;
+import io.loadwise.policy.AgentSample;
+import io.loadwise.policy.NodeView;
+import java.net.InetSocketAddress;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
+
+/**
+ * Runtime state of one virtual cluster node: what policies read ({@link NodeView}) plus the dispatcher's
+ * own bookkeeping. One instance lives as long as the node stays in its cluster's configuration, across
+ * policy switches and picker rebuilds, so counters survive them.
+ *
+ * <p>Written by event loops (counters), the node monitor (agent samples, agent health) and the control
+ * API (enabled, draining, weight); every field is atomic or volatile.
+ */
+public final class NodeState implements NodeView {
+
+    private final int index;
+    private final String name;
+    private final InetSocketAddress address;
+    private final String route;
+    private final String agentPath;
+    private final LongSupplier nanoClock;
+    private final long agentExpiryNanos;
+
+    private volatile int weight;
+    private volatile boolean enabled;
+    private volatile boolean draining;
+    /** Connect failures mark the node down until this instant (nanoClock); 0 = up. */
+    private volatile long connectDownUntilNanos;
+    /** The node's agent could not be read (only matters to agent-driven policies). */
+    private volatile boolean agentDown;
+    private volatile AgentSample agentSample;
+    private volatile long agentSampleReceivedNanos;
+
+    private final AtomicInteger activeConnections = new AtomicInteger();
+    private final AtomicInteger inFlightRequests = new AtomicInteger();
+    private final ResponseTimeWindow responseTimes = new ResponseTimeWindow();
+    private final TrafficCounters counters = new TrafficCounters();
+
+    public NodeState(int index, NodeConfig config, String defaultAgentPath, long agentExpiryMillis,
+            LongSupplier nanoClock) {
+        this.index = index;
+        this.name = config.name();
+        this.address = NodeAddress.parse(config.address());
+        this.route = config.route();
+        this.agentPath = config.agentPath() != null ? config.agentPath() : defaultAgentPath;
+        this.weight = config.weightOrDefault();
+        this.enabled = config.enabledOrDefault();
+        this.agentExpiryNanos = agentExpiryMillis * 1_000_000L;
+        this.nanoClock = nanoClock;
+    }
+
+    @Override
+    public int index() {
+        return index;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    public InetSocketAddress address() {
+        return address;
+    }
+
+    /** Session route carried in JSESSIONID, or {@code null}. */
+    public String route() {
+        return route;
+    }
+
+    public String agentPath() {
+        return agentPath;
+    }
+
+    @Override
+    public int weight() {
+        return weight;
+    }
+
+    /** Changes the weight; the caller ({@link VirtualCluster}) rebuilds the picker. */
+    void setWeight(int weight) {
+        this.weight = weight;
+    }
+
+    @Override
+    public boolean enabled() {
+        return enabled && !draining;
+    }
+
+    public boolean configuredEnabled() {
+        return enabled;
+    }
+
+    void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    /** Draining: takes no new work, finishes what it has. */
+    public boolean draining() {
+        return draining;
+    }
+
+    void setDraining(boolean draining) {
+        this.draining = draining;
+    }
+
+    @Override
+    public boolean healthy() {
+        return !agentDown && nanoClock.getAsLong() - connectDownUntilNanos >= 0;
+    }
+
+    /** True while a connect failure keeps this node out; cleared when the retry interval has passed. */
+    public boolean connectDown() {
+        return nanoClock.getAsLong() - connectDownUntilNanos < 0;
+    }
+
+    /** A connect to this node failed: keep it out of selection for {@code retryMillis}. */
+    public void markConnectFailure(long retryMillis) {
+        connectDownUntilNanos = nanoClock.getAsLong() + retryMillis * 1_000_000L;
+    }
+
+    /** A connect succeeded. */
+    public void markConnectSuccess() {
+        if (connectDownUntilNanos != 0) {
+            connectDownUntilNanos = 0;
+        }
+    }
+
+    public boolean agentDown() {
+        return agentDown;
+    }
+
+    public void setAgentDown(boolean agentDown) {
+        this.agentDown = agentDown;
+    }
+
+    @Override
+    public int activeConnections() {
+        return activeConnections.get();
+    }
+
+    /** Work assigned to this node started (tunnel opened, connection bound or request sent). */
+    public void assignmentStarted() {
+        activeConnections.incrementAndGet();
+    }
+
+    public void assignmentEnded() {
+        activeConnections.decrementAndGet();
+    }
+
+    @Override
+    public int inFlightRequests() {
+        return inFlightRequests.get();
+    }
+
+    public void requestSent() {
+        inFlightRequests.incrementAndGet();
+    }
+
+    /** The response is complete (or the request failed); {@code runningNanos} &lt; 0 records no time. */
+    public void requestEnded(long runningNanos) {
+        inFlightRequests.decrementAndGet();
+        if (runningNanos >= 0) {
+            responseTimes.record(nanoClock.getAsLong(), runningNanos);
+        }
+    }
+
+    @Override
+    public double recentResponseTimeMillis() {
+        return responseTimes.meanMillis(nanoClock.getAsLong());
+    }
+
+    @Override
+    public AgentSample agentSample() {
+        AgentSample sample = agentSample;
+        if (sample == null || nanoClock.getAsLong() - agentSampleReceivedNanos > agentExpiryNanos) {
+            return null;
+        }
+        return sample;
+    }
+
+    /** The latest sample whatever its age, or {@code null}; for display. */
+    public AgentSample latestAgentSample() {
+        return agentSample;
+    }
+
+    /** Age of the latest sample in milliseconds, or -1 when there is none. */
+    public long agentSampleAgeMillis() {
+        return agentSample == null ? -1 : (nanoClock.getAsLong() - agentSampleReceivedNanos) / 1_000_000L;
+    }
+
+    public void updateAgentSample(AgentSample sample) {
+        this.agentSampleReceivedNanos = nanoClock.getAsLong();
+        this.agentSample = sample;
+    }
+
+    /** Table 2 counters for this node (Table 6 adds selections). */
+    public TrafficCounters counters() {
+        return counters;
+    }
+
+    @Override
+    public String toString() {
+        return name + "@" + address.getHostString() + ":" + address.getPort();
+    }
+}

@@ -1,0 +1,159 @@
+package io.loadwise.dispatcher.cluster;
+
+import io.loadwise.dispatcher.config.ClusterConfig;
+import io.loadwise.dispatcher.config.NodeConfig;
+import io.loadwise.dispatcher.metrics.TrafficCounters;
+import io.loadwise.policy.ClusterSnapshot;
+import io.loadwise.policy.LoadBalancingPolicy;
+import io.loadwise.policy.NodeView;
+import io.loadwise.policy.Picker;
+import io.loadwise.policy.PolicyEnvironment;
+import io.loadwise.policy.PolicyOptions;
+import io.loadwise.policy.PolicyRegistry;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A virtual cluster at runtime: its nodes, its policy and the picker currently in force.
+ *
+ * <p>The picker is an immutable object published through a volatile field; {@link #pick} reads it once
+ * and takes no lock. Every change (policy switch, node enabled/disabled/drained/reweighted, health
+ * change, new agent samples) builds a new picker under the cluster's lock and publishes it. Requests in
+ * flight keep the node they were given, so a switch fails none of them.
+ */
+public final class VirtualCluster {
+
+    private static final Logger log = LoggerFactory.getLogger(VirtualCluster.class);
+
+    private final ClusterConfig config;
+    private final List<NodeState> nodes;
+    private final ClusterSnapshot snapshot;
+    private final TrafficCounters counters = new TrafficCounters();
+    private final LongSupplier nanoClock;
+
+    private volatile LoadBalancingPolicy policy;
+    private volatile PolicyEnvironment environment;
+    private volatile Picker picker;
+
+    /**
+     * @param config a validated cluster configuration
+     * @param policies where the configured policy id is looked up
+     */
+    public VirtualCluster(ClusterConfig config, PolicyRegistry policies, LongSupplier nanoClock) {
+        this.config = config;
+        this.nanoClock = nanoClock;
+        List<NodeState> built = new ArrayList<>();
+        List<NodeConfig> nodeConfigs = config.nodesOrEmpty();
+        for (int i = 0; i < nodeConfigs.size(); i++) {
+            built.add(new NodeState(i, nodeConfigs.get(i), config.agentPathOrDefault(),
+                    config.agentExpiryMsOrDefault(), nanoClock));
+        }
+        this.nodes = Collections.unmodifiableList(built);
+        this.snapshot = new ClusterSnapshot(config.name(), built);
+        this.policy = policies.get(config.policy());
+        this.environment = environmentFor(PolicyOptions.of(config.policyOptionsOrEmpty()));
+        this.picker = policy.newPicker(snapshot, null, environment);
+    }
+
+    private PolicyEnvironment environmentFor(PolicyOptions options) {
+        PolicyEnvironment system = PolicyEnvironment.system(options);
+        return new PolicyEnvironment(system.random(), nanoClock, options);
+    }
+
+    public String name() {
+        return config.name();
+    }
+
+    public ClusterConfig config() {
+        return config;
+    }
+
+    public List<NodeState> nodes() {
+        return nodes;
+    }
+
+    /** The node with this name, or {@code null}. */
+    public NodeState node(String name) {
+        for (NodeState node : nodes) {
+            if (node.name().equals(name)) {
+                return node;
+            }
+        }
+        return null;
+    }
+
+    public LoadBalancingPolicy policy() {
+        return policy;
+    }
+
+    public PolicyOptions policyOptions() {
+        return environment.options();
+    }
+
+    /** Cluster-wide Table 2 counters. */
+    public TrafficCounters counters() {
+        return counters;
+    }
+
+    /**
+     * Chooses a node for one connection or request, recording WT1 and the selection. Returns
+     * {@code null} when no node is usable.
+     */
+    public NodeState pick(NodeView avoid) {
+        long start = nanoClock.getAsLong();
+        NodeView chosen = picker.pick(avoid);
+        long elapsed = nanoClock.getAsLong() - start;
+        if (chosen == null) {
+            return null;
+        }
+        NodeState node = nodes.get(chosen.index());
+        counters.selected(elapsed);
+        node.counters().selected(elapsed);
+        return node;
+    }
+
+    /** Switches the policy live. Validation of id and options is the caller's job (it throws otherwise). */
+    public synchronized void switchPolicy(LoadBalancingPolicy newPolicy, PolicyOptions options) {
+        List<String> problems = newPolicy.validate(options);
+        if (!problems.isEmpty()) {
+            throw new IllegalArgumentException(String.join("; ", problems));
+        }
+        PolicyEnvironment env = environmentFor(options);
+        Picker next = newPolicy.newPicker(snapshot, null, env);
+        LoadBalancingPolicy old = this.policy;
+        this.environment = env;
+        this.policy = newPolicy;
+        this.picker = next;
+        log.info("cluster {}: policy switched from {} to {}", name(), old.id(), newPolicy.id());
+    }
+
+    /** Rebuilds the picker from the current node state (flags, weights, agent samples). */
+    public synchronized void refresh() {
+        picker = policy.newPicker(snapshot, picker, environment);
+    }
+
+    public void setEnabled(NodeState node, boolean enabled) {
+        node.setEnabled(enabled);
+        refresh();
+        log.info("cluster {}: node {} {}", name(), node.name(), enabled ? "enabled" : "disabled");
+    }
+
+    public void setDraining(NodeState node, boolean draining) {
+        node.setDraining(draining);
+        refresh();
+        log.info("cluster {}: node {} {}", name(), node.name(), draining ? "draining" : "no longer draining");
+    }
+
+    public void setWeight(NodeState node, int weight) {
+        if (weight < 1) {
+            throw new IllegalArgumentException("weight " + weight + " must be at least 1");
+        }
+        node.setWeight(weight);
+        refresh();
+        log.info("cluster {}: node {} weight {}", name(), node.name(), weight);
+    }
+}

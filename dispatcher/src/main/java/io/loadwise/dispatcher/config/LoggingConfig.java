@@ -1,0 +1,16 @@
+package io.loadwise.dispatcher.config;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import java.util.Map;
+
+/**
+ * Logging (TDR-04).
+ *
+ * @param level root level: trace, debug, info, warn, error; default info
+ * @param levels per-logger levels, e.g. {@code {"io.loadwise.dispatcher.http": "debug"}}
+ * @param file log file; default: console only
+ * @param accessLog access log file, one line per request or tunnel; default: none
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record LoggingConfig(String level, Map<String, String> levels, String file, String accessLog) {
+}

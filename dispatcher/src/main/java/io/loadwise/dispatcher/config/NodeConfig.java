@@ -1,0 +1,34 @@
+package io.loadwise.dispatcher.config;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+/**
+ * One virtual cluster node as configured. Boxed fields are optional in the file; the accessors with
+ * defaults are what the runtime reads.
+ *
+ * @param name unique within the cluster
+ * @param address {@code host:port}
+ * @param weight static weight, default 1
+ * @param enabled default true
+ * @param route session route carried in JSESSIONID (Tomcat jvmRoute, Liberty cloneId); default: none
+ * @param agentPath path of the node agent's metrics endpoint; default: the cluster's
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record NodeConfig(String name, String address, Integer weight, Boolean enabled, String route, String agentPath) {
+
+    public int weightOrDefault() {
+        return weight == null ? 1 : weight;
+    }
+
+    public boolean enabledOrDefault() {
+        return enabled == null || enabled;
+    }
+
+    public NodeConfig withWeight(int newWeight) {
+        return new NodeConfig(name, address, newWeight, enabled, route, agentPath);
+    }
+
+    public NodeConfig withEnabled(boolean newEnabled) {
+        return new NodeConfig(name, address, weight, newEnabled, route, agentPath);
+    }
+}
