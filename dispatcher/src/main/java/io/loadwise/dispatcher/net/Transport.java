@@ -1,0 +1,71 @@
+package io.loadwise.dispatcher.net;
+
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.epoll.EpollSocketChannel;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The event loops shared by every cluster of one dispatcher process: one acceptor thread and
+ * {@code workerThreads} I/O threads. A backend connection is always made on the event loop of the client
+ * connection it serves, so both halves of a proxied exchange run on one thread.
+ *
+ * <p>Uses native epoll when it is available (Linux, netty-transport-native-epoll on the class path) and
+ * NIO otherwise.
+ */
+public final class Transport implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(Transport.class);
+
+    private final EventLoopGroup acceptor;
+    private final EventLoopGroup workers;
+    private final Class<? extends ServerChannel> serverChannelClass;
+    private final Class<? extends SocketChannel> socketChannelClass;
+
+    /** @param workerThreads I/O threads; 0 means Netty's default (2 × cores) */
+    public Transport(int workerThreads) {
+        boolean epoll = Epoll.isAvailable();
+        IoHandlerFactory factory = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+        this.acceptor = new MultiThreadIoEventLoopGroup(1, factory);
+        this.workers = new MultiThreadIoEventLoopGroup(workerThreads, factory);
+        this.serverChannelClass = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+        this.socketChannelClass = epoll ? EpollSocketChannel.class : NioSocketChannel.class;
+        log.info("transport: {} with {} worker threads", epoll ? "epoll" : "nio",
+                workerThreads == 0 ? "default" : workerThreads);
+    }
+
+    public EventLoopGroup acceptor() {
+        return acceptor;
+    }
+
+    public EventLoopGroup workers() {
+        return workers;
+    }
+
+    public Class<? extends ServerChannel> serverChannelClass() {
+        return serverChannelClass;
+    }
+
+    public Class<? extends SocketChannel> socketChannelClass() {
+        return socketChannelClass;
+    }
+
+    @Override
+    public void close() {
+        acceptor.shutdownGracefully(0, 2, TimeUnit.SECONDS);
+        workers.shutdownGracefully(0, 2, TimeUnit.SECONDS);
+        acceptor.terminationFuture().syncUninterruptibly();
+        workers.terminationFuture().syncUninterruptibly();
+    }
+}
