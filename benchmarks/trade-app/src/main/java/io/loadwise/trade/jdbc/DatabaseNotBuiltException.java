@@ -1,6 +1,7 @@
 package io.loadwise.trade.jdbc;
 
 import java.sql.SQLException;
+import java.util.Set;
 
 /** The trade tables do not exist (yet): {@code /trade/config?action=buildDB} has not been run. */
 public final class DatabaseNotBuiltException extends SQLException {
@@ -9,9 +10,10 @@ public final class DatabaseNotBuiltException extends SQLException {
         super("the trade database is not built: call /trade/config?action=buildDB", cause.getSQLState(), cause);
     }
 
-    /** SQL state class 42 is "syntax error or access rule violation", which covers a missing table. */
+    /** "Table not found": 42S02 is the standard state, 42S04 what H2 2.x reports. */
+    private static final Set<String> TABLE_NOT_FOUND = Set.of("42S02", "42S04");
+
     static SQLException translate(SQLException e) {
-        String state = e.getSQLState();
-        return state != null && state.startsWith("42") ? new DatabaseNotBuiltException(e) : e;
+        return TABLE_NOT_FOUND.contains(e.getSQLState()) ? new DatabaseNotBuiltException(e) : e;
     }
 }
