@@ -14,6 +14,7 @@ public final class DatabaseNotBuiltException extends SQLException {
     private static final Set<String> TABLE_NOT_FOUND = Set.of("42S02", "42S04");
 
     static SQLException translate(SQLException e) {
-        return TABLE_NOT_FOUND.contains(e.getSQLState()) ? new DatabaseNotBuiltException(e) : e;
+        String state = e.getSQLState();
+        return state != null && TABLE_NOT_FOUND.contains(state) ? new DatabaseNotBuiltException(e) : e;
     }
 }

@@ -13,6 +13,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -42,7 +43,7 @@ public final class OrderRepository {
                         .orElseThrow(() -> new SQLException("unknown symbol " + symbol));
                 BigDecimal price = quote.price();
                 adjustBalance(c, accountId, total(price, quantity).add(ORDER_FEE).negate());
-                Timestamp now = Timestamp.from(Instant.now());
+                Timestamp now = now();
                 try (PreparedStatement ps = c.prepareStatement("INSERT INTO trade_holding (accountid, symbol,"
                         + " quantity, purchaseprice, purchasedate) VALUES (?, ?, ?, ?, ?)")) {
                     ps.setInt(1, accountId);
@@ -82,7 +83,7 @@ public final class OrderRepository {
                 BigDecimal price = holding.currentPrice();
                 adjustBalance(c, accountId, total(price, holding.quantity()).subtract(ORDER_FEE));
                 Order order = insertOrder(c, accountId, OrderType.SELL, holding.symbol(), holding.quantity(), price,
-                        Timestamp.from(Instant.now()));
+                        now());
                 QuoteRepository.applyTrade(c, holding.symbol(), holding.quantity(), random);
                 c.commit();
                 return Optional.of(order);
@@ -187,6 +188,11 @@ public final class OrderRepository {
                 return new Order(keys.getLong(1), type, symbol, quantity, price, ORDER_FEE, completed.toInstant());
             }
         }
+    }
+
+    /** Microseconds, the TIMESTAMP precision, so a returned order equals the one read back later. */
+    private static Timestamp now() {
+        return Timestamp.from(Instant.now().truncatedTo(ChronoUnit.MICROS));
     }
 
     private static BigDecimal total(BigDecimal price, double quantity) {
