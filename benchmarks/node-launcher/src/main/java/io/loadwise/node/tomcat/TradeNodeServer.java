@@ -21,6 +21,8 @@ import org.slf4j.LoggerFactory;
 public final class TradeNodeServer implements AutoCloseable {
 
     public static final String CONTEXT_PATH = "/trade";
+    /** The JMX domain of the node's Tomcat MBeans, e.g. {@code Catalina:type=ThreadPool,name=...}. */
+    public static final String JMX_DOMAIN = "Catalina";
     private static final Logger LOG = LoggerFactory.getLogger(TradeNodeServer.class);
     private static final int MIN_SPARE_THREADS = 4;
 
@@ -46,6 +48,9 @@ public final class TradeNodeServer implements AutoCloseable {
         Tomcat tomcat = new Tomcat();
         tomcat.setBaseDir(workDir.toAbsolutePath().toString());
         tomcat.enableNaming();
+        // Standalone Tomcat's names, so MBeans live in the usual "Catalina" JMX domain (embedded says "Tomcat").
+        tomcat.getService().setName(JMX_DOMAIN);
+        tomcat.getEngine().setName(JMX_DOMAIN);
         tomcat.getEngine().setJvmRoute(options.name());
         // No JSP engine here; the app needs neither the JSP nor the default servlet.
         tomcat.setAddDefaultWebXmlToWebapp(false);
