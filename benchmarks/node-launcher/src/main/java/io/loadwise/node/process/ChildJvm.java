@@ -104,11 +104,13 @@ public final class ChildJvm implements AutoCloseable {
      */
     public void stop(Duration grace) throws InterruptedException {
         List<ProcessHandle> descendants = process.descendants().toList();
-        process.destroy();
+        // Signal through the handle: Process.destroy() would also close our end of its output and
+        // lose what it logs while shutting down.
+        process.toHandle().destroy();
         descendants.forEach(ProcessHandle::destroy);
         if (!process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
             LOG.warn("{} (pid {}) ignored SIGTERM for {}: killing it", name, process.pid(), grace);
-            process.destroyForcibly();
+            process.toHandle().destroyForcibly();
             process.waitFor();
         }
         for (ProcessHandle descendant : descendants) {
@@ -119,6 +121,11 @@ public final class ChildJvm implements AutoCloseable {
             }
         }
         pump.join(grace.toMillis());
+        try {
+            process.getOutputStream().close();
+        } catch (IOException e) {
+            // The pipe to a dead process may already be broken; nothing is left to release.
+        }
         LOG.info("stopped {} (exit code {})", name, process.exitValue());
     }
 
