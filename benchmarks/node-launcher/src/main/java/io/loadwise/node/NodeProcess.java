@@ -94,6 +94,11 @@ public final class NodeProcess implements AutoCloseable {
         }
     }
 
+    /** Asks the node to shut down (SIGTERM) without waiting; {@link #close()} then waits for it. */
+    public void requestStop() {
+        jvm.requestStop();
+    }
+
     /** Stops the node JVM and its descendants; returns once they are all gone. */
     @Override
     public void close() throws InterruptedException {

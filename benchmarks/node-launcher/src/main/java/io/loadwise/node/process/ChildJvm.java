@@ -98,6 +98,12 @@ public final class ChildJvm implements AutoCloseable {
         return new ArrayList<>(all.subList(Math.max(0, all.size() - lines), all.size()));
     }
 
+    /** Sends SIGTERM without waiting, so several children can shut down at the same time. */
+    public void requestStop() {
+        process.descendants().forEach(ProcessHandle::destroy);
+        process.toHandle().destroy();
+    }
+
     /**
      * Stops the JVM and anything it started: SIGTERM (so shutdown hooks run), then, after
      * {@code grace}, a forced kill. Returns once all of them are gone.
