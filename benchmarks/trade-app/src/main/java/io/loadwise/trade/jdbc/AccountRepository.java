@@ -15,8 +15,8 @@ import javax.sql.DataSource;
 /** Login, logout, registration, account and profile reads and profile updates. */
 public final class AccountRepository {
 
-    static final String INSERT_PROFILE = "INSERT INTO trade_profile (userid, passwd, fullname, address, email,"
-            + " creditcard) VALUES (?, '" + TradeSchema.PASSWORD + "', ?, ?, ?, ?)";
+    private static final String INSERT_PROFILE = "INSERT INTO trade_profile (userid, passwd, fullname, address,"
+            + " email, creditcard) VALUES (?, '" + TradeSchema.PASSWORD + "', ?, ?, ?, ?)";
     private static final String SELECT_ACCOUNT = "SELECT accountid, userid, creationdate, lastlogin, logincount,"
             + " logoutcount, balance, openbalance FROM trade_account";
 
@@ -117,7 +117,7 @@ public final class AccountRepository {
         }
     }
 
-    static void bindProfile(PreparedStatement ps, AccountProfile profile) throws SQLException {
+    private static void bindProfile(PreparedStatement ps, AccountProfile profile) throws SQLException {
         ps.setString(1, profile.userId());
         ps.setString(2, profile.fullName());
         ps.setString(3, profile.address());

@@ -1,13 +1,14 @@
 package io.loadwise.trade.jdbc;
 
+import io.loadwise.trade.model.AccountProfile;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Random;
 import javax.sql.DataSource;
@@ -17,7 +18,7 @@ public final class TradeSchema {
 
     /** Every user's password, as in DayTrader. */
     public static final String PASSWORD = "xxx";
-    private static final int BATCH = 500;
+    private static final int ROWS_PER_INSERT = 200;
     private static final int MAX_INITIAL_HOLDINGS = 5;
     /** A fixed seed so every rebuild of the same size yields the same data: runs stay comparable. */
     private static final long SEED = 20_121_118L;
@@ -78,62 +79,39 @@ public final class TradeSchema {
     }
 
     private static void insertQuotes(Connection c, int quotes, Random random) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO trade_quote (symbol, companyname, volume, price,"
-                + " open1, low, high, change1) VALUES (?, ?, ?, ?, ?, ?, ?, 0)")) {
+        try (RowInserter rows = new RowInserter(c, "trade_quote",
+                List.of("symbol", "companyname", "volume", "price", "open1", "low", "high", "change1"), ROWS_PER_INSERT)) {
             for (int i = 0; i < quotes; i++) {
                 BigDecimal price = BigDecimal.valueOf(1 + random.nextInt(20_000), 2).add(BigDecimal.ONE);
-                ps.setString(1, DatabaseSize.symbol(i));
-                ps.setString(2, "S" + i + " Incorporated");
-                ps.setDouble(3, random.nextInt(1000));
-                ps.setBigDecimal(4, price);
-                ps.setBigDecimal(5, price);
-                ps.setBigDecimal(6, price);
-                ps.setBigDecimal(7, price);
-                ps.addBatch();
-                if (i % BATCH == BATCH - 1) {
-                    ps.executeBatch();
-                }
+                rows.add(DatabaseSize.symbol(i), "S" + i + " Incorporated", (double) random.nextInt(1000),
+                        price, price, price, price, 0.0);
             }
-            ps.executeBatch();
         }
     }
 
     private static void insertUsers(Connection c, DatabaseSize size, Random random) throws SQLException {
-        Timestamp now = Timestamp.from(Instant.now());
-        try (PreparedStatement profile = c.prepareStatement(AccountRepository.INSERT_PROFILE);
-             PreparedStatement account = c.prepareStatement("INSERT INTO trade_account (accountid, userid,"
-                     + " creationdate, logincount, logoutcount, balance, openbalance) VALUES (?, ?, ?, 0, 0, ?, ?)");
-             PreparedStatement holding = c.prepareStatement("INSERT INTO trade_holding (accountid, symbol,"
-                     + " quantity, purchaseprice, purchasedate) VALUES (?, ?, ?, ?, ?)")) {
+        Timestamp now = Timestamp.from(Instant.now().truncatedTo(ChronoUnit.MICROS));
+        // Profiles first, in their own pass: accounts reference them.
+        try (RowInserter profiles = new RowInserter(c, "trade_profile",
+                List.of("userid", "passwd", "fullname", "address", "email", "creditcard"), ROWS_PER_INSERT)) {
             for (int i = 0; i < size.users(); i++) {
-                String userId = DatabaseSize.userId(i);
-                AccountRepository.bindProfile(profile, RandomProfiles.profile(userId, random));
-                profile.addBatch();
+                AccountProfile p = RandomProfiles.profile(DatabaseSize.userId(i), random);
+                profiles.add(p.userId(), PASSWORD, p.fullName(), p.address(), p.email(), p.creditCard());
+            }
+        }
+        try (RowInserter accounts = new RowInserter(c, "trade_account", List.of("accountid", "userid",
+                "creationdate", "logincount", "logoutcount", "balance", "openbalance"), ROWS_PER_INSERT);
+             RowInserter holdings = new RowInserter(c, "trade_holding",
+                     List.of("accountid", "symbol", "quantity", "purchaseprice", "purchasedate"), ROWS_PER_INSERT)) {
+            for (int i = 0; i < size.users(); i++) {
                 BigDecimal balance = BigDecimal.valueOf(10_000 + random.nextInt(990_000)).setScale(2, RoundingMode.UNNECESSARY);
-                account.setInt(1, i);
-                account.setString(2, userId);
-                account.setTimestamp(3, now);
-                account.setBigDecimal(4, balance);
-                account.setBigDecimal(5, balance);
-                account.addBatch();
-                int holdings = random.nextInt(MAX_INITIAL_HOLDINGS + 1);
-                for (int h = 0; h < holdings; h++) {
-                    holding.setInt(1, i);
-                    holding.setString(2, DatabaseSize.symbol(random.nextInt(size.quotes())));
-                    holding.setDouble(3, 1 + random.nextInt(200));
-                    holding.setBigDecimal(4, BigDecimal.valueOf(100 + random.nextInt(20_000), 2));
-                    holding.setTimestamp(5, now);
-                    holding.addBatch();
-                }
-                if (i % BATCH == BATCH - 1) {
-                    profile.executeBatch();
-                    account.executeBatch();
-                    holding.executeBatch();
+                accounts.add(i, DatabaseSize.userId(i), now, 0, 0, balance, balance);
+                int count = random.nextInt(MAX_INITIAL_HOLDINGS + 1);
+                for (int h = 0; h < count; h++) {
+                    holdings.add(i, DatabaseSize.symbol(random.nextInt(size.quotes())), (double) (1 + random.nextInt(200)),
+                            BigDecimal.valueOf(100 + random.nextInt(20_000), 2), now);
                 }
             }
-            profile.executeBatch();
-            account.executeBatch();
-            holding.executeBatch();
         }
     }
 }
