@@ -3,7 +3,6 @@ package io.loadwise.node;
 import io.loadwise.node.process.ChildJvm;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 
 /**
@@ -45,8 +44,9 @@ public final class DatabaseProcess implements AutoCloseable {
         return jvm.logTail(lines);
     }
 
+    /** Stops the database JVM (SIGTERM, a kill after 10 s); returns once it is gone. */
     @Override
-    public void close() throws InterruptedException {
-        jvm.stop(Duration.ofSeconds(10));
+    public void close() {
+        jvm.close();
     }
 }

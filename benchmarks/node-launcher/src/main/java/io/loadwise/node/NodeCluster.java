@@ -61,7 +61,7 @@ public final class NodeCluster implements AutoCloseable {
 
     /** Stops every node, then the database; nothing of the cluster runs afterwards. */
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         nodes.forEach(NodeProcess::requestStop);
         for (NodeProcess node : nodes) {
             node.close();

@@ -81,7 +81,7 @@ public final class NodeLauncher {
         try {
             return new DatabaseProcess(jvm, ReadyLine.port(jvm.awaitReady(timeout)));
         } catch (IOException | InterruptedException | RuntimeException e) {
-            jvm.stop(Duration.ofSeconds(5));
+            jvm.close();
             throw e;
         }
     }

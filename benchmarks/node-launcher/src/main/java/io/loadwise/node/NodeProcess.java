@@ -18,7 +18,6 @@ import java.util.List;
 public final class NodeProcess implements AutoCloseable {
 
     private static final Duration POLL_INTERVAL = Duration.ofMillis(100);
-    private static final Duration STOP_GRACE = Duration.ofSeconds(10);
 
     private final NodeSpec spec;
     private final ChildJvm jvm;
@@ -73,6 +72,9 @@ public final class NodeProcess implements AutoCloseable {
     public NodeProcess awaitHealthy(Duration timeout) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         port = ReadyLine.port(jvm.awaitReady(timeout));
+        if (System.nanoTime() - deadline > 0) {
+            throw new IOException("node " + name() + " reported ready only after " + timeout);
+        }
         HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
         HttpRequest request = HttpRequest.newBuilder(baseUri().resolve("health")).timeout(Duration.ofSeconds(5)).build();
         String last = "no answer";
@@ -101,7 +103,7 @@ public final class NodeProcess implements AutoCloseable {
 
     /** Stops the node JVM and its descendants; returns once they are all gone. */
     @Override
-    public void close() throws InterruptedException {
-        jvm.stop(STOP_GRACE);
+    public void close() {
+        jvm.close();
     }
 }

@@ -34,33 +34,6 @@ class NodeProcessIT {
     }
 
     @Test
-    void nodeJvmGetsItsHeapServesTheScenarioAndStopsWithNothingLeft() throws Exception {
-        DatabaseProcess database = launcher.startDatabase(0, STARTUP);
-        NodeProcess node = launcher.startNode(new NodeSpec("VCN1", 0, new NodeCapacity(96, 4, 4, 2)),
-                database.jdbcUrl());
-        try {
-            node.awaitHealthy(STARTUP);
-            List<String> arguments = List.of(ProcessHandle.of(node.pid()).orElseThrow().info().arguments()
-                    .orElseThrow());
-            assertTrue(arguments.contains("-Xmx96m"), arguments.toString());
-            assertTrue(arguments.contains("--exit-with-parent"), arguments.toString());
-
-            TradeClient client = new TradeClient(node.baseUri());
-            assertEquals(200, client.get("config?action=buildDB&users=20&quotes=10").statusCode());
-            for (int i = 0; i < 30; i++) {
-                client.scenario();
-            }
-            assertTrue(client.sessionId().orElseThrow().endsWith(".VCN1"), client.sessionId().toString());
-            assertTrue(Files.readString(node.logFile()).contains(NodeMain.READY_MARKER));
-        } finally {
-            node.close();
-            database.close();
-        }
-        assertGone(node.pid());
-        assertGone(database.pid());
-    }
-
-    @Test
     void optionsAreCheckedBeforeAnyJvmStarts() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> launcher.startNode(
                 new NodeSpec("VCN1", 0, NodeCapacity.BASELINE), "jdbc:derby://127.0.0.1:1/trade"));
@@ -86,23 +59,30 @@ class NodeProcessIT {
     }
 
     @Test
-    void clusterRunsTable9NodesWithTheirRoutesAndStopsEverything() throws Exception {
+    void clusterOfTable9NodeJvmsServesTheScenarioAndStopsWithNothingLeft() throws Exception {
         List<Long> pids = new ArrayList<>();
         try (NodeCluster cluster = NodeCluster.start(launcher, 0,
                 NodeSpec.table9(CapacityScenario.COMBINED, List.of(0, 0, 0)), STARTUP)) {
+            List<NodeProcess> nodes = cluster.nodes();
             pids.add(cluster.database().pid());
-            HttpResponse<String> built = new TradeClient(cluster.nodes().get(0).baseUri())
+            assertEquals(List.of("VCN1", "VCN2", "VCN3"), nodes.stream().map(NodeProcess::name).toList());
+            HttpResponse<String> built = new TradeClient(nodes.get(0).baseUri())
                     .get("config?action=buildDB&users=30&quotes=10");
             assertEquals(200, built.statusCode(), built.body());
-            for (NodeProcess node : cluster.nodes()) {
+            for (NodeProcess node : nodes) {
                 pids.add(node.pid());
+                List<String> arguments = List.of(ProcessHandle.of(node.pid()).orElseThrow().info().arguments()
+                        .orElseThrow());
+                assertTrue(arguments.contains("-Xmx" + node.spec().capacity().heapMb() + "m"), arguments.toString());
+                assertTrue(arguments.contains("--exit-with-parent"), arguments.toString());
                 TradeClient client = new TradeClient(node.baseUri());
-                client.scenario();
+                for (int i = 0; i < 10; i++) {
+                    client.scenario();
+                }
                 assertTrue(client.sessionId().orElseThrow().endsWith("." + node.name()), node.name());
+                assertTrue(Files.readString(node.logFile()).contains(NodeMain.READY_MARKER), node.name());
             }
-            assertEquals(List.of("VCN1", "VCN2", "VCN3"), cluster.nodes().stream().map(NodeProcess::name).toList());
-            assertTrue(ProcessHandle.of(cluster.nodes().get(2).pid()).orElseThrow().info().arguments()
-                    .map(List::of).orElseThrow().contains("-Xmx256m"));
+            assertEquals(256, nodes.get(2).spec().capacity().heapMb());
         }
         assertEquals(4, pids.size());
         pids.forEach(NodeProcessIT::assertGone);

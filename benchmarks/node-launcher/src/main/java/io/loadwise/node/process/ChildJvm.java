@@ -26,6 +26,7 @@ public final class ChildJvm implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ChildJvm.class);
     private static final int TAIL_LINES = 40;
+    private static final Duration STOP_GRACE = Duration.ofSeconds(10);
 
     private final String name;
     private final Process process;
@@ -135,9 +136,19 @@ public final class ChildJvm implements AutoCloseable {
         LOG.info("stopped {} (exit code {})", name, process.exitValue());
     }
 
+    /**
+     * {@link #stop} with a 10 s grace period. If this thread is interrupted meanwhile, the JVM and its
+     * descendants are killed at once and the interrupt flag is kept.
+     */
     @Override
-    public void close() throws InterruptedException {
-        stop(Duration.ofSeconds(10));
+    public void close() {
+        try {
+            stop(STOP_GRACE);
+        } catch (InterruptedException e) {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.toHandle().destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
     }
 
     private void copyOutput(String readyMarker) {
