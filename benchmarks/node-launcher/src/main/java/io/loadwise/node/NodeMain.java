@@ -6,7 +6,9 @@ import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.concurrent.CountDownLatch;
+import java.util.stream.Stream;
 import org.apache.catalina.LifecycleException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,6 +29,10 @@ public final class NodeMain {
     }
 
     public static void main(String[] args) throws Exception {
+        if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
+            System.out.println(NodeOptions.USAGE);
+            return;
+        }
         NodeOptions options;
         try {
             options = NodeOptions.parse(args);
@@ -37,9 +43,10 @@ public final class NodeMain {
             return;
         }
         Path war = options.war() != null ? options.war() : defaultWar();
-        Path workDir = options.workDir() != null
-                ? Files.createDirectories(options.workDir())
-                : Files.createTempDirectory("loadwise-node-" + options.name() + "-");
+        boolean temporaryWorkDir = options.workDir() == null;
+        Path workDir = temporaryWorkDir
+                ? Files.createTempDirectory("loadwise-node-" + options.name() + "-")
+                : Files.createDirectories(options.workDir());
         TradeNodeServer server;
         try {
             server = TradeNodeServer.start(options, war, workDir);
@@ -52,6 +59,9 @@ public final class NodeMain {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             LOG.info("node {} stopping", options.name());
             server.close();
+            if (temporaryWorkDir) {
+                deleteTree(workDir);
+            }
             stopped.countDown();
         }, "node-shutdown"));
         if (options.exitWithParent()) {
@@ -66,5 +76,13 @@ public final class NodeMain {
     static Path defaultWar() throws URISyntaxException {
         Path code = Path.of(NodeMain.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         return code.toAbsolutePath().getParent().resolve(WAR_NAME);
+    }
+
+    private static void deleteTree(Path root) {
+        try (Stream<Path> paths = Files.walk(root)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        } catch (IOException e) {
+            LOG.warn("could not delete the temporary work directory {}", root, e);
+        }
     }
 }

@@ -39,8 +39,9 @@ public record NodeOptions(
               --db-url URL           JDBC URL of the shared trade database (required)
               --war PATH             trade app WAR (default: loadwise-trade-app.war next to the launcher)
               --agent-jar PATH       JAR to add to the app's WEB-INF/lib; may be repeated
-              --work-dir PATH        Tomcat base directory (default: a new temporary directory)
+              --work-dir PATH        Tomcat base directory (default: a temporary one, deleted at exit)
               --exit-with-parent     exit when standard input reaches end of file
+              --help                 print this text
             heap is a JVM option: java -Xmx512m -jar loadwise-node-launcher.jar ...""";
 
     public NodeOptions {

@@ -30,7 +30,7 @@ class NodeProcessIT {
     void launcher() {
         assertTrue(Files.isRegularFile(LAUNCHER_JAR), "run after package: " + LAUNCHER_JAR.toAbsolutePath());
         launcher = NodeLauncher.builder().classpath(LAUNCHER_JAR.toAbsolutePath().toString()).workRoot(work)
-                .jvmOption("-XX:TieredStopAtLevel=1").build();
+                .jvmOption("-XX:TieredStopAtLevel=1").jvmOption("-XX:+UseSerialGC").build();
     }
 
     @Test

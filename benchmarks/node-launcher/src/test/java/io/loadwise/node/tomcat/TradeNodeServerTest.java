@@ -51,7 +51,8 @@ class TradeNodeServerTest {
 
     @BeforeAll
     static void startDatabaseAndNode() throws Exception {
-        NodeLauncher launcher = NodeLauncher.builder().workRoot(work.resolve("children")).build();
+        NodeLauncher launcher = NodeLauncher.builder().workRoot(work.resolve("children"))
+                .jvmOption("-XX:TieredStopAtLevel=1").jvmOption("-XX:+UseSerialGC").build();
         database = launcher.startDatabase(0, Duration.ofSeconds(30));
         NodeOptions options = new NodeOptions("VCN9", "127.0.0.1", 0, THREADS, ACCEPT_QUEUE, POOL,
                 database.jdbcUrl(), null, List.of(fragmentJar(work.resolve("fake-agent.jar"))), null, false);
