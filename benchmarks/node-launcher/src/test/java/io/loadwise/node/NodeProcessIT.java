@@ -83,6 +83,11 @@ class NodeProcessIT {
                 assertTrue(Files.readString(node.logFile()).contains(NodeMain.READY_MARKER), node.name());
             }
             assertEquals(256, nodes.get(2).spec().capacity().heapMb());
+
+            cluster.database().close();
+            HttpResponse<String> health = new TradeClient(nodes.get(0).baseUri()).get("health");
+            assertEquals(503, health.statusCode(), "a node without its database is not healthy");
+            assertTrue(health.body().startsWith("DOWN database unreachable"), health.body());
         }
         assertEquals(4, pids.size());
         pids.forEach(NodeProcessIT::assertGone);
