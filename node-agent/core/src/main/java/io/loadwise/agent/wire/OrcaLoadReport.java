@@ -28,6 +28,11 @@ public final class OrcaLoadReport {
     /** Seed-style name given to ORCA's {@code application_utilization} (0-100). */
     public static final String APP_UTILIZATION = "APP_UTILIZATION%";
 
+    /** The seed metrics the header carries (all but {@value #APP_UTILIZATION}, which is derived). */
+    public static final java.util.Set<String> CARRIED_METRICS = java.util.Set.of(
+            "OS_CPU_USED%", "OS_MEM_USED%", "OS_CPU_IOWAIT%", "JVM_HEAP_USED%", "AMX_CONNS_Q_USED%",
+            "AMX_CONNS_Q_THRBSY%", "AMX_JDBC_ACTC%", "AMX_SESSIONS_ACT");
+
     /** Reports longer than this are rejected before parsing (Envoy's own limit is 8 KiB of headers). */
     static final int MAX_LENGTH = 8192;
 
