@@ -85,10 +85,15 @@ public final class SigarLoader {
                 throw new SigarUnavailableException("SIGAR library " + library + " is missing from the agent JAR");
             }
             Path dir = Files.createTempDirectory("loadwise-sigar");
+            dir.toFile().deleteOnExit();
             Path file = dir.resolve(library);
             Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
             file.toFile().deleteOnExit();
-            dir.toFile().deleteOnExit();
+            // SIGAR's loader expects the versioned name only when its classes sit in sigar-1.6.4.jar;
+            // shaded into the agent JAR it asks for the plain name, so provide both.
+            Path plain = dir.resolve(library.replace("-" + VERSION, ""));
+            Files.copy(file, plain, StandardCopyOption.REPLACE_EXISTING);
+            plain.toFile().deleteOnExit();
             return dir;
         } catch (IOException e) {
             throw new SigarUnavailableException("cannot extract SIGAR library " + library + ": " + e, e);

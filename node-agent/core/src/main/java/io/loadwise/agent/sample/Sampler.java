@@ -113,6 +113,12 @@ public final class Sampler implements AutoCloseable {
     public synchronized void close() {
         if (executor != null) {
             executor.shutdownNow();
+            try {
+                // wait briefly so a container checking for leaked threads right after undeploy sees none
+                executor.awaitTermination(2, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
             executor = null;
         }
     }
