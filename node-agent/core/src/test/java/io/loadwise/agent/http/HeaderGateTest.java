@@ -1,20 +1,23 @@
 package io.loadwise.agent.http;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.loadwise.agent.metric.MetricGroup;
+import io.loadwise.agent.metric.MetricSink;
 import io.loadwise.agent.metric.MetricSource;
 import io.loadwise.agent.sample.Sampler;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 class HeaderGateTest {
 
-    private static Sampler sampled() {
+    private static final long MS = 1_000_000L;
+
+    private static Sampler sampler(double... cpuValues) {
+        AtomicLong next = new AtomicLong();
         MetricSource cpu = new MetricSource() {
             @Override
             public MetricGroup group() {
@@ -22,47 +25,42 @@ class HeaderGateTest {
             }
 
             @Override
-            public void collect(io.loadwise.agent.metric.MetricSink sink) {
-                sink.put("OS_CPU_USED%", 50);
+            public void collect(MetricSink sink) {
+                sink.put("OS_CPU_USED%", cpuValues[(int) Math.min(next.getAndIncrement(), cpuValues.length - 1)]);
             }
         };
-        Sampler sampler = new Sampler(List.of(cpu), List.of(cpu), Map::of, () -> 1L);
-        sampler.sampleFull();
-        return sampler;
+        return new Sampler(List.of(cpu), List.of(cpu), Map::of, () -> 1L);
     }
 
-    private static final long MS = 1_000_000L;
-
     @Test
-    void attachesAtMostOncePerInterval() {
-        HeaderGate gate = new HeaderGate(sampled(), 100);
-        assertTrue(gate.usesClock());
-        long t0 = 5_000 * MS;
-        assertEquals("TEXT cpu_utilization=0.5", gate.valueToAttach(t0));
-        assertNull(gate.valueToAttach(t0 + 1));
-        assertNull(gate.valueToAttach(t0 + 99 * MS));
-        assertEquals("TEXT cpu_utilization=0.5", gate.valueToAttach(t0 + 100 * MS));
-        assertNull(gate.valueToAttach(t0 + 150 * MS));
+    void attachesEachSnapshotOnceAndAtMostOncePerInterval() {
+        Sampler sampler = sampler(50, 60, 70);
+        AtomicLong clock = new AtomicLong(5_000 * MS);
+        HeaderGate gate = new HeaderGate(sampler, 100, clock::get);
+        assertNull(gate.valueToAttach(), "nothing before the first sample");
+        sampler.sampleFull();
+        assertEquals("TEXT cpu_utilization=0.5", gate.valueToAttach());
+        clock.addAndGet(500 * MS);
+        assertNull(gate.valueToAttach(), "the same snapshot is not sent twice");
+
+        sampler.sampleFast(); // 60 %, published 500 ms after the last header
+        assertEquals("TEXT cpu_utilization=0.6", gate.valueToAttach());
+        sampler.sampleFast(); // 70 %, published at once
+        clock.addAndGet(99 * MS);
+        assertNull(gate.valueToAttach(), "within 100 ms of the last header");
+        clock.addAndGet(MS);
+        assertEquals("TEXT cpu_utilization=0.7", gate.valueToAttach());
+        assertNull(gate.valueToAttach());
     }
 
     @Test
     void zeroMeansEveryResponseAndMinusOneNever() {
-        HeaderGate every = new HeaderGate(sampled(), 0);
-        assertFalse(every.usesClock());
+        Sampler sampler = sampler(50);
+        sampler.sampleFull();
+        HeaderGate every = new HeaderGate(sampler, 0);
         for (int i = 0; i < 3; i++) {
-            assertEquals("TEXT cpu_utilization=0.5", every.valueToAttach(0));
+            assertEquals("TEXT cpu_utilization=0.5", every.valueToAttach());
         }
-        HeaderGate never = new HeaderGate(sampled(), -1);
-        assertNull(never.valueToAttach(System.nanoTime()));
-    }
-
-    @Test
-    void nothingBeforeTheFirstSampleAndTheIntervalDoesNotStartThen() {
-        Sampler empty = new Sampler(List.of(), List.of(), Map::of, () -> 1L);
-        HeaderGate gate = new HeaderGate(empty, 100);
-        assertNull(gate.valueToAttach(10 * MS));
-        // no header was sent, so the next response with a sample available gets one at once
-        HeaderGate afterwards = new HeaderGate(sampled(), 100);
-        assertEquals("TEXT cpu_utilization=0.5", afterwards.valueToAttach(10 * MS));
+        assertNull(new HeaderGate(sampler, -1).valueToAttach());
     }
 }

@@ -32,7 +32,7 @@ public class LoadwiseAgentFilter implements Filter {
             throws IOException, ServletException {
         HeaderGate g = gate;
         if (g != null && response instanceof HttpServletResponse) {
-            String value = g.valueToAttach(g.usesClock() ? System.nanoTime() : 0L);
+            String value = g.valueToAttach();
             if (value != null) {
                 ((HttpServletResponse) response).setHeader(OrcaLoadReport.HEADER_NAME, value);
             }
