@@ -12,9 +12,16 @@ import javax.management.MBeanInfo;
 final class AttributeBean implements DynamicMBean {
 
     private final Map<String, Object> attributes;
+    private final Map<String, Runnable> operations;
 
     AttributeBean(Map<String, Object> attributes) {
+        this(attributes, Map.of());
+    }
+
+    /** @param operations no-argument operations by name */
+    AttributeBean(Map<String, Object> attributes, Map<String, Runnable> operations) {
         this.attributes = Map.copyOf(attributes);
+        this.operations = Map.copyOf(operations);
     }
 
     @Override
@@ -48,7 +55,12 @@ final class AttributeBean implements DynamicMBean {
 
     @Override
     public Object invoke(String action, Object[] params, String[] signature) {
-        throw new UnsupportedOperationException(action);
+        Runnable op = operations.get(action);
+        if (op == null || params.length != 0) {
+            throw new UnsupportedOperationException(action);
+        }
+        op.run();
+        return null;
     }
 
     @Override
