@@ -7,13 +7,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The shared selector of every "least something" policy: picks the usable node with the lowest
- * {@link NodeLoad}, in one allocation-free pass over the snapshot.
+ * {@link NodeLoad}, allocation-free, in one pass over the snapshot (two when there is a tie).
  *
- * <p>Ties rotate: each pick starts its scan at the next offset of a shared counter and keeps the first
- * node it meets among equals, so equally loaded nodes take turns instead of the lowest index winning
- * every time (which would herd all traffic onto node 0 between counter updates). With k tied nodes out
- * of n the shares are exactly equal when all n nodes tie, and otherwise depend on the gaps between the
- * tied positions; this is the price of a deterministic, random-free tie-break.
+ * <p>Ties rotate: when k nodes share the lowest load, a shared counter picks the (counter mod k)-th of
+ * them, so k equally loaded nodes take exactly one turn each in k picks, instead of the lowest index
+ * winning every time (which would herd all traffic onto one node between counter updates). Starting
+ * the scan at a rotating offset would be one pass cheaper but favours a tied node that follows a long
+ * run of non-tied ones. The counter is touched only on ties.
  *
  * <p>{@code avoid} is returned only when it is the one usable, non-excluded node left.
  */
@@ -21,7 +21,7 @@ final class ArgminPicker implements Picker {
 
     private final ClusterSnapshot nodes;
     private final NodeLoad load;
-    private final AtomicInteger rotation = new AtomicInteger();
+    private final AtomicInteger tieCounter = new AtomicInteger();
 
     ArgminPicker(ClusterSnapshot nodes, NodeLoad load) {
         this.nodes = nodes;
@@ -31,15 +31,11 @@ final class ArgminPicker implements Picker {
     @Override
     public NodeView pick(NodeView avoid) {
         int n = nodes.size();
-        int start = n == 1 ? 0 : Integer.remainderUnsigned(rotation.getAndIncrement(), n);
         NodeView best = null;
         int bestRank = NodeLoad.EXCLUDED;
+        int ties = 0;
         NodeView avoided = null;
-        for (int k = 0; k < n; k++) {
-            int i = start + k;
-            if (i >= n) {
-                i -= n;
-            }
+        for (int i = 0; i < n; i++) {
             NodeView node = nodes.node(i);
             if (!node.usable()) {
                 continue;
@@ -52,11 +48,31 @@ final class ArgminPicker implements Picker {
                 avoided = node;
                 continue;
             }
-            if (best == null || rank < bestRank || (rank == bestRank && load.compare(node, best, rank) < 0)) {
+            int order = best == null || rank < bestRank ? -1 : rank > bestRank ? 1 : load.compare(node, best, rank);
+            if (order < 0) {
                 best = node;
                 bestRank = rank;
+                ties = 1;
+            } else if (order == 0) {
+                ties++;
             }
         }
-        return best != null ? best : avoided;
+        if (best == null) {
+            return avoided;
+        }
+        return ties == 1 ? best : nthTie(best, bestRank, Integer.remainderUnsigned(tieCounter.getAndIncrement(), ties), avoid);
+    }
+
+    /** The {@code target}-th node (0-based) tied with {@code best}; {@code best} if counters moved meanwhile. */
+    private NodeView nthTie(NodeView best, int bestRank, int target, NodeView avoid) {
+        int n = nodes.size();
+        for (int i = 0; i < n; i++) {
+            NodeView node = nodes.node(i);
+            if (node.usable() && !Avoid.matches(node, avoid) && load.rank(node) == bestRank
+                    && (node == best || load.compare(node, best, bestRank) == 0) && target-- == 0) {
+                return node;
+            }
+        }
+        return best;
     }
 }
