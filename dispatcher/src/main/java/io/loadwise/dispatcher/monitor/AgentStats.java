@@ -16,11 +16,20 @@ public final class AgentStats {
     private final AtomicLong lastPollMicros = new AtomicLong(-1);
     private final AtomicLong lastMalformedLogMillis = new AtomicLong(Long.MIN_VALUE / 2);
     private volatile String lastError;
+    /** System.nanoTime() of the last good poll; 0 before the first. */
+    private volatile long lastSuccessNanos;
 
-    void pollSucceeded(long elapsedNanos) {
+    void pollSucceeded(long nowNanos, long elapsedNanos) {
         pollsOk.increment();
+        lastSuccessNanos = nowNanos;
         lastPollMicros.set(elapsedNanos / 1_000);
         lastError = null;
+    }
+
+    /** Nanoseconds since the last good poll, or {@link Long#MAX_VALUE} when there was none. */
+    long nanosSinceLastSuccess(long nowNanos) {
+        long last = lastSuccessNanos;
+        return last == 0 ? Long.MAX_VALUE : nowNanos - last;
     }
 
     void pollFailed(String error) {

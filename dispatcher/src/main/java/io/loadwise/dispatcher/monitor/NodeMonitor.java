@@ -28,8 +28,9 @@ import org.slf4j.LoggerFactory;
  * <p>Two sources feed it. The HTTP proxy hands over every {@code endpoint-load-metrics} header it strips
  * from a response ({@link #acceptLoadReport}); and each node's agent endpoint is polled every
  * {@code agentPollIntervalMs} (TAPR-04b) with the JDK's asynchronous HTTP client, so no thread waits on
- * a slow agent. A node whose agent cannot be read is marked down for the agent-driven policies and
- * re-probed every {@code agentReprobeMs} (TAPR-05); the first good sample brings it back.
+ * a slow agent. A node whose agent has not been read for longer than {@code agentExpiryMs} is marked
+ * down for the agent-driven policies and re-probed every {@code agentReprobeMs} (TAPR-05); the first
+ * good sample brings it back.
  *
  * <p>Everything here runs on one scheduler thread or the HTTP client's threads; pickers are rebuilt by
  * {@link RefreshCoalescer}, never on an event loop.
@@ -52,6 +53,7 @@ public final class NodeMonitor implements AutoCloseable {
             return t;
         });
         this.http = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1) // agents live in HTTP/1.1 servlet containers
                 .connectTimeout(Duration.ofSeconds(2))
                 .followRedirects(HttpClient.Redirect.NEVER)
                 .build();
@@ -123,7 +125,7 @@ public final class NodeMonitor implements AutoCloseable {
         URI uri = URI.create("http://" + node.address().getHostString() + ":" + node.address().getPort()
                 + node.agentPath());
         HttpRequest request = HttpRequest.newBuilder(uri)
-                .timeout(Duration.ofMillis(Math.max(500, interval)))
+                .timeout(Duration.ofMillis(Math.max(1_000, interval)))
                 .header("Accept", "application/json")
                 .GET()
                 .build();
@@ -134,7 +136,8 @@ public final class NodeMonitor implements AutoCloseable {
                 agentUnreachable(cluster, node, error.getClass().getSimpleName()
                         + (error.getMessage() == null ? "" : ": " + error.getMessage()));
             }
-            long next = ok ? interval : cluster.config().agentReprobeMsOrDefault();
+            // Until the node is marked down, a failed poll is retried at the normal interval.
+            long next = ok || !node.agentDown() ? interval : cluster.config().agentReprobeMsOrDefault();
             if (watched.containsKey(cluster)) {
                 scheduler.schedule(() -> poll(cluster, node), next, TimeUnit.MILLISECONDS);
             }
@@ -156,7 +159,7 @@ public final class NodeMonitor implements AutoCloseable {
             agentUnreachable(cluster, node, "malformed metrics document");
             return false;
         }
-        nodeStats.pollSucceeded(elapsedNanos);
+        nodeStats.pollSucceeded(System.nanoTime(), elapsedNanos);
         node.updateAgentSample(new AgentSample(document.timestampMillis(), AgentSample.Source.POLL, document.metrics()));
         if (node.agentDown()) {
             node.setAgentDown(false);
@@ -166,10 +169,16 @@ public final class NodeMonitor implements AutoCloseable {
         return true;
     }
 
+    /**
+     * One poll failed. The node is marked down once it has had no good poll for longer than the sample
+     * expiry (or never had one): a single slow answer from a busy node does not take it out, but a node
+     * whose metrics have gone stale is never chosen on old data.
+     */
     private void agentUnreachable(VirtualCluster cluster, NodeState node, String why) {
         AgentStats nodeStats = stats.computeIfAbsent(node, n -> new AgentStats());
         nodeStats.pollFailed(why);
-        if (!node.agentDown()) {
+        long expiryNanos = cluster.config().agentExpiryMsOrDefault() * 1_000_000L;
+        if (!node.agentDown() && nodeStats.nanosSinceLastSuccess(System.nanoTime()) > expiryNanos) {
             node.setAgentDown(true);
             refresher.markDirty(cluster);
             log.warn("cluster {}: agent of node {} at {}:{}{} cannot be read ({}); node excluded from {} and re-probed every {} ms",
