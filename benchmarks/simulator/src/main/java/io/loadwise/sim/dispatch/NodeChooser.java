@@ -1,0 +1,14 @@
+package io.loadwise.sim.dispatch;
+
+/** The simulated dispatcher's decision: which node serves request {@code i}. */
+public interface NodeChooser {
+
+    /**
+     * @param demandSeconds the request's service demand; only the oracle may look at it
+     * @return the index of the chosen node
+     */
+    int choose(int request, double demandSeconds);
+
+    /** A batch of agent samples has just been delivered. */
+    void onAgentSamples();
+}
