@@ -12,8 +12,8 @@ import java.util.SplittableRandom;
  * nodes, so on Poisson/exponential input it is M/M/c.
  *
  * <p>On nodes of different speeds "least work left" is taken as "earliest completion" (work left plus
- * this request's demand at that node's speed); on equal speeds the two are the same. Ties go to the
- * lowest index. It is an oracle, not an optimum: size-based policies can beat it on heavy-tailed loads.
+ * this request's demand at that node's speed); on equal speeds the two are the same. Ties (several
+ * idle nodes) rotate, so that at low load the oracle does not pile work on the first node. It is an oracle, not an optimum: size-based policies can beat it on heavy-tailed loads.
  */
 public final class OracleLeastWorkLeft implements NodeChooser {
 
@@ -33,6 +33,7 @@ public final class OracleLeastWorkLeft implements NodeChooser {
 
     private final SimulatedNode[] nodes;
     private final VirtualClock clock;
+    private int rotation;
 
     private OracleLeastWorkLeft(SimulatedNode[] nodes, VirtualClock clock) {
         this.nodes = nodes;
@@ -42,9 +43,13 @@ public final class OracleLeastWorkLeft implements NodeChooser {
     @Override
     public int choose(int request, double demandSeconds) {
         long now = clock.nanoTime();
-        int best = 0;
+        int n = nodes.length;
+        int start = rotation;
+        rotation = rotation + 1 == n ? 0 : rotation + 1;
+        int best = start;
         double bestFinish = Double.POSITIVE_INFINITY;
-        for (SimulatedNode node : nodes) {
+        for (int k = 0; k < n; k++) {
+            SimulatedNode node = nodes[(start + k) % n];
             double finish = node.workLeft(now) + demandSeconds * 1e9 / node.speed();
             if (finish < bestFinish) {
                 bestFinish = finish;
