@@ -58,6 +58,7 @@ public final class ServiceRateMeter {
         if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme())) {
             throw new IllegalArgumentException("--measure " + uri + ": only http:// and https:// URLs can be measured");
         }
+        probe(uri);
         List<Step> steps = new ArrayList<>();
         double best = 0;
         boolean saturated = false;
@@ -76,6 +77,15 @@ public final class ServiceRateMeter {
             }
         }
         return new Measurement(best, saturated, steps);
+    }
+
+    /** One request first: it warms the client up and fails fast, with the reason, on a dead URL. */
+    private void probe(URI uri) throws IOException, InterruptedException {
+        HttpResponse<Void> response = client.send(HttpRequest.newBuilder(uri).timeout(requestTimeout).GET().build(),
+                HttpResponse.BodyHandlers.discarding());
+        if (response.statusCode() >= 400) {
+            throw new IOException(uri + " answers HTTP status " + response.statusCode() + "; measure a URL that succeeds");
+        }
     }
 
     private Step runStep(URI uri, int concurrency) throws IOException, InterruptedException {

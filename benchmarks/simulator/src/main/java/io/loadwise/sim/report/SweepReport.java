@@ -48,8 +48,8 @@ public final class SweepReport {
         for (Map.Entry<Double, List<RunResult>> e : byRate.entrySet()) {
             List<RunResult> runs = e.getValue();
             RunResult oracle = oracle(runs);
-            out.printf(Locale.ROOT, "%nOffered %.2f req/s, %d requests measured, times in ms%n",
-                    runs.get(0).offeredRate(), runs.get(0).requests());
+            out.printf(Locale.ROOT, "%nLoad %.2f req/s (the trace's mean rate %.2f req/s), %d requests measured, times in ms%n",
+                    e.getKey(), runs.get(0).offeredRate(), runs.get(0).requests());
             out.printf(Locale.ROOT, "%-26s %9s %9s %9s %9s %9s %9s %9s  %-15s %8s %8s%n", "policy", "W mean",
                     "W p95", "W p99", "R mean", "R p50", "R p95", "R p99", "util mean±sd", "W/W*", "R/R*");
             for (RunResult r : runs) {

@@ -26,6 +26,6 @@ public final class PoissonWorkload {
             trace.add(Math.round(t), sizeBytes, false);
             t += -Math.log(1.0 - random.nextDouble()) * meanGapNanos;
         }
-        return trace.build(String.format("Poisson %.6g req/s", ratePerSecond));
+        return trace.build("Poisson arrivals");
     }
 }
