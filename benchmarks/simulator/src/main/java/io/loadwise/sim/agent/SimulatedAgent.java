@@ -16,7 +16,8 @@ import java.util.SplittableRandom;
  *   <li>{@code AMX_CONNS_Q_THRBSY%}, {@code AMX_JDBC_ACTC%}: requests in the node over a nominal pool of
  *       {@value #POOL_SIZE} threads / connections, capped at 100;</li>
  *   <li>{@code AMX_CONNS_Q_USED%}: requests beyond the pool over a nominal queue of {@value #QUEUE_SIZE};</li>
- *   <li>{@code JVM_HEAP_USED%}: 30 % baseline plus 60 % × busy fraction;</li>
+ *   <li>{@code JVM_HEAP_USED%}: 30 % baseline plus 50 % × busy fraction (at most 80 %, below jvm-aware's
+ *       default 85 % threshold, so that its saturation exclusion comes from the queue metric);</li>
  *   <li>{@code OS_MEM_USED%}: 50 % constant; {@code OS_CPU_IOWAIT%}: 0;</li>
  *   <li>{@code AMX_SESSIONS_ACT}: requests in the node.</li>
  * </ul>
@@ -45,7 +46,7 @@ public final class SimulatedAgent {
         put(m, PolicyMetric.OS_CPU_USED, 100 * busyFraction, true);
         put(m, PolicyMetric.OS_MEM_USED, 50, true);
         put(m, PolicyMetric.OS_CPU_IOWAIT, 0, true);
-        put(m, PolicyMetric.JVM_HEAP_USED, 30 + 60 * busyFraction, true);
+        put(m, PolicyMetric.JVM_HEAP_USED, 30 + 50 * busyFraction, true);
         put(m, PolicyMetric.AMX_CONNS_Q_THRBSY, 100.0 * Math.min(inNode, POOL_SIZE) / POOL_SIZE, true);
         put(m, PolicyMetric.AMX_JDBC_ACTC, 100.0 * Math.min(inNode, POOL_SIZE) / POOL_SIZE, true);
         put(m, PolicyMetric.AMX_CONNS_Q_USED, 100.0 * Math.max(0, inNode - POOL_SIZE) / QUEUE_SIZE, true);

@@ -89,6 +89,11 @@ public final class SimulateCommand {
         } catch (IOException | UncheckedIOException e) {
             err.println("simulate: " + e.getMessage());
             return 1;
+        } catch (RuntimeException e) {
+            // a policy that throws: report which, do not hide it behind a bare stack trace
+            err.println("simulate: failed: " + e);
+            e.printStackTrace(err);
+            return 1;
         }
     }
 

@@ -62,7 +62,8 @@ final class WorkloadOptions {
         }
         switch (kind) {
             case "poisson":
-                // generated at 1 req/s and scaled per rate: every rate replays the same Poisson sample path
+                // generated once and scaled to each rate: every rate replays the same Poisson sample path,
+                // at exactly the requested mean rate
                 return PoissonWorkload.generate(requests, 1.0, cl.getLong("size-bytes", 13_564), seed);
             case "surge":
                 SurgeParameters p = new SurgeParameters(cl.getInt("ues", 400), cl.getInt("files", 2000),
@@ -93,11 +94,7 @@ final class WorkloadOptions {
     /** The trace at each requested rate, keyed by the rate (or by its own rate when replayed as is). */
     Map<Double, Trace> traces(Trace base) {
         Map<Double, Trace> out = new LinkedHashMap<>();
-        if (kind.equals("poisson")) {
-            for (double r : rates) {
-                out.put(r, base.timeScaled(1.0 / r));
-            }
-        } else if (!rates.isEmpty()) {
+        if (!rates.isEmpty()) {
             for (double r : rates) {
                 out.put(r, base.scaledToRate(r));
             }

@@ -53,11 +53,8 @@ public final class PolicyChooser implements NodeChooser {
     @Override
     public int choose(int request, double demandSeconds) {
         NodeView chosen = picker.pick(null);
-        if (chosen == null) {
-            throw new IllegalStateException("policy " + policy.id() + " returned no node although all "
-                    + snapshot.size() + " simulated nodes are usable");
-        }
-        return chosen.index();
+        // null: every node ruled out (jvm-aware saturation, say); the simulator counts a rejection
+        return chosen == null ? -1 : chosen.index();
     }
 
     @Override

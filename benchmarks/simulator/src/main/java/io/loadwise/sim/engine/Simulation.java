@@ -71,6 +71,7 @@ public final class Simulation {
 
         LatencyHistogram waiting = new LatencyHistogram();
         LatencyHistogram response = new LatencyHistogram();
+        long rejected = 0;
         for (int i = 0; i < trace.size(); i++) {
             long t = trace.arrivalNanos(i);
             loop.runEventsUntil(t);
@@ -79,7 +80,14 @@ public final class Simulation {
                 loop.samplesArrived = false;
                 chooser.onAgentSamples();
             }
-            SimulatedNode node = nodes.get(chooser.choose(i, demands[i]));
+            int chosen = chooser.choose(i, demands[i]);
+            if (chosen < 0) {
+                if (i >= warmupRequests) {
+                    rejected++;
+                }
+                continue;
+            }
+            SimulatedNode node = nodes.get(chosen);
             long service = Math.max(1, Math.round(demands[i] * 1e9 / node.speed()));
             long start = Math.max(t, node.busyUntil());
             long end = node.assign(t, service);
@@ -96,7 +104,7 @@ public final class Simulation {
         for (SimulatedNode node : nodes) {
             utilisation[node.index()] = (double) node.busyNanosUntil(clock.nanoTime()) / makespan;
         }
-        return new RunResult(chooserFactory.name(), trace.meanRatePerSecond(), waiting.count(),
+        return new RunResult(chooserFactory.name(), trace.meanRatePerSecond(), waiting.count(), rejected,
                 waiting.meanMillis(), waiting.percentileMillis(0.5), waiting.percentileMillis(0.95),
                 waiting.percentileMillis(0.99), response.meanMillis(), response.percentileMillis(0.5),
                 response.percentileMillis(0.95), response.percentileMillis(0.99), utilisation);

@@ -61,13 +61,22 @@ public final class SweepReport {
                         oracle == null ? "-" : fmt(ratio(r.meanResponse(), oracle.meanResponse())));
             }
         }
+        for (List<RunResult> runs : byRate.values()) {
+            for (RunResult r : runs) {
+                if (r.rejected() > 0) {
+                    out.printf(Locale.ROOT, "%n%s at %.2f req/s returned no node for %d requests (%.3f %%): the dispatcher "
+                            + "would answer 503; they are not in the times above.%n", r.policy(), r.offeredRate(),
+                            r.rejected(), 100.0 * r.rejected() / (r.rejected() + r.requests()));
+                }
+            }
+        }
         out.println();
         out.println("W = waiting (queued) time, R = response time (waiting + service); util ± = standard deviation "
                 + "of per-node utilisation; W*, R* = oracle least-work-left baseline.");
     }
 
     public void writeCsv(Path file) throws IOException {
-        StringBuilder sb = new StringBuilder("rate,offered_rate,policy,requests,wait_mean_ms,wait_p50_ms,wait_p95_ms,"
+        StringBuilder sb = new StringBuilder("rate,offered_rate,policy,requests,rejected,wait_mean_ms,wait_p50_ms,wait_p95_ms,"
                 + "wait_p99_ms,resp_mean_ms,resp_p50_ms,resp_p95_ms,resp_p99_ms,util_mean,util_sd,wait_ratio_oracle,"
                 + "resp_ratio_oracle,util_per_node\n");
         for (Map.Entry<Double, List<RunResult>> e : byRate.entrySet()) {
@@ -77,8 +86,8 @@ public final class SweepReport {
                 for (double u : r.utilisation()) {
                     nodes.append(nodes.length() == 0 ? "" : " ").append(String.format(Locale.ROOT, "%.4f", u));
                 }
-                sb.append(String.format(Locale.ROOT, "%s,%.4f,%s,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.5f,%.5f,%.6g,%.6g,%s%n",
-                        e.getKey(), r.offeredRate(), r.policy(), r.requests(), r.meanWait(), r.p50Wait(), r.p95Wait(),
+                sb.append(String.format(Locale.ROOT, "%s,%.4f,%s,%d,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.5f,%.5f,%.6g,%.6g,%s%n",
+                        e.getKey(), r.offeredRate(), r.policy(), r.requests(), r.rejected(), r.meanWait(), r.p50Wait(), r.p95Wait(),
                         r.p99Wait(), r.meanResponse(), r.p50Response(), r.p95Response(), r.p99Response(),
                         r.utilisationMean(), r.utilisationSpread(),
                         oracle == null ? Double.NaN : ratio(r.meanWait(), oracle.meanWait()),

@@ -86,11 +86,17 @@ class SimulateCommandTest {
         assertEquals(1 + 2 * 3, csv.size(), "header + 2 rates × (oracle + 2 policies)");
         String oracleRow = csv.stream().filter(l -> l.contains(",oracle-lwl,")).findFirst().orElseThrow();
         String[] cells = oracleRow.split(",");
-        assertEquals(1.0, Double.parseDouble(cells[14]), 1e-9, "the oracle's ratio to itself");
+        assertEquals(1.0, Double.parseDouble(cells[15]), 1e-9, "the oracle's ratio to itself");
         for (String png : List.of("response-time.png", "waiting-time.png", "normalised-waiting.png", "utilisation.png")) {
             BufferedImage image = ImageIO.read(dir.resolve(png).toFile());
             assertEquals(960, image.getWidth(), png);
         }
+    }
+
+    @Test
+    void requestsAPolicyFindsNoNodeForAreCountedAsRejected() {
+        assertEquals(0, run("--rate", "50", "--nodes", "2", "--requests", "1000", "--policy", "test-reject-all"), err());
+        assertTrue(out().contains("test-reject-all at 50.00 req/s returned no node for 1000 requests (100.000 %)"), out());
     }
 
     @Test
