@@ -32,6 +32,8 @@ public final class SimulateCommand {
                     + "clf = Common/Combined Log Format access log, wc98 = 1998 World Cup binary log; .gz is read too")
             .option("rate", "REQ/S", "offered load(s) in requests/s: 250 | 250,500,750 | 250..1250:250\n"
                     + "required for poisson and surge; a log is time-scaled to each rate (seed 004)")
+            .option("burstiness", "A,B", "warp time so the trace has seed 004's burstiness <a, b> over 100 epochs\n"
+                    + "(its SURGE trace: 1.53,0.48; World Cup: 1.58,0.40); applied before rate scaling")
             .option("time-scale", "F", "log replay only: multiply inter-arrival times by F instead of --rate")
             .option("requests", "N", "requests to generate (default 200000), or the first N records of a log")
             .option("nodes", "N", "number of nodes (default 4, or the number of --speeds)")
@@ -126,8 +128,10 @@ public final class SimulateCommand {
         for (double s : cluster.speeds()) {
             capacity += s;
         }
-        out.printf(Locale.ROOT, "workload: %s, %d requests, mean size %.0f B, %.1f %% dynamic%n", base.description(),
-                base.size(), base.meanSizeBytes(), 100 * base.dynamicFraction());
+        double[] burst = base.burstiness(100);
+        out.printf(Locale.ROOT, "workload: %s, %d requests, mean size %.0f B, %.1f %% dynamic, burstiness <a, b> = "
+                + "<%.2f, %.2f> over 100 epochs%n", base.description(), base.size(), base.meanSizeBytes(),
+                100 * base.dynamicFraction(), burst[0], burst[1]);
         out.printf(Locale.ROOT, "service:  %s; mean demand %.4f ms at speed 1%n", service.description(), meanDemand * 1e3);
         out.printf(Locale.ROOT, "cluster:  %d nodes, speeds %s, weights %s; agents every %d ms, delay %d ms, noise %.2f%n",
                 cluster.size(), java.util.Arrays.toString(cluster.speeds()), java.util.Arrays.toString(cluster.weights()),

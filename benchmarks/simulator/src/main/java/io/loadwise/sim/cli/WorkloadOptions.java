@@ -1,6 +1,7 @@
 package io.loadwise.sim.cli;
 
 import io.loadwise.sim.workload.AccessLogReader;
+import io.loadwise.sim.workload.BurstModulator;
 import io.loadwise.sim.workload.LoadedTrace;
 import io.loadwise.sim.workload.PoissonWorkload;
 import io.loadwise.sim.workload.SurgeParameters;
@@ -54,8 +55,24 @@ final class WorkloadOptions {
         return new WorkloadOptions(cl, kind, seed, rates);
     }
 
-    /** The trace before any rate scaling. */
+    /** The trace before any rate scaling, with the requested burstiness. */
     Trace baseTrace(PrintStream out) throws IOException {
+        Trace trace = unmodulatedTrace(out);
+        if (!cl.has("burstiness")) {
+            return trace;
+        }
+        List<Double> ab = cl.getDoubles("burstiness");
+        if (ab.size() != 2) {
+            throw new UsageException("--burstiness: expected A,B, e.g. 1.53,0.48");
+        }
+        try {
+            return BurstModulator.modulate(trace, ab.get(0), ab.get(1), 100, seed + 3);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--burstiness: " + e.getMessage());
+        }
+    }
+
+    private Trace unmodulatedTrace(PrintStream out) throws IOException {
         int requests = cl.getInt("requests", kind.startsWith("clf:") || kind.startsWith("wc98:") ? Integer.MAX_VALUE : 200_000);
         if (requests < 2) {
             throw new UsageException("--requests: need at least 2, got " + requests);

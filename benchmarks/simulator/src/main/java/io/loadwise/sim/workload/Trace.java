@@ -88,6 +88,35 @@ public final class Trace {
     }
 
     /**
+     * Seed 004's burstiness factor ⟨a, b⟩ (after Menascé and Almeida): the span is cut into
+     * {@code epochs} equal epochs; b is the fraction of epochs whose arrival rate exceeds the mean rate,
+     * a the mean rate of those epochs over the mean rate. Non-bursty traces have a ≈ 1, b ≈ 0.5.
+     *
+     * @return {a, b}
+     */
+    public double[] burstiness(int epochs) {
+        long span = spanNanos();
+        if (epochs < 2 || span == 0) {
+            throw new IllegalArgumentException("burstiness needs >= 2 epochs and a non-zero span");
+        }
+        long[] counts = new long[epochs];
+        for (long t : arrivalNanos) {
+            int e = (int) Math.min(epochs - 1, (double) (t - arrivalNanos[0]) / span * epochs);
+            counts[e]++;
+        }
+        double mean = (double) arrivalNanos.length / epochs;
+        long above = 0;
+        double aboveSum = 0;
+        for (long c : counts) {
+            if (c > mean) {
+                above++;
+                aboveSum += c;
+            }
+        }
+        return new double[] {above == 0 ? 1 : aboveSum / above / mean, (double) above / epochs};
+    }
+
+    /**
      * Seed 004's time scaling: every inter-arrival time is multiplied by {@code factor}, so the rate is
      * divided by it. Arrivals are re-based to start at 0.
      */
