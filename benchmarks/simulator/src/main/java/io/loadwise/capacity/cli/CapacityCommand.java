@@ -49,7 +49,7 @@ public final class CapacityCommand {
             err.println("capacity: " + e.getMessage());
             return 2;
         } catch (IOException e) {
-            err.println("capacity: " + e.getMessage());
+            err.println("capacity: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
             return 1;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -58,6 +58,9 @@ public final class ServiceRateMeter {
         if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme())) {
             throw new IllegalArgumentException("--measure " + uri + ": only http:// and https:// URLs can be measured");
         }
+        if (uri.getHost() == null) {
+            throw new IllegalArgumentException("--measure " + uri + ": the URL has no host");
+        }
         probe(uri);
         List<Step> steps = new ArrayList<>();
         double best = 0;
@@ -81,8 +84,14 @@ public final class ServiceRateMeter {
 
     /** One request first: it warms the client up and fails fast, with the reason, on a dead URL. */
     private void probe(URI uri) throws IOException, InterruptedException {
-        HttpResponse<Void> response = client.send(HttpRequest.newBuilder(uri).timeout(requestTimeout).GET().build(),
-                HttpResponse.BodyHandlers.discarding());
+        HttpResponse<Void> response;
+        try {
+            response = client.send(HttpRequest.newBuilder(uri).timeout(requestTimeout).GET().build(),
+                    HttpResponse.BodyHandlers.discarding());
+        } catch (IOException e) {
+            // HttpClient's exceptions often carry no message (a refused connection, say): name the cause
+            throw new IOException("cannot get " + uri + ": " + e, e);
+        }
         if (response.statusCode() >= 400) {
             throw new IOException(uri + " answers HTTP status " + response.statusCode() + "; measure a URL that succeeds");
         }

@@ -68,10 +68,22 @@ class CapacityCommandTest {
         "--servers 2 --service-rate 100 --arrival-rate 1..x|--arrival-rate: 'x' is not a number",
         "--servers 2.5 --service-rate 100|--servers: 2.5 is not a whole number",
         "--servers 2 --measure ftp://host/|only http:// and https:// URLs can be measured",
-        "--nodes 2|unknown option --nodes"})
+        "--nodes 2|unknown option --nodes",
+        "--servers 2 --measure http:/nohost|the URL has no host"})
     void badOptionsFailWithASpecificMessage(String args, String message) {
         assertEquals(2, run(args.split(" ")));
         assertTrue(err.toString(StandardCharsets.UTF_8).contains(message), err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void anUnreachableNodeIsAClearMeasurementFailure() throws Exception {
+        int port;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            port = s.getLocalPort(); // closed again: nothing listens there now
+        }
+        assertEquals(1, run("--measure", "http://127.0.0.1:" + port + "/", "--step-seconds", "0.2"));
+        String e = err.toString(StandardCharsets.UTF_8);
+        assertTrue(e.contains("cannot get http://127.0.0.1:" + port + "/") && e.contains("ConnectException"), e);
     }
 
     @Test
