@@ -42,7 +42,8 @@ public final class SimulateCommand {
             .option("policy", "ID[,ID..]", "policies to compare, looked up in the policy registry\n"
                     + "(default round-robin,least-connections); the oracle baseline " + OracleLeastWorkLeft.NAME
                     + " always runs too")
-            .option("policy-option", "NAME=VALUE", "a policy option, as policyOptions in the cluster config (repeatable)")
+            .option("policy-option", "[ID:]NAME=VALUE", "a policy option, as policyOptions in the cluster config (repeatable);\n"
+                    + "with ID: for that policy only, e.g. jvm-aware:heapThreshold=80")
             .flag("list-policies", "list the policies found on the class path and exit")
             .option("service", "MODEL", ServiceTimeModels.SYNTAX + "\n(default exponential); teo-ayani = seed 004's"
                     + " L/K + C with its measured static/dynamic K and C")
@@ -193,26 +194,40 @@ public final class SimulateCommand {
     }
 
     private static List<ChooserFactory> choosers(CommandLine cl, PolicyRegistry registry) {
-        Map<String, Double> options = new LinkedHashMap<>();
-        for (String kv : cl.all("policy-option")) {
+        // "NAME=VALUE" goes to every policy, "ID:NAME=VALUE" to policy ID only
+        Map<String, Map<String, Double>> scoped = new LinkedHashMap<>();
+        for (String option : cl.all("policy-option")) {
+            int colon = option.indexOf(':');
+            String scope = colon > 0 ? option.substring(0, colon) : "";
+            String kv = option.substring(colon + 1);
             int eq = kv.indexOf('=');
             if (eq <= 0) {
-                throw new UsageException("--policy-option " + kv + ": expected NAME=VALUE");
+                throw new UsageException("--policy-option " + option + ": expected NAME=VALUE or POLICY:NAME=VALUE");
             }
             try {
-                options.put(kv.substring(0, eq), Double.parseDouble(kv.substring(eq + 1)));
+                scoped.computeIfAbsent(scope, k -> new LinkedHashMap<>())
+                        .put(kv.substring(0, eq), Double.parseDouble(kv.substring(eq + 1)));
             } catch (NumberFormatException e) {
-                throw new UsageException("--policy-option " + kv + ": value is not a number");
+                throw new UsageException("--policy-option " + option + ": value is not a number");
             }
         }
         List<ChooserFactory> choosers = new ArrayList<>();
         choosers.add(OracleLeastWorkLeft.FACTORY);
+        List<String> ids = new ArrayList<>();
         for (String id : cl.get("policy", "round-robin,least-connections").split(",")) {
             id = id.trim();
             if (id.equals(OracleLeastWorkLeft.NAME)) {
                 continue;
             }
+            ids.add(id);
+            Map<String, Double> options = new LinkedHashMap<>(scoped.getOrDefault("", Map.of()));
+            options.putAll(scoped.getOrDefault(id, Map.of()));
             choosers.add(PolicyChooser.factory(registry.get(id), PolicyOptions.of(options)));
+        }
+        for (String scope : scoped.keySet()) {
+            if (!scope.isEmpty() && !ids.contains(scope)) {
+                throw new UsageException("--policy-option " + scope + ":…: policy " + scope + " is not in --policy");
+            }
         }
         return choosers;
     }

@@ -66,7 +66,10 @@ class SimulateCommandTest {
         "--rate 10 --service-ms 5 --service-rate 3|give either --service-ms or --service-rate, not both",
         "--rate 10..5|--rate: range 10..5 needs FROM <= TO",
         "--workload clf:/no/such/file --rate 5|cannot read /no/such/file",
-        "--rate 10 --policy-option x|--policy-option x: expected NAME=VALUE",
+        "--rate 10 --policy-option x|--policy-option x: expected NAME=VALUE or POLICY:NAME=VALUE",
+        "--rate 10 --policy-option heapThreshold=80|policy round-robin: policyOptions.heapThreshold: unknown option",
+        "--rate 10 --policy-option jvm-aware:heapThreshold=80|policy jvm-aware is not in --policy",
+        "--rate 10 --policy jvm-aware --policy-option jvm-aware:heapThreshold=180|heapThreshold: 180.0 out of range",
         "--rate 10 --requests 100 --warmup 100|warm-up of 100 requests leaves none"})
     void badOptionsFailWithASpecificMessage(String args, String message) {
         assertEquals(2, run(args.split(" ")));
@@ -91,6 +94,12 @@ class SimulateCommandTest {
             BufferedImage image = ImageIO.read(dir.resolve(png).toFile());
             assertEquals(960, image.getWidth(), png);
         }
+    }
+
+    @Test
+    void scopedPolicyOptionsReachOnlyTheirPolicy() {
+        assertEquals(0, run("--rate", "50", "--nodes", "2", "--requests", "2000", "--policy", "round-robin,jvm-aware",
+                "--policy-option", "jvm-aware:heapThreshold=80"), err());
     }
 
     @Test
