@@ -37,4 +37,5 @@ for n in 1 2 3 4 5; do
         --policy round-robin --out "$HERE/seed003-knee/n$n-$service" > "$HERE/seed003-knee/n$n-$service.txt"
   done
 done
+rm -f "$HERE"/seed003-knee/*/*.png  # only the CSVs of the 20 knee sweeps are kept
 echo "done; tables: python3 seed004_tables.py seed004-table5, python3 seed003_table62.py, python3 seed003_knee_tables.py"
