@@ -89,7 +89,7 @@ final class ArgminPicker implements Picker {
                 eligible += sorted[i].usable() && !Avoid.matches(sorted[i], avoid) ? 1 : 0;
             }
             if (eligible > 0) {
-                int target = eligible == 1 ? 0 : Integer.remainderUnsigned(tieCounter.getAndIncrement(), eligible);
+                int target = eligible == 1 ? 0 : (tieCounter.getAndIncrement() & Integer.MAX_VALUE) % eligible;
                 NodeView first = null;
                 for (int i = from; i < to; i++) {
                     NodeView node = sorted[i];
@@ -149,7 +149,7 @@ final class ArgminPicker implements Picker {
         if (ties == 1) {
             return best;
         }
-        int target = Integer.remainderUnsigned(tieCounter.getAndIncrement(), ties);
+        int target = (tieCounter.getAndIncrement() & Integer.MAX_VALUE) % ties;
         if (n > Long.SIZE) {
             return nthTie(best, bestRank, target, avoid);
         }
