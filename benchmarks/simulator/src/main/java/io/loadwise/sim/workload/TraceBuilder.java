@@ -33,10 +33,6 @@ public final class TraceBuilder {
         arrivals[i] = arrivalNanos;
     }
 
-    long arrival(int i) {
-        return arrivals[i];
-    }
-
     public Trace build(String description) {
         return new Trace(description, Arrays.copyOf(arrivals, size), Arrays.copyOf(sizes, size),
                 Arrays.copyOf(dynamic, size));
