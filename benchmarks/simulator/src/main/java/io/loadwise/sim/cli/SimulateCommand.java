@@ -63,6 +63,7 @@ public final class SimulateCommand {
     }
 
     public static void main(String[] args) {
+        System.setProperty("java.awt.headless", "true");
         System.exit(run(args, System.out, System.err));
     }
 
