@@ -60,9 +60,4 @@ final class AgentLoad implements NodeLoad {
                 ? Double.compare(load[a.index()], load[b.index()])
                 : Integer.compare(a.activeConnections(), b.activeConnections());
     }
-
-    /** The load computed for a node (NaN when unknown). */
-    double load(int index) {
-        return load[index];
-    }
 }

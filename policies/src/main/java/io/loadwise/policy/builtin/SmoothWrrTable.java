@@ -111,9 +111,4 @@ final class SmoothWrrTable {
     int length() {
         return slots.length;
     }
-
-    /** The node in slot {@code s}; for tests and the docs. */
-    NodeView slot(int s) {
-        return slots[s];
-    }
 }
