@@ -66,6 +66,8 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Node
     private boolean active;
     private boolean headSent;
     private boolean requestDone;
+    /** The request declares no body: only an empty last chunk follows its head. */
+    private boolean bodyless;
     private boolean responseStarted;
     private boolean informational;
     private boolean keepAlive;
@@ -252,6 +254,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Node
         uri = request.uri();
         headRequest = HttpMethod.HEAD.equals(method);
         upgrade = ProxyHeaders.isUpgrade(request);
+        bodyless = !HttpUtil.isTransferEncodingChunked(request) && HttpUtil.getContentLength(request, 0L) == 0;
         int pinned = affinity != null ? affinity.pinnedIndex(request) : SessionAffinity.NONE;
         ProxyHeaders.prepareRequest(request, clientIp, upgrade);
         head = request;
@@ -434,11 +437,11 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Node
         responseStarted = true;
         status = code;
         backendKeepAlive = HttpUtil.isKeepAlive(response);
-        if (!requestDone) {
+        if (!requestDone && !bodyless) {
             keepAlive = false; // answered before the body ended: the rest of it cannot be resynchronised
         }
-        boolean bodyless = headRequest || code == 204 || code == 304;
-        keepAlive = ProxyHeaders.prepareResponse(response, keepAlive, http10, bodyless);
+        boolean noBody = headRequest || code == 204 || code == 304;
+        keepAlive = ProxyHeaders.prepareResponse(response, keepAlive, http10, noBody);
         if (insertCookie) {
             response.headers().add(HttpHeaderNames.SET_COOKIE, affinity.setCookieFor(node));
         }
@@ -505,7 +508,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Node
             closing = true;
             releaseQueued();
             client.close();
-        } else if (requestDone && keepAlive) {
+        } else if ((requestDone || bodyless) && keepAlive) {
             client.writeAndFlush(ErrorResponses.of(error, reason, false), client.voidPromise());
             drain();
         } else {
