@@ -67,6 +67,16 @@ final class RawHttpClient implements Closeable {
 
     /** Reads one response, body included (none for {@code head}). */
     Response read(boolean head) throws IOException {
+        Response response = readHead();
+        int status = response.status();
+        if (head || status < 200 || status == 204 || status == 304) {
+            return response;
+        }
+        return new Response(status, response.headers(), readBody(response));
+    }
+
+    /** Reads a status line and headers only; the body (if any) is left in {@link #input()}. */
+    Response readHead() throws IOException {
         String statusLine = readLine();
         if (statusLine == null) {
             throw new IOException("connection closed before a response");
@@ -79,10 +89,10 @@ final class RawHttpClient implements Closeable {
             headers.computeIfAbsent(line.substring(0, colon).trim().toLowerCase(Locale.ROOT), k -> new ArrayList<>())
                     .add(line.substring(colon + 1).trim());
         }
-        Response response = new Response(status, headers, new byte[0]);
-        if (head || status < 200 || status == 204 || status == 304) {
-            return response;
-        }
+        return new Response(status, headers, new byte[0]);
+    }
+
+    private byte[] readBody(Response response) throws IOException {
         ByteArrayOutputStream body = new ByteArrayOutputStream();
         if ("chunked".equalsIgnoreCase(response.header("transfer-encoding"))) {
             int size;
@@ -98,7 +108,7 @@ final class RawHttpClient implements Closeable {
         } else {
             body.write(in.readAllBytes());
         }
-        return new Response(status, headers, body.toByteArray());
+        return body.toByteArray();
     }
 
     /** True when the peer closes the connection within {@code millis} (reads nothing else). */
