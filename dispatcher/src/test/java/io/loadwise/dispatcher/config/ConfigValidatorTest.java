@@ -113,8 +113,15 @@ class ConfigValidatorTest {
                         List.of("logging.level: unknown level 'verbose', expected one of trace, debug, info, warn, error, off",
                                 "logging.levels.io.netty: unknown level 'loud', expected one of trace, debug, info, warn, error, off")),
                 Arguments.of("agent path without slash",
-                        config(tcp("a", "127.0.0.1:8080", ",'agentPath':'metrics'", N1)),
-                        List.of("clusters[0].agentPath: 'metrics' must start with '/'")));
+                        config(j("{'name':'a','mode':'http','listen':'127.0.0.1:8080','policy':'jvm-aware',"
+                                + "'agentPath':'metrics','nodes':[" + N1 + "]}")),
+                        List.of("clusters[0].agentPath: 'metrics' must start with '/'")),
+                Arguments.of("settings a tcp cluster would ignore",
+                        config(tcp("a", "127.0.0.1:8080", ",'maxConnectionsPerNode':10,'agentPollIntervalMs':500",
+                                j("{'name':'n1','address':'127.0.0.1:9001','agentPath':'/m'}"))),
+                        List.of("clusters[0].maxConnectionsPerNode: only allowed for mode http",
+                                "clusters[0].agentPollIntervalMs: only allowed for mode http",
+                                "clusters[0].nodes[0].agentPath: only allowed for mode http")));
     }
 
     @ParameterizedTest(name = "{0}")
