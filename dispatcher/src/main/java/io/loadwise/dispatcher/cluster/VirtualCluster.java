@@ -144,6 +144,12 @@ public final class VirtualCluster {
         PolicyEnvironment env = environmentFor(options);
         Picker next = newPolicy.newPicker(snapshot, null, env);
         LoadBalancingPolicy old = this.policy;
+        if (!newPolicy.usesAgentMetrics()) {
+            // An unreadable agent excludes a node only from agent-driven policies.
+            for (NodeState node : nodes) {
+                node.setAgentDown(false);
+            }
+        }
         this.environment = env;
         this.policy = newPolicy;
         this.picker = next;

@@ -42,6 +42,14 @@ public interface ClusterControl {
     /** Per-second Table 2 figures of one node, oldest first, up to one hour. */
     List<MetricsSnapshot> nodeHistory(String cluster, String node);
 
+    /**
+     * What the node monitor knows about a node's agent (seed Table 6: NODE_NMA_RSPS_TIME,
+     * NODE_AVAILABILITY%, reports ignored), or {@code null} when the node is not monitored.
+     */
+    default io.loadwise.dispatcher.monitor.AgentStats agentStats(String cluster, String node) {
+        return null;
+    }
+
     /** Cumulative counters of a cluster since start. */
     CounterReading totals(String cluster);
 

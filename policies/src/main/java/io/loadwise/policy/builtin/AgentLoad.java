@@ -50,6 +50,11 @@ final class AgentLoad implements NodeLoad {
     }
 
     @Override
+    public boolean frozenRankZero() {
+        return true;
+    }
+
+    @Override
     public int compare(NodeView a, NodeView b, int rank) {
         return rank == 0
                 ? Double.compare(load[a.index()], load[b.index()])

@@ -19,4 +19,12 @@ interface NodeLoad {
 
     /** Negative when {@code a} carries less load than {@code b}; both have rank {@code rank}. */
     int compare(NodeView a, NodeView b, int rank);
+
+    /**
+     * Whether {@link #rank} and the rank-0 {@link #compare} depend only on values fixed when the load
+     * was built (agent-derived loads). The selector then sorts the rank-0 nodes once, at build time.
+     */
+    default boolean frozenRankZero() {
+        return false;
+    }
 }

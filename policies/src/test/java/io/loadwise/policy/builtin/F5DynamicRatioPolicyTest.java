@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.loadwise.policy.Picker;
 import io.loadwise.policy.PolicyOptions;
 import java.util.List;
 import java.util.Map;
@@ -62,6 +63,25 @@ class F5DynamicRatioPolicyTest {
         cluster.node('A').healthy(false);
         assertEquals("BBB", sequence(cluster.picker(), 3), "unknown nodes by least connections");
         assertSame(cluster.node('C'), cluster.picker().pick(cluster.node('B')));
+    }
+
+    @Test
+    void withoutAnyFreshSampleItFallsBackToLeastConnections() {
+        TestCluster cluster = TestCluster.of("f5-dynamic-ratio", 3);
+        cluster.node('A').active(4);
+        cluster.node('C').active(1);
+        assertEquals("BBB", sequence(cluster.picker(), 3));
+        assertEquals(0, ((WrrPicker) cluster.picker()).table().length());
+    }
+
+    @Test
+    void aRebuildAfterNewSamplesAppliesTheNewRatios() {
+        TestCluster cluster = table1();
+        Picker first = cluster.picker();
+        sequence(first, 10);
+        cluster.node('A').metrics(MEM, 40, CPU, 40, IOWAIT, 40);
+        cluster.node('B').metrics(MEM, 20, CPU, 20, IOWAIT, 20);
+        assertArrayEquals(new int[] {21, 54}, counts(sequence(cluster.rebuild(first), 75), 2));
     }
 
     @Test

@@ -31,6 +31,20 @@ class LeastLoadedPolicyTest {
     }
 
     @Test
+    void equalCpuRotatesAmongTheUsableTiedNodesOnly() {
+        TestCluster cluster = TestCluster.of("least-loaded", 4);
+        cluster.node('A').metrics(CPU, 20);
+        cluster.node('B').metrics(CPU, 20).healthy(false);
+        cluster.node('C').metrics(CPU, 20);
+        cluster.node('D').metrics(CPU, 30);
+        Picker picker = cluster.picker();
+        assertEquals("ACACAC", sequence(picker, 6));
+        cluster.node('A').enabled(false);
+        cluster.node('C').enabled(false);
+        assertEquals("DD", sequence(picker, 2), "next load group when the whole first one is down");
+    }
+
+    @Test
     void aKnownBusyNodeBeatsAnUnknownIdleOne() {
         TestCluster cluster = TestCluster.of("least-loaded", 2);
         cluster.node('A').metrics(CPU, 95);
