@@ -263,6 +263,47 @@ class DispatcherTest {
         }
     }
 
+    @Test
+    void httpClustersAreMonitoredAndTheirPiggybackedLoadReportsReachTheNodes() throws Exception {
+        com.sun.net.httpserver.HttpServer node = com.sun.net.httpserver.HttpServer.create(
+                new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        node.createContext("/", exchange -> {
+            if (exchange.getRequestURI().getPath().startsWith("/loadwise-agent/")) {
+                exchange.sendResponseHeaders(404, -1); // no agent installed: polls fail
+                exchange.close();
+                return;
+            }
+            exchange.getResponseHeaders().add("endpoint-load-metrics",
+                    "TEXT cpu_utilization=0.25,named_metrics.jvm_heap_used=0.5");
+            exchange.sendResponseHeaders(200, 2);
+            exchange.getResponseBody().write("ok".getBytes(StandardCharsets.UTF_8));
+            exchange.close();
+        });
+        node.start();
+        try {
+            ClusterConfig http = new ClusterConfig("shop", Mode.HTTP, "127.0.0.1:0", "jvm-aware", null, null, null,
+                    null, null, null, null, null, null, null, null, null, 100, null, null,
+                    Configs.nodes("127.0.0.1:" + node.getAddress().getPort()));
+            dispatcher.createCluster(http);
+            InetSocketAddress shop = dispatcher.boundAddress("shop");
+            java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient().send(
+                    java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + shop.getPort() + "/"))
+                            .build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertEquals("ok", response.body());
+            assertFalse(response.headers().firstValue("endpoint-load-metrics").isPresent(), "stripped by the proxy");
+
+            var n1 = dispatcher.cluster("shop").node("n1");
+            Await.until("the piggybacked report reached the node", () -> n1.latestAgentSample() != null
+                    && Double.valueOf(50.0).equals(n1.latestAgentSample().metrics().get("JVM_HEAP_USED%")));
+            Await.until("the agent was polled", () -> dispatcher.agentStats("shop", "n1").pollsFailed() > 0);
+            assertEquals(1, dispatcher.agentStats("shop", "n1").piggybackReports());
+            assertNull(dispatcher.agentStats("web", "n1"), "tcp clusters are not monitored");
+            assertNull(dispatcher.agentStats("shop", "n9"));
+        } finally {
+            node.stop(0);
+        }
+    }
+
     private static List<String> names(LoadwiseConfig config) {
         List<String> names = new ArrayList<>();
         config.clusters().forEach(c -> names.add(c.name()));
