@@ -281,7 +281,8 @@ class DispatcherTest {
         });
         node.start();
         try {
-            ClusterConfig http = new ClusterConfig("shop", Mode.HTTP, "127.0.0.1:0", "jvm-aware", null, null, null,
+            // round-robin first: a node without an agent would be excluded by jvm-aware once samples expire.
+            ClusterConfig http = new ClusterConfig("shop", Mode.HTTP, "127.0.0.1:0", "round-robin", null, null, null,
                     null, null, null, null, null, null, null, null, null, 100, null, null,
                     Configs.nodes("127.0.0.1:" + node.getAddress().getPort()));
             dispatcher.createCluster(http);
@@ -295,8 +296,12 @@ class DispatcherTest {
             var n1 = dispatcher.cluster("shop").node("n1");
             Await.until("the piggybacked report reached the node", () -> n1.latestAgentSample() != null
                     && Double.valueOf(50.0).equals(n1.latestAgentSample().metrics().get("JVM_HEAP_USED%")));
-            Await.until("the agent was polled", () -> dispatcher.agentStats("shop", "n1").pollsFailed() > 0);
             assertEquals(1, dispatcher.agentStats("shop", "n1").piggybackReports());
+            assertEquals(0, dispatcher.agentStats("shop", "n1").pollsFailed(), "no polling for round-robin");
+
+            dispatcher.switchPolicy("shop", "jvm-aware", Map.of());
+            Await.until("the agent is polled once the policy reads agent metrics",
+                    () -> dispatcher.agentStats("shop", "n1").pollsFailed() > 0);
             assertNull(dispatcher.agentStats("web", "n1"), "tcp clusters are not monitored");
             assertNull(dispatcher.agentStats("shop", "n9"));
         } finally {
