@@ -21,17 +21,18 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
- * A backend streams 256 MB to a client that stops reading. With backpressure the proxy stops reading
+ * A backend streams 128 MB to a client that stops reading. With backpressure the proxy stops reading
  * the backend too, so the backend blocks after filling the socket buffers; without it the proxy would
- * swallow everything into memory. Then the client drains the stream and gets every byte, in order.
+ * swallow everything into memory (it did: the whole stream, in a run with backpressure disabled).
+ * Then the client drains the stream and gets every byte, in order.
  */
 class LargeTransferTest {
 
-    private static final long TOTAL = 256L * 1024 * 1024;
+    private static final long TOTAL = 128L * 1024 * 1024;
     private static final int CHUNK = 64 * 1024;
     /**
      * Kernel socket buffers on both legs (measured: about 4 MB here)
-     * plus the proxy's single in-flight read; far below the 256 MB an unbounded proxy would take in.
+     * plus the proxy's single in-flight read; a quarter of what an unbounded proxy takes in.
      */
     private static final long BOUND = 32L * 1024 * 1024;
     /** What the proxy may hold itself while stalled: one read batch, plus allocator chunk granularity. */

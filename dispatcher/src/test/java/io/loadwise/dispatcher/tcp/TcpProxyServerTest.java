@@ -183,7 +183,7 @@ class TcpProxyServerTest {
 
     @Test
     void whenEveryNodeIsDownTheClientIsClosedAndNodesAreRetriedAfterTheInterval() throws Exception {
-        Proxy proxy = proxy(Configs.tcp("dead", TestRoundRobinPolicy.ID, null, 1_500,
+        Proxy proxy = proxy(Configs.tcp("dead", TestRoundRobinPolicy.ID, null, 2_500,
                 Configs.nodes(Configs.deadAddress(), Configs.deadAddress())));
         VirtualCluster cluster = proxy.cluster();
         try (Socket client = proxy.connect()) {
