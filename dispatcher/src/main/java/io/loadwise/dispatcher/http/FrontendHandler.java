@@ -61,6 +61,8 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Node
     private int paused;
     private boolean closing;
     private boolean flushBackend;
+    /** Inside a client read batch: backend writes are flushed once, at its end. */
+    private boolean reading;
 
     // The exchange in progress.
     private boolean active;
@@ -119,6 +121,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Node
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        reading = true;
         if (closing) {
             ReferenceCountUtil.release(msg);
         } else if (!queued.isEmpty() || !accepts(msg)) {
@@ -131,6 +134,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Node
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
+        reading = false;
         flushBackend();
     }
 
@@ -373,7 +377,9 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Node
         channel.write(request, channel.voidPromise());
         flushBackend = true;
         drain();
-        flushBackend();
+        if (!reading) {
+            flushBackend();
+        }
     }
 
     /** A message from the node serving this exchange. */
@@ -437,9 +443,6 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Node
         responseStarted = true;
         status = code;
         backendKeepAlive = HttpUtil.isKeepAlive(response);
-        if (!requestDone && !bodyless) {
-            keepAlive = false; // answered before the body ended: the rest of it cannot be resynchronised
-        }
         boolean noBody = headRequest || code == 204 || code == 304;
         keepAlive = ProxyHeaders.prepareResponse(response, keepAlive, http10, noBody);
         if (insertCookie) {
@@ -452,6 +455,9 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Node
     private void complete() {
         Channel channel = backend;
         boolean reusable = backendKeepAlive && requestDone;
+        if (!requestDone) {
+            keepAlive = false; // the node answered before the body ended: the rest cannot be resynchronised
+        }
         endExchange(true);
         if (perConnection) {
             if (!reusable) {

@@ -101,7 +101,8 @@ final class ProxyHeaders {
 
     /** Removes Connection, the headers it names, Keep-Alive, Proxy-*, TE, Trailer and (unless kept) Upgrade. */
     static void stripHopByHop(HttpHeaders headers, boolean keepUpgrade) {
-        List<String> connection = headers.getAll(HttpHeaderNames.CONNECTION);
+        List<String> connection = headers.contains(HttpHeaderNames.CONNECTION)
+                ? headers.getAll(HttpHeaderNames.CONNECTION) : List.of();
         for (int i = 0; i < connection.size(); i++) {
             for (String token : connection.get(i).split(",")) {
                 String name = token.trim();
