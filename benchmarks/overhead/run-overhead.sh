@@ -17,7 +17,7 @@ THREADS="${THREADS:-2}"
 CONNECTIONS="${CONNECTIONS:-50}"
 TARGETS="${TARGETS:-direct loadwise-l7 loadwise-l4 haproxy nginx}"
 
-"$ROOT/.ci/install-deps" wrk haproxy nginx
+"$ROOT/.ci/install-deps" wrk haproxy nginx curl
 export PATH="$PATH:/usr/sbin"
 
 WORK="$(mktemp -d /tmp/loadwise-overhead.XXXXXX)"
@@ -28,6 +28,7 @@ cleanup() {
   rm -rf "$WORK"
 }
 trap cleanup EXIT
+trap 'exit 130' INT TERM
 
 free_port() {
   python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
@@ -46,6 +47,7 @@ wait_port() {
 NODE_PORT="$(free_port)"
 mkdir -p "$WORK/www" "$WORK/node"
 head -c 1024 /dev/urandom | base64 -w 76 | head -c 1024 > "$WORK/www/index.html"
+chmod 755 "$WORK" "$WORK/www"; chmod 644 "$WORK/www/index.html" # nginx workers run as nobody under root
 cat > "$WORK/node/nginx.conf" <<CONF
 worker_processes 1;
 daemon off;
@@ -163,7 +165,8 @@ measure() { # target run
   out="$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency "http://127.0.0.1:${PORT[$1]}/index.html")"
   if echo "$out" | grep -q "Non-2xx\|Socket errors"; then
     echo "$out" >&2
-    echo "errors against $1" >&2
+    echo "errors against $1: results would be meaningless" >&2
+    exit 1
   fi
   local rps p50 p99
   rps="$(echo "$out" | awk '/Requests\/sec/ { print $2 }')"
@@ -175,6 +178,7 @@ measure() { # target run
 
 for target in $TARGETS; do
   echo "warming up $target"
+  curl -sf -o /dev/null "http://127.0.0.1:${PORT[$target]}/index.html" || { echo "$target does not serve the file" >&2; exit 1; }
   wrk -t"$THREADS" -c"$CONNECTIONS" -d"$WARMUP" "http://127.0.0.1:${PORT[$target]}/index.html" > /dev/null
 done
 for run in $(seq 1 "$RUNS"); do
