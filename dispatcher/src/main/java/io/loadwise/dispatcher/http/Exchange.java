@@ -77,6 +77,8 @@ final class Exchange implements NodePool.Waiter {
     private long requestDoneNanos;
     private long uploadChunks;
     private long uploadChunksSeen;
+    /** The response head is due by then; a timer armed once per connection checks it lazily. */
+    private long deadlineNanos;
     private ScheduledFuture<?> timer;
 
     Exchange(HttpProxyServer server, FrontendHandler frontend) {
@@ -128,7 +130,8 @@ final class Exchange implements NodePool.Waiter {
         int pinned = affinity != null ? affinity.pinnedIndex(request) : SessionAffinity.NONE;
         ProxyHeaders.prepareRequest(request, frontend.clientIp(), upgrade);
         head = request;
-        timer = client.eventLoop().schedule(timeoutTask, responseTimeoutNanos, TimeUnit.NANOSECONDS);
+        deadlineNanos = startNanos + responseTimeoutNanos;
+        armTimer(responseTimeoutNanos);
         NodeState target = choose(pinned);
         if (target == null) {
             fail(HttpResponseStatus.SERVICE_UNAVAILABLE, "no usable node in cluster " + cluster.name());
@@ -319,7 +322,6 @@ final class Exchange implements NodePool.Waiter {
             client.write(response, client.voidPromise());
             return;
         }
-        cancelTimer();
         responseStarted = true;
         status = code;
         backendKeepAlive = HttpUtil.isKeepAlive(response);
@@ -410,13 +412,14 @@ final class Exchange implements NodePool.Waiter {
 
     void onClientClosed() {
         fail(null, "client closed the connection");
+        cancelTimer();
     }
 
     /** Counters, node bookkeeping and access log of the exchange; exactly once per exchange. */
     private void end(boolean success) {
         active = false;
-        cancelTimer();
         long now = System.nanoTime();
+        frontend.touch(now);
         long latency = now - startNanos;
         if (success) {
             long processing = now - sentNanos;
@@ -480,21 +483,35 @@ final class Exchange implements NodePool.Waiter {
         }
     }
 
+    /**
+     * Checks the response deadline. Not cancelled when a response arrives in time: the timer stays armed
+     * across the connection's exchanges and re-arms itself for the current deadline, so a keep-alive
+     * connection schedules about one task per timeout period instead of one per request.
+     */
     private void onResponseTimeout() {
         timer = null;
         if (!active || responseStarted) {
-            return;
+            return; // the next exchange arms it again
         }
         long now = System.nanoTime();
-        if (!requestDone && uploadChunks != uploadChunksSeen) {
+        if (now - deadlineNanos < 0) {
+            armTimer(deadlineNanos - now);
+        } else if (!requestDone && uploadChunks != uploadChunksSeen) {
             uploadChunksSeen = uploadChunks; // the upload is still moving; the node's time starts at its end
-            timer = client.eventLoop().schedule(timeoutTask, responseTimeoutNanos, TimeUnit.NANOSECONDS);
-        } else if (requestDone && now - requestDoneNanos < responseTimeoutNanos) {
-            timer = client.eventLoop().schedule(timeoutTask, responseTimeoutNanos - (now - requestDoneNanos),
-                    TimeUnit.NANOSECONDS);
+            deadlineNanos = now + responseTimeoutNanos;
+            armTimer(responseTimeoutNanos);
+        } else if (requestDone && now - (requestDoneNanos + responseTimeoutNanos) < 0) {
+            deadlineNanos = requestDoneNanos + responseTimeoutNanos;
+            armTimer(deadlineNanos - now);
         } else {
             fail(HttpResponseStatus.GATEWAY_TIMEOUT, (node != null ? "node " + node.name() : "cluster " + cluster.name())
                     + " did not answer within " + cluster.config().responseTimeoutMsOrDefault() + " ms");
+        }
+    }
+
+    private void armTimer(long delayNanos) {
+        if (timer == null) {
+            timer = client.eventLoop().schedule(timeoutTask, delayNanos, TimeUnit.NANOSECONDS);
         }
     }
 

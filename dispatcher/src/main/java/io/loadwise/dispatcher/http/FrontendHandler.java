@@ -11,17 +11,19 @@ import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.ReferenceCountUtil;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One client connection: feeds its requests, one at a time, to its {@link Exchange}; queues what a
  * pipelining client sends meanwhile; pauses reading while anything waits; closes the connection when
- * idle (QoS-01); and, in per-connection mode, holds the node connection the client is bound to.
+ * idle (QoS-01: no request in progress and nothing received for the idle timeout); and, in per-connection mode, holds the node connection the client is bound to.
  */
 final class FrontendHandler extends ChannelInboundHandlerAdapter {
 
@@ -37,6 +39,8 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     private final VirtualCluster cluster;
     private final Exchange exchange;
     private final ArrayDeque<Object> queued = new ArrayDeque<>(4);
+    private final long idleNanos;
+    private final Runnable idleCheck = this::checkIdle;
 
     private Channel client;
     private BackendPools pools;
@@ -44,6 +48,9 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     private int paused;
     private boolean closing;
     private boolean reading;
+    /** Last read batch or exchange end; idleness (QoS-01) is measured from it. */
+    private long lastActivityNanos;
+    private ScheduledFuture<?> idleTimer;
 
     // Balance.PER_CONNECTION: the node and connection this client is bound to (TDCR-04).
     private NodeState boundNode;
@@ -53,6 +60,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         this.server = server;
         this.cluster = server.cluster();
         this.exchange = new Exchange(server, this);
+        this.idleNanos = TimeUnit.MILLISECONDS.toNanos(cluster.config().idleTimeoutMsOrDefault());
     }
 
     @Override
@@ -62,6 +70,8 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         InetSocketAddress remote = (InetSocketAddress) client.remoteAddress();
         clientIp = remote.getAddress() != null ? remote.getAddress().getHostAddress() : remote.getHostString();
         cluster.counters().connectionOpened();
+        lastActivityNanos = System.nanoTime();
+        idleTimer = client.eventLoop().schedule(idleCheck, idleNanos, TimeUnit.NANOSECONDS);
         ctx.fireChannelActive();
     }
 
@@ -81,6 +91,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
         reading = false;
+        lastActivityNanos = System.nanoTime();
         exchange.flushBackend();
     }
 
@@ -90,22 +101,36 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         ctx.fireChannelWritabilityChanged();
     }
 
-    @Override
-    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
-        if (evt instanceof IdleStateEvent) {
-            if (!exchange.active()) {
-                log.debug("closing idle client connection {}", client);
-                ctx.close();
-            }
-        } else {
-            ctx.fireUserEventTriggered(evt);
+    /**
+     * Closes the connection once it has been idle for the idle timeout: no request in progress and
+     * nothing read since. One scheduled check per idle period, none per read or write.
+     */
+    private void checkIdle() {
+        idleTimer = null;
+        if (closing || !client.isActive()) {
+            return;
         }
+        long idleFor = System.nanoTime() - lastActivityNanos;
+        if (exchange.active()) {
+            idleTimer = client.eventLoop().schedule(idleCheck, idleNanos, TimeUnit.NANOSECONDS);
+        } else if (idleFor >= idleNanos) {
+            log.debug("closing idle client connection {}", client);
+            client.close();
+        } else {
+            idleTimer = client.eventLoop().schedule(idleCheck, idleNanos - idleFor, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /** An exchange ended at {@code nanos}: the connection is idle from then. */
+    void touch(long nanos) {
+        lastActivityNanos = nanos;
     }
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
         closing = true;
         releaseQueued();
+        cancelIdleTimer();
         exchange.onClientClosed();
         unbind(true);
         cluster.counters().connectionClosed();
@@ -182,10 +207,22 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         client.close();
     }
 
-    /** The client connection is handed to an upgraded protocol: this handler is leaving the pipeline. */
+    /**
+     * The client connection is handed to an upgraded protocol: this handler is leaving the pipeline,
+     * and a plain idle detector watches the tunnel's traffic in both directions instead.
+     */
     void handOver() {
         closing = true;
         releaseQueued();
+        cancelIdleTimer();
+        client.pipeline().addFirst("idle", new IdleStateHandler(0, 0, idleNanos, TimeUnit.NANOSECONDS));
+    }
+
+    private void cancelIdleTimer() {
+        if (idleTimer != null) {
+            idleTimer.cancel(false);
+            idleTimer = null;
+        }
     }
 
     Channel client() {
