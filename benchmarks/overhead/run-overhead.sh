@@ -12,7 +12,7 @@ ROOT="$(cd "$HERE/../.." && pwd)"
 OUT="$ROOT/benchmarks/results/proxy-overhead"
 RUNS="${RUNS:-5}"
 DURATION="${DURATION:-10s}"
-WARMUP="${WARMUP:-5s}"
+WARMUP="${WARMUP:-15s}"
 THREADS="${THREADS:-2}"
 CONNECTIONS="${CONNECTIONS:-50}"
 TARGETS="${TARGETS:-direct loadwise-l7 loadwise-l4 haproxy nginx}"
@@ -66,6 +66,8 @@ CONF
 nginx -c "$WORK/node/nginx.conf" -p "$WORK/node" &
 PIDS+=($!)
 wait_port "$NODE_PORT"
+declare -A PID
+PID[direct]=$!
 
 # --- the proxies -----------------------------------------------------------------------------------
 declare -A PORT
@@ -88,6 +90,7 @@ if [[ " $TARGETS " == *" loadwise-"* ]]; then
     java "${JAVA_OPTS[@]}" -cp "$CP" io.loadwise.dispatcher.http.bench.OverheadMain "$kind" \
         "127.0.0.1:$port" "127.0.0.1:$NODE_PORT" 1 > "$WORK/loadwise-$mode.log" 2>&1 &
     PIDS+=($!)
+    PID[loadwise-$mode]=$!
     if ! wait_port "$port"; then cat "$WORK/loadwise-$mode.log" >&2; exit 1; fi
     PORT[loadwise-$mode]="$port"
   done
@@ -115,6 +118,7 @@ backend nodes
 CONF
   haproxy -f "$WORK/haproxy.cfg" -db > "$WORK/haproxy.log" 2>&1 &
   PIDS+=($!)
+  PID[haproxy]=$!
   wait_port "$port"
   PORT[haproxy]="$port"
 fi
@@ -149,6 +153,7 @@ http {
 CONF
   nginx -c "$WORK/proxy/nginx.conf" -p "$WORK/proxy" &
   PIDS+=($!)
+  PID[nginx]=$!
   wait_port "$port"
   PORT[nginx]="$port"
 fi
@@ -156,26 +161,40 @@ fi
 # --- measure ---------------------------------------------------------------------------------------
 mkdir -p "$OUT"
 RAW="$OUT/runs.csv"
-echo "target,run,requests_per_s,p50_ms,p99_ms" > "$RAW"
+echo "target,run,requests_per_s,p50_ms,p99_ms,cpu_us_per_request" > "$RAW"
+CLK_TCK="$(getconf CLK_TCK)"
+
+cpu_ticks() { # user + system ticks of a process and its children (nginx workers), all threads
+  local total=0 p
+  for p in "$1" $(pgrep -P "$1" || true); do
+    [ -r "/proc/$p/stat" ] || continue
+    total=$((total + $(awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$p/stat")))
+  done
+  echo "$total"
+}
 
 to_ms() { # wrk prints 812.00us, 1.52ms, 2.01s
   awk -v v="$1" 'BEGIN { n = v + 0; if (v ~ /us$/) n /= 1000; else if (v ~ /ms$/) n = n; else if (v ~ /s$/) n *= 1000; printf "%.3f", n }'
 }
 
 measure() { # target run
-  local out
+  local out before after
+  before="$(cpu_ticks "${PID[$1]}")"
   out="$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency "http://127.0.0.1:${PORT[$1]}/index.html")"
+  after="$(cpu_ticks "${PID[$1]}")"
   if echo "$out" | grep -q "Non-2xx\|Socket errors"; then
     echo "$out" >&2
     echo "errors against $1: results would be meaningless" >&2
     exit 1
   fi
-  local rps p50 p99
+  local rps p50 p99 requests cpu
   rps="$(echo "$out" | awk '/Requests\/sec/ { print $2 }')"
+  requests="$(echo "$out" | awk '/requests in/ { print $1 }')"
+  cpu="$(awk -v t=$((after - before)) -v hz="$CLK_TCK" -v n="$requests" 'BEGIN { printf "%.2f", t / hz * 1e6 / n }')"
   p50="$(to_ms "$(echo "$out" | awk '$1 == "50%" { print $2 }')")"
   p99="$(to_ms "$(echo "$out" | awk '$1 == "99%" { print $2 }')")"
-  echo "$1,$2,$rps,$p50,$p99" >> "$RAW"
-  echo "  $1 run $2: $rps req/s, p50 $p50 ms, p99 $p99 ms"
+  echo "$1,$2,$rps,$p50,$p99,$cpu" >> "$RAW"
+  echo "  $1 run $2: $rps req/s, p50 $p50 ms, p99 $p99 ms, $cpu us CPU/request"
 }
 
 for target in $TARGETS; do
@@ -201,18 +220,21 @@ for r in rows:
         targets.append(r["target"])
 def med(t, k):
     return statistics.median(float(r[k]) for r in rows if r["target"] == t)
-summary = {t: (med(t, "requests_per_s"), med(t, "p50_ms"), med(t, "p99_ms")) for t in targets}
+summary = {t: (med(t, "requests_per_s"), med(t, "p50_ms"), med(t, "p99_ms"), med(t, "cpu_us_per_request"))
+           for t in targets}
 direct = summary.get("direct")
 haproxy = summary.get("haproxy")
 with open(f"{out}/summary.csv", "w", newline="") as f:
     w = csv.writer(f)
-    w.writerow(["target", "requests_per_s", "p50_ms", "p99_ms", "rps_vs_direct", "rps_vs_haproxy", "p99_vs_haproxy"])
+    w.writerow(["target", "requests_per_s", "p50_ms", "p99_ms", "cpu_us_per_request", "rps_vs_direct",
+                "rps_vs_haproxy", "p99_vs_haproxy", "cpu_vs_haproxy"])
     for t in targets:
-        rps, p50, p99 = summary[t]
-        w.writerow([t, f"{rps:.0f}", f"{p50:.3f}", f"{p99:.3f}",
+        rps, p50, p99, cpu = summary[t]
+        w.writerow([t, f"{rps:.0f}", f"{p50:.3f}", f"{p99:.3f}", f"{cpu:.2f}",
                     f"{rps / direct[0]:.3f}" if direct else "",
                     f"{rps / haproxy[0]:.3f}" if haproxy else "",
-                    f"{p99 / haproxy[2]:.3f}" if haproxy else ""])
+                    f"{p99 / haproxy[2]:.3f}" if haproxy else "",
+                    f"{cpu / haproxy[3]:.3f}" if haproxy else ""])
 def version(cmd):
     try:
         run = subprocess.run(cmd, capture_output=True, text=True)
@@ -227,14 +249,18 @@ with open(f"{out}/README.md", "w") as f:
             "(targets interleaved run by run), medians below. The node is one NGINX worker serving a 1 KB static "
             "file; every proxy runs one worker thread on 127.0.0.1 (HAProxy `nbthread 1`, NGINX "
             "`worker_processes 1`, Loadwise `Transport(1)`), keep-alive to the node, X-Forwarded-For added.\n\n")
-    f.write("| target | req/s | p50 ms | p99 ms | req/s vs direct | req/s vs HAProxy | p99 vs HAProxy |\n")
-    f.write("|---|---:|---:|---:|---:|---:|---:|\n")
+    f.write("CPU/request is the CPU time (user + system, all threads, workers included) the measured process "
+            "used during a run divided by the requests it served: for `direct` the node itself, for a proxy "
+            "the proxy alone. Unlike req/s it barely depends on what else the machine runs.\n\n")
+    f.write("| target | req/s | p50 ms | p99 ms | CPU µs/request | req/s vs direct | req/s vs HAProxy | p99 vs HAProxy | CPU vs HAProxy |\n")
+    f.write("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
     for t in targets:
-        rps, p50, p99 = summary[t]
-        f.write(f"| {t} | {rps:.0f} | {p50:.3f} | {p99:.3f} | "
+        rps, p50, p99, cpu = summary[t]
+        f.write(f"| {t} | {rps:.0f} | {p50:.3f} | {p99:.3f} | {cpu:.1f} | "
                 + (f"{rps / direct[0]:.2f}" if direct else "") + " | "
                 + (f"{rps / haproxy[0]:.2f}" if haproxy else "") + " | "
-                + (f"{p99 / haproxy[2]:.2f}" if haproxy else "") + " |\n")
+                + (f"{p99 / haproxy[2]:.2f}" if haproxy else "") + " | "
+                + (f"{cpu / haproxy[3]:.2f}" if haproxy else "") + " |\n")
     f.write("\nRaw runs: `runs.csv`; medians and ratios: `summary.csv`.\n")
     f.write(f"\nVersions: {version(['haproxy', '-v'])}; "
             f"{version(['nginx', '-v'])}; {version(['java', '-version'])}.\n")

@@ -25,8 +25,9 @@ final class BackendHandler extends ChannelInboundHandlerAdapter {
         this.pool = pool;
     }
 
+    /** The handler of a backend connection: always the pipeline's last, found without a search. */
     static BackendHandler of(Channel channel) {
-        return (BackendHandler) channel.pipeline().get(NAME);
+        return (BackendHandler) channel.pipeline().last();
     }
 
     /** The pool this connection belongs to. */
