@@ -131,6 +131,11 @@ class DispatcherTest {
         ConfigValidationException agent = assertThrows(ConfigValidationException.class,
                 () -> dispatcher.switchPolicy("web", "test-agent", Map.of()));
         assertTrue(agent.getMessage().contains("needs node agent metrics"), agent.getMessage());
+        java.util.Map<String, Double> nullOption = new java.util.HashMap<>();
+        nullOption.put("threshold", null);
+        ConfigValidationException nullValue = assertThrows(ConfigValidationException.class,
+                () -> dispatcher.switchPolicy("web", "round-robin", nullOption));
+        assertEquals(List.of("clusters[0].policyOptions.threshold: missing value"), nullValue.errors());
         ConfigValidationException missing = assertThrows(ConfigValidationException.class,
                 () -> dispatcher.updateNode("nope", "n1", false, null, null));
         assertEquals(List.of("cluster 'nope': no such cluster"), missing.errors());
