@@ -45,8 +45,16 @@ public final class ChildJvm implements AutoCloseable {
     /** Starts {@code command} with its output appended to {@code logFile}. */
     public static ChildJvm start(String name, List<String> command, Path logFile, String readyMarker)
             throws IOException {
+        return start(name, command, java.util.Map.of(), logFile, readyMarker);
+    }
+
+    /** As {@link #start(String, List, Path, String)}, with extra environment variables for the child. */
+    public static ChildJvm start(String name, List<String> command, java.util.Map<String, String> environment,
+            Path logFile, String readyMarker) throws IOException {
         Files.createDirectories(logFile.toAbsolutePath().getParent());
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().putAll(environment);
+        Process process = builder.start();
         ChildJvm child = new ChildJvm(name, process, logFile, readyMarker);
         child.pump.start();
         LOG.info("started {} (pid {}), log {}", name, process.pid(), logFile);
