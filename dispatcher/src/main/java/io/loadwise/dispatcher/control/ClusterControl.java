@@ -7,6 +7,7 @@ import io.loadwise.dispatcher.config.LoadwiseConfig;
 import io.loadwise.dispatcher.metrics.CounterReading;
 import io.loadwise.dispatcher.metrics.MetricsSnapshot;
 import io.loadwise.policy.PolicyRegistry;
+import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Map;
 
@@ -27,6 +28,14 @@ public interface ClusterControl {
 
     /** The running cluster with this name, or {@code null}. */
     VirtualCluster cluster(String name);
+
+    /**
+     * The address a cluster's listener actually bound (the real port when configured as 0), or
+     * {@code null} when it is not listening or the implementation does not know.
+     */
+    default InetSocketAddress boundAddress(String cluster) {
+        return null;
+    }
 
     /** Per-second Table 2 figures of a cluster, oldest first, up to one hour. */
     List<MetricsSnapshot> history(String cluster);
