@@ -7,7 +7,6 @@ import io.loadwise.dispatcher.config.LoadwiseConfig;
 import io.loadwise.dispatcher.metrics.CounterReading;
 import io.loadwise.dispatcher.metrics.MetricsSnapshot;
 import io.loadwise.policy.PolicyRegistry;
-import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Map;
 
@@ -31,9 +30,9 @@ public interface ClusterControl {
 
     /**
      * The address a cluster's listener actually bound (the real port when configured as 0), or
-     * {@code null} when it is not listening or the implementation does not know.
+     * {@code null} when the cluster is unknown or not listening.
      */
-    default InetSocketAddress boundAddress(String cluster) {
+    default java.net.InetSocketAddress boundAddress(String cluster) {
         return null;
     }
 
