@@ -5,7 +5,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.loadwise.console.testing.ApiClient;
 import io.loadwise.console.testing.EchoBackend;
 import io.loadwise.console.testing.FirstUsablePolicy;
-import io.loadwise.console.testing.TestClusterControl;
+import io.loadwise.dispatcher.config.ConfigLoader;
+import io.loadwise.dispatcher.config.ConfigStore;
+import io.loadwise.dispatcher.config.ConfigValidator;
+import io.loadwise.dispatcher.config.LoadwiseConfig;
+import io.loadwise.dispatcher.net.Transport;
+import io.loadwise.dispatcher.runtime.Dispatcher;
+import io.loadwise.dispatcher.runtime.ModeListenerFactory;
+import io.loadwise.policy.PolicyRegistry;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -20,7 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Starts, per test, two real echo nodes, a config file on disk with one TCP cluster {@code web} over
- * them, the cluster control and the admin API on an ephemeral loopback port.
+ * them, and the real {@link Dispatcher} from that file, which finds and starts the admin API
+ * ({@link ConsoleControlPlane}) through ServiceLoader on an ephemeral loopback port.
  */
 abstract class ApiTestBase {
 
@@ -32,7 +40,8 @@ abstract class ApiTestBase {
     EchoBackend node1;
     EchoBackend node2;
     Path configFile;
-    TestClusterControl control;
+    Transport transport;
+    Dispatcher control;
     ConsoleControlPlane plane;
     ApiClient api;
 
@@ -46,19 +55,23 @@ abstract class ApiTestBase {
                  "clusters": [{"name": "web", "mode": "tcp", "listen": "127.0.0.1:0", "policy": "%s",
                                "nodes": [{"name": "n1", "address": "%s"}, {"name": "n2", "address": "%s", "weight": 2}]}]}
                 """.formatted(TOKEN, FirstUsablePolicy.ID, node1.address(), node2.address()));
-        control = new TestClusterControl(configFile);
-        plane = new ConsoleControlPlane();
-        plane.start(control, control.config().admin(), TOKEN);
+        PolicyRegistry policies = PolicyRegistry.load();
+        LoadwiseConfig config = ConfigLoader.load(configFile);
+        new ConfigValidator(policies).check(config);
+        transport = new Transport(1);
+        control = new Dispatcher(config, new ConfigStore(configFile), policies, transport, new ModeListenerFactory());
+        control.start(TOKEN, true);
+        plane = (ConsoleControlPlane) control.controlPlane();
         api = new ApiClient(plane.port(), TOKEN);
     }
 
     @AfterEach
     void stopApi() throws IOException {
-        if (plane != null) {
-            plane.close();
-        }
         if (control != null) {
             control.close();
+        }
+        if (transport != null) {
+            transport.close();
         }
         node1.close();
         node2.close();
@@ -77,6 +90,11 @@ abstract class ApiTestBase {
             }
         }
         return null;
+    }
+
+    /** Takes one metrics sample now (the dispatcher also samples every second on its own). */
+    void sampleMetrics() {
+        control.metricsHistory().sample();
     }
 
     /** Polls {@code condition} until it holds or five seconds have passed. */

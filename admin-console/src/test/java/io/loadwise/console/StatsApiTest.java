@@ -16,28 +16,37 @@ class StatsApiTest extends ApiTestBase {
 
     /** Three tunnels through {@code web}, then one metrics sample covering them. */
     private void trafficThenSample() throws Exception {
-        control.sampleMetrics();
         for (String word : new String[] {"one", "two", "six"}) {
             assertEquals(word, roundTrip(control.boundAddress("web"), word));
         }
         awaitTrue(() -> control.totals("web").completed() == 3, "three tunnels to close");
-        control.sampleMetrics();
+        sampleMetrics();
+    }
+
+    /** The largest value of a Table 2 figure over the whole history (the sampler also runs on its own). */
+    private static double peak(JsonNode history, String key) {
+        double max = 0;
+        for (JsonNode second : history) {
+            max = Math.max(max, second.path(key).asDouble(0));
+        }
+        return max;
     }
 
     @Test
-    void statsBeforeAnySampleHaveNoLastSecondAndZeroTotals() {
+    void statsBeforeTrafficAreZero() {
         JsonNode stats = api.get("/api/clusters/web/stats").json();
-        assertTrue(stats.path("lastSecond").isNull(), stats.toString());
         assertEquals(0, stats.path("totals").path("samples").asInt(-1));
         assertTrue(stats.path("totals").path("failedPercent").isNull(), "0 of 0 has no percentage");
         assertTrue(stats.path("totals").path("latencyMillis").isNull());
+        JsonNode last = stats.path("lastSecond");
+        assertTrue(last.isNull() || last.path("TD_AVE_SRV_SELS").asDouble(-1) == 0.0, last.toString());
         assertFalse(stats.has("history"));
     }
 
     @Test
-    void totalsAndLastSecondReflectRealTraffic() throws Exception {
+    void totalsAndPerSecondFiguresReflectRealTraffic() throws Exception {
         trafficThenSample();
-        ApiClient.Response response = api.get("/api/clusters/web/stats");
+        ApiClient.Response response = api.get("/api/clusters/web/stats?history=3600");
         assertEquals(200, response.status(), response.body());
         JsonNode stats = response.json();
         assertEquals("web", stats.path("cluster").asText());
@@ -58,29 +67,33 @@ class StatsApiTest extends ApiTestBase {
         for (String key : TABLE_2) {
             assertTrue(last.has(key), key + " missing from " + last);
         }
-        assertTrue(last.path("TD_AVE_SRV_SELS").asDouble() > 0, last.toString());
-        assertTrue(last.path("TD_AVE_THROUGHPUT").asDouble() > 0, last.toString());
-        assertEquals(0.0, last.path("TD_AVE_FAIL_RQSTS").asDouble(-1));
+        JsonNode history = stats.path("history");
+        assertEquals(last, history.get(history.size() - 1), "lastSecond is the newest second of the history");
+        assertTrue(peak(history, "TD_AVE_SRV_SELS") > 0, history.toString());
+        assertTrue(peak(history, "TD_AVE_THROUGHPUT") > 0, history.toString());
+        assertEquals(0.0, peak(history, "TD_AVE_FAIL_RQSTS"));
+        assertEquals(history.size(), stats.path("averages").path("seconds").asInt());
+        assertTrue(stats.path("averages").path("throughput").asDouble() > 0);
 
         JsonNode n1 = stats.path("nodes").get(0);
         assertEquals("n1", n1.path("name").asText());
         assertEquals(3, n1.path("selections").asInt());
         assertEquals(3, n1.path("totals").path("completed").asInt());
-        assertTrue(n1.path("lastSecond").path("TD_AVE_SRV_SELS").asDouble() > 0);
+        assertTrue(n1.path("lastSecond").has("TD_AVE_SRV_SELS"));
         assertEquals(0, stats.path("nodes").get(1).path("selections").asInt(-1));
-        assertEquals(1, stats.path("averages").path("seconds").asInt());
+        assertEquals(0, stats.path("nodes").get(1).path("totals").path("samples").asInt(-1));
     }
 
     @Test
     void historyReturnsTheLastNSeconds() throws Exception {
         trafficThenSample();
-        control.sampleMetrics();
+        sampleMetrics();
         JsonNode all = api.get("/api/clusters/web/stats?history=60").json().path("history");
-        assertEquals(2, all.size(), "two intervals were sampled");
+        assertTrue(all.size() >= 2 && all.size() <= 60, "at least the two explicit samples: " + all.size());
         JsonNode one = api.get("/api/clusters/web/stats?history=1").json().path("history");
         assertEquals(1, one.size());
-        assertEquals(all.get(1).path("epochMillis").asLong(), one.get(0).path("epochMillis").asLong());
-        assertEquals(0.0, one.get(0).path("TD_AVE_SRV_SELS").asDouble(-1), "nothing happened in the last interval");
+        assertTrue(one.get(0).path("epochMillis").asLong() >= all.get(all.size() - 1).path("epochMillis").asLong());
+        assertEquals(2, api.get("/api/clusters/web/stats?history=2").json().path("history").size());
     }
 
     @Test
