@@ -18,6 +18,8 @@ import java.util.Map;
  * JSON of one running cluster: what {@code GET /api/clusters/{name}} returns. The live parts (policy in
  * force, node flags and counters) come from the runtime objects, the rest from the configuration in force.
  *
+ * @param balance HTTP only, {@code null} for tcp
+ * @param affinity HTTP only, {@code null} for tcp
  * @param config the cluster's configuration as persisted, ready to edit and {@code PUT} back
  */
 record ClusterView(String name, Mode mode, Listen listen, PolicyInForce policy, Balance balance, Affinity affinity,
@@ -71,11 +73,12 @@ record ClusterView(String name, Mode mode, Listen listen, PolicyInForce policy, 
             nodes.add(NodeView.of(node));
         }
         InetSocketAddress bound = control.boundAddress(cluster.name());
+        boolean http = config.mode() == Mode.HTTP;
         return new ClusterView(cluster.name(), config.mode(),
                 new Listen(config.listen(), bound == null ? null : bound.getHostString() + ":" + bound.getPort()),
                 new PolicyInForce(policy.id(), policy.description(), policy.usesAgentMetrics(),
                         cluster.policyOptions().asMap()),
-                config.balanceOrDefault(), config.affinityOrDefault(), nodes, config);
+                http ? config.balanceOrDefault() : null, http ? config.affinityOrDefault() : null, nodes, config);
     }
 
     private static ClusterConfig configInForce(ClusterControl control, VirtualCluster cluster) {
