@@ -3,6 +3,7 @@ package io.loadwise.dispatcher.config;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.exc.StreamReadException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -78,6 +79,13 @@ public final class ConfigLoader {
     }
 
     static String describe(JsonProcessingException e) {
+        JsonProcessingException syntax = e instanceof StreamReadException ? e
+                : e.getCause() instanceof StreamReadException cause ? cause : null;
+        if (syntax != null) {
+            JsonLocation at = syntax.getLocation();
+            String where = at == null ? "" : "line " + at.getLineNr() + ", column " + at.getColumnNr() + ": ";
+            return where + "invalid JSON: " + syntax.getOriginalMessage();
+        }
         if (e instanceof UnrecognizedPropertyException u) {
             return path(u) + ": unknown field";
         }
