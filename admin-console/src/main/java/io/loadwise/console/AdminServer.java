@@ -38,6 +38,13 @@ public final class AdminServer implements AutoCloseable {
      */
     private static final java.util.logging.Logger TOMCAT_JUL = java.util.logging.Logger.getLogger("org.apache");
 
+    /**
+     * Logs a failed start (port in use) as SEVERE with a long stack trace; the failure is thrown to the
+     * caller with its root cause instead, so this logger is quiet while Tomcat starts.
+     */
+    private static final java.util.logging.Logger TOMCAT_LIFECYCLE_JUL =
+            java.util.logging.Logger.getLogger("org.apache.catalina.util.LifecycleBase");
+
     static {
         TOMCAT_JUL.setLevel(Level.WARNING);
         Registry.disableRegistry();
@@ -98,11 +105,14 @@ public final class AdminServer implements AutoCloseable {
         context.addServletMappingDecoded("/", "api");
 
         AdminServer server = new AdminServer(tomcat, connector, baseDir);
+        TOMCAT_LIFECYCLE_JUL.setLevel(Level.OFF);
         try {
             tomcat.start();
         } catch (LifecycleException e) {
             server.close();
-            throw new IOException("admin API: cannot start on " + describe(listen) + ": " + e.getMessage(), e);
+            throw new IOException("admin API: cannot start on " + describe(listen) + ": " + rootMessage(e), e);
+        } finally {
+            TOMCAT_LIFECYCLE_JUL.setLevel(null);
         }
         if (connector.getState() != LifecycleState.STARTED || connector.getLocalPort() <= 0) {
             server.close();
@@ -110,6 +120,14 @@ public final class AdminServer implements AutoCloseable {
         }
         log.info("admin API listening on http://{}:{}/api", listen.getHostString(), server.port());
         return server;
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root.getMessage() == null ? root.toString() : root.getMessage();
     }
 
     private static String describe(InetSocketAddress address) {

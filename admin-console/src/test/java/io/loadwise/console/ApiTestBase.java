@@ -97,9 +97,9 @@ abstract class ApiTestBase {
         control.metricsHistory().sample();
     }
 
-    /** Polls {@code condition} until it holds or five seconds have passed. */
+    /** Polls {@code condition} until it holds or ten seconds have passed (the build machine is shared). */
     static void awaitTrue(java.util.function.BooleanSupplier condition, String what) {
-        long deadline = System.nanoTime() + 5_000_000_000L;
+        long deadline = System.nanoTime() + 10_000_000_000L;
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() - deadline > 0) {
                 throw new AssertionError("timed out waiting for " + what);

@@ -48,6 +48,7 @@ class ConsoleControlPlaneTest extends ApiTestBase {
             IOException e = assertThrows(IOException.class,
                     () -> other.start(control, new AdminConfig(listen, null, null), TOKEN));
             assertTrue(e.getMessage().contains(listen), e.getMessage());
+            assertTrue(e.getMessage().contains("in use"), e.getMessage());
             other.close();
         }
     }
