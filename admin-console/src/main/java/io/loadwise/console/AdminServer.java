@@ -1,5 +1,6 @@
 package io.loadwise.console;
 
+import io.loadwise.console.api.ApiErrorReportValve;
 import io.loadwise.console.api.ApiServlet;
 import io.loadwise.console.api.AuthFilter;
 import io.loadwise.dispatcher.control.ClusterControl;
@@ -15,8 +16,8 @@ import org.apache.catalina.LifecycleException;
 import org.apache.catalina.LifecycleState;
 import org.apache.catalina.connector.Connector;
 import org.apache.catalina.core.StandardContext;
+import org.apache.catalina.core.StandardHost;
 import org.apache.catalina.startup.Tomcat;
-import org.apache.catalina.valves.JsonErrorReportValve;
 import org.apache.tomcat.util.descriptor.web.FilterDef;
 import org.apache.tomcat.util.descriptor.web.FilterMap;
 import org.apache.tomcat.util.modeler.Registry;
@@ -80,13 +81,10 @@ public final class AdminServer implements AutoCloseable {
         connector.setXpoweredBy(false);
         tomcat.setConnector(connector);
 
-        // Errors Tomcat answers itself (malformed request lines and the like) come back as JSON too,
-        // without version or stack trace.
-        JsonErrorReportValve errorValve = new JsonErrorReportValve();
-        errorValve.setShowReport(false);
-        errorValve.setShowServerInfo(false);
-        tomcat.getHost().getPipeline().addValve(errorValve);
-        tomcat.getHost().setAutoDeploy(false);
+        // Errors Tomcat answers itself (invalid URIs and the like) come back in the API's JSON shape too.
+        StandardHost host = (StandardHost) tomcat.getHost();
+        host.setErrorReportValveClass(ApiErrorReportValve.class.getName());
+        host.setAutoDeploy(false);
 
         StandardContext context = (StandardContext) tomcat.addContext("", baseDir.toString());
         // No web application is loaded, so there is nothing for the leak checks to clear on stop; they

@@ -1,6 +1,7 @@
 package io.loadwise.console;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -11,7 +12,15 @@ import io.loadwise.console.api.ApiCall;
 import io.loadwise.console.testing.ApiClient;
 import io.loadwise.console.testing.FirstUsablePolicy;
 import io.loadwise.console.testing.LastUsablePolicy;
+import io.loadwise.policy.AgentSample;
+import java.io.ByteArrayInputStream;
 import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import org.junit.jupiter.api.Test;
@@ -151,6 +160,32 @@ class ClustersApiTest extends ApiTestBase {
     }
 
     @Test
+    void chunkedBodyOverTheLimitIs413Too() throws Exception {
+        byte[] huge = ("{\"name\": \"" + "y".repeat(ApiCall.MAX_BODY_BYTES) + "\"}").getBytes(StandardCharsets.UTF_8);
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + plane.port() + "/api/clusters"))
+                .header("Authorization", "Bearer " + TOKEN)
+                // An input-stream body has no known length, so it is sent chunked, without Content-Length.
+                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(huge)))
+                .build();
+        HttpResponse<String> response = HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
+        assertEquals(413, response.statusCode());
+        assertTrue(response.body().contains("more than " + ApiCall.MAX_BODY_BYTES + " bytes"), response.body());
+    }
+
+    @Test
+    void latestAgentSampleIsSummarisedPerNode() {
+        // What the node monitor does when an agent answers.
+        control.cluster("web").node("n1").updateAgentSample(
+                new AgentSample(1_795_000_000_000L, AgentSample.Source.POLL, Map.of("JVM_HEAP_USED%", 61.5)));
+        JsonNode agent = api.get("/api/clusters/web/nodes/n1").json().path("agent");
+        assertEquals("POLL", agent.path("source").asText());
+        assertEquals(1_795_000_000_000L, agent.path("timestampMillis").asLong());
+        assertEquals(61.5, agent.path("metrics").path("JVM_HEAP_USED%").asDouble());
+        assertTrue(agent.path("ageMs").asLong(-1) >= 0, agent.toString());
+        assertTrue(api.get("/api/clusters/web/nodes/n2").json().path("agent").isNull());
+    }
+
+    @Test
     void replacedClusterIsPersistedAndRunsTheNewConfiguration() throws Exception {
         ApiClient.Response response = api.put("/api/clusters/web", """
                 {"mode": "tcp", "listen": "127.0.0.1:0", "policy": "%s",
@@ -197,6 +232,16 @@ class ClustersApiTest extends ApiTestBase {
         assertEquals(405, post.status());
         assertEquals("GET", post.header("Allow"));
         assertTrue(post.json().path("error").asText().contains("not allowed"));
+    }
+
+    @Test
+    void errorsTomcatAnswersItselfAreApiJsonToo() {
+        ApiClient.Response response = api.get("/api/clusters/web%2Fx");
+        assertEquals(400, response.status(), response.body());
+        assertTrue(response.header("Content-Type").startsWith("application/json"), response.header("Content-Type"));
+        assertTrue(response.json().path("error").asText().startsWith("Invalid URI"), response.body());
+        assertTrue(response.json().path("details").isArray());
+        assertFalse(response.body().contains("Tomcat"), "no server version: " + response.body());
     }
 
     @Test
