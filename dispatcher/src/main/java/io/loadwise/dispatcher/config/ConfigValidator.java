@@ -129,7 +129,9 @@ public final class ConfigValidator {
         try {
             policy = policies.get(c.policy());
         } catch (UnknownPolicyException e) {
-            errors.add(at + ".policy: " + e.getMessage());
+            errors.add(at + ".policy: " + (policies.all().isEmpty()
+                    ? "unknown policy '" + c.policy() + "': no policies are installed (is loadwise-policies on the class path?)"
+                    : e.getMessage()));
             return;
         }
         for (String problem : policy.validate(PolicyOptions.of(c.policyOptionsOrEmpty()))) {

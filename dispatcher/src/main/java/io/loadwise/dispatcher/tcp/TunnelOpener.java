@@ -10,7 +10,10 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.util.ReferenceCountUtil;
+import java.util.ArrayList;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,6 +30,9 @@ final class TunnelOpener extends ChannelInboundHandlerAdapter {
     private final VirtualCluster cluster;
     private final Transport transport;
     private Tunnel tunnel;
+    /** Bytes the client sent before the tunnel opened (see {@link #channelRead}). */
+    private final List<Object> early = new ArrayList<>(2);
+    private boolean earlyEndOfInput;
 
     TunnelOpener(VirtualCluster cluster, Transport transport) {
         this.cluster = cluster;
@@ -69,8 +75,7 @@ final class TunnelOpener extends ChannelInboundHandlerAdapter {
                 node.markConnectSuccess();
                 tunnel.backendConnected(node, System.nanoTime() - started);
                 ctx.pipeline().addLast(new Relay(backend, tunnel::countIn));
-                ctx.pipeline().remove(this);
-                client.read();
+                handOver(ctx);
                 backend.read();
                 return;
             }
@@ -87,9 +92,46 @@ final class TunnelOpener extends ChannelInboundHandlerAdapter {
         });
     }
 
+    /**
+     * Replays what arrived early into the new {@link Relay}; its read-complete handling then asks for
+     * more client bytes once they are written.
+     */
+    private void handOver(ChannelHandlerContext ctx) {
+        for (Object msg : early) {
+            ctx.fireChannelRead(msg);
+        }
+        early.clear();
+        ctx.fireChannelReadComplete();
+        if (earlyEndOfInput) {
+            ctx.fireUserEventTriggered(ChannelInputShutdownEvent.INSTANCE);
+        }
+        ctx.pipeline().remove(this);
+    }
+
+    /**
+     * AUTO_READ is off, yet epoll reads a socket whose peer already half-closed (EPOLLRDHUP) so that no
+     * data is missed. What a client sends before its FIN is therefore kept until the tunnel opens; it is
+     * bounded by the socket's receive buffer since the client cannot send after its FIN.
+     */
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        // Nothing is read before the tunnel is open (AUTO_READ is off); never leak if something is.
-        ReferenceCountUtil.release(msg);
+        early.add(msg);
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+        if (evt == ChannelInputShutdownEvent.INSTANCE) {
+            earlyEndOfInput = true;
+            return;
+        }
+        ctx.fireUserEventTriggered(evt);
+    }
+
+    @Override
+    public void handlerRemoved(ChannelHandlerContext ctx) {
+        for (Object msg : early) {
+            ReferenceCountUtil.release(msg);
+        }
+        early.clear();
     }
 }

@@ -16,6 +16,7 @@ public final class EchoServer implements AutoCloseable {
 
     private final ServerSocket server;
     private final AtomicInteger accepted = new AtomicInteger();
+    private final AtomicInteger ended = new AtomicInteger();
 
     public EchoServer() throws IOException {
         server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
@@ -32,12 +33,20 @@ public final class EchoServer implements AutoCloseable {
         return accepted.get();
     }
 
+    /** Connections whose client side ended (EOF or reset) and that this server then closed. */
+    public int ended() {
+        return ended.get();
+    }
+
     private void acceptLoop() {
         while (!server.isClosed()) {
             try {
                 Socket socket = server.accept();
                 accepted.incrementAndGet();
-                Thread t = new Thread(() -> echo(socket), "echo-conn");
+                Thread t = new Thread(() -> {
+                    echo(socket);
+                    ended.incrementAndGet();
+                }, "echo-conn");
                 t.setDaemon(true);
                 t.start();
             } catch (IOException e) {
