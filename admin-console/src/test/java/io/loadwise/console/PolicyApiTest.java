@@ -8,20 +8,41 @@ import io.loadwise.console.testing.ApiClient;
 import io.loadwise.console.testing.FirstUsablePolicy;
 import io.loadwise.console.testing.LastUsablePolicy;
 import io.loadwise.console.testing.ThresholdPolicy;
+import io.loadwise.policy.LoadBalancingPolicy;
 import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class PolicyApiTest extends ApiTestBase {
 
     @Test
-    void listsTheRegisteredPolicies() {
+    void listsEveryRegisteredPolicySortedById() {
         JsonNode policies = api.get("/api/policies").json();
-        assertEquals(3, policies.size(), policies.toString());
-        JsonNode first = policies.get(0);
-        assertEquals(FirstUsablePolicy.ID, first.path("id").asText());
-        assertEquals("Test policy: first usable node", first.path("description").asText());
-        assertEquals(false, first.path("usesAgentMetrics").asBoolean(true));
-        assertEquals(LastUsablePolicy.ID, policies.get(1).path("id").asText());
+        List<LoadBalancingPolicy> registered = List.copyOf(control.policies().all().values());
+        assertEquals(registered.size(), policies.size(), policies.toString());
+        for (int i = 0; i < registered.size(); i++) {
+            LoadBalancingPolicy expected = registered.get(i);
+            JsonNode actual = policies.get(i);
+            assertEquals(expected.id(), actual.path("id").asText());
+            assertEquals(expected.description(), actual.path("description").asText());
+            assertEquals(expected.usesAgentMetrics(), actual.path("usesAgentMetrics").asBoolean(!expected.usesAgentMetrics()));
+        }
+        List<String> ids = new ArrayList<>();
+        policies.forEach(p -> ids.add(p.path("id").asText()));
+        assertTrue(ids.containsAll(List.of(FirstUsablePolicy.ID, LastUsablePolicy.ID, ThresholdPolicy.ID)), ids.toString());
+        assertEquals(ids.stream().sorted().toList(), ids);
+    }
+
+    @Test
+    void agentDrivenPolicyIsRefusedForATcpCluster() {
+        String agentPolicy = control.policies().all().values().stream().filter(LoadBalancingPolicy::usesAgentMetrics)
+                .map(LoadBalancingPolicy::id).findFirst().orElseThrow(() -> new AssertionError("no agent policy built in"));
+        ApiClient.Response response = api.put("/api/clusters/web/policy", "{\"policy\": \"" + agentPolicy + "\"}");
+        assertEquals(400, response.status(), response.body());
+        assertTrue(response.json().path("details").toString().contains("which a tcp cluster does not collect"),
+                response.body());
+        assertEquals(FirstUsablePolicy.ID, control.cluster("web").policy().id());
     }
 
     @Test
@@ -64,9 +85,9 @@ class PolicyApiTest extends ApiTestBase {
         ApiClient.Response response = api.put("/api/clusters/web/policy", "{\"policy\": \"round-robbin\"}");
         assertEquals(400, response.status(), response.body());
         assertTrue(response.json().path("error").asText().contains("unknown policy 'round-robbin'"));
-        JsonNode known = response.json().path("details");
-        assertEquals(3, known.size());
-        assertEquals(FirstUsablePolicy.ID, known.get(0).asText());
+        List<String> known = new ArrayList<>();
+        response.json().path("details").forEach(id -> known.add(id.asText()));
+        assertEquals(List.copyOf(control.policies().all().keySet()), known);
         assertEquals(FirstUsablePolicy.ID, control.cluster("web").policy().id());
     }
 
