@@ -16,9 +16,11 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.ServiceLoader;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,7 +50,7 @@ public final class Main {
     /** Runs one command and returns the process exit code; {@code run} returns only after shutdown. */
     int execute(String[] args) {
         if (args.length == 0 || isHelp(args[0])) {
-            out.print(Help.text());
+            out.print(Help.text(ServiceLoader.load(CliCommand.class)));
             return args.length == 0 ? USAGE : OK;
         }
         try {
@@ -63,19 +65,29 @@ public final class Main {
                 case "run" -> {
                     return run(Options.parse(args, true));
                 }
-                case "demo", "bench", "simulate", "capacity", "passwd" -> {
-                    err.println("loadwise: '" + args[0] + "' is run by the ./loadwise launcher, not by this jar");
-                    return USAGE;
-                }
                 default -> {
-                    err.println("loadwise: unknown command '" + args[0] + "'; see loadwise --help");
-                    return USAGE;
+                    return extension(args);
                 }
             }
         } catch (UsageException e) {
             err.println("loadwise " + args[0] + ": " + e.getMessage() + "; see loadwise --help");
             return USAGE;
         }
+    }
+
+    /** A command another module contributes, or the launcher's, or an unknown one. */
+    private int extension(String[] args) {
+        for (CliCommand command : ServiceLoader.load(CliCommand.class)) {
+            if (command.name().equals(args[0])) {
+                return command.run(Arrays.copyOfRange(args, 1, args.length), out, err, env);
+            }
+        }
+        if (Help.LAUNCHER_COMMANDS.contains(args[0])) {
+            err.println("loadwise: '" + args[0] + "' is run by the ./loadwise launcher, not by this jar");
+        } else {
+            err.println("loadwise: unknown command '" + args[0] + "'; see loadwise --help");
+        }
+        return USAGE;
     }
 
     private int validate(Options options) {

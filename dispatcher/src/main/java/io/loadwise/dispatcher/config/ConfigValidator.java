@@ -116,6 +116,11 @@ public final class ConfigValidator {
             httpOnly(at + ".affinityCookie", c.affinityCookie(), errors);
             httpOnly(at + ".maxHeaderBytes", c.maxHeaderBytes(), errors);
             httpOnly(at + ".responseTimeoutMs", c.responseTimeoutMs(), errors);
+            httpOnly(at + ".maxConnectionsPerNode", c.maxConnectionsPerNode(), errors);
+            httpOnly(at + ".agentPath", c.agentPath(), errors);
+            httpOnly(at + ".agentPollIntervalMs", c.agentPollIntervalMs(), errors);
+            httpOnly(at + ".agentExpiryMs", c.agentExpiryMs(), errors);
+            httpOnly(at + ".agentReprobeMs", c.agentReprobeMs(), errors);
         }
         checkNodes(at, c, errors);
     }
@@ -190,6 +195,7 @@ public final class ConfigValidator {
             }
             if (c.mode() == Mode.TCP) {
                 httpOnly(nat + ".route", n.route(), errors);
+                httpOnly(nat + ".agentPath", n.agentPath(), errors);
             }
         }
     }

@@ -114,4 +114,14 @@ class MainTest {
         assertEquals(Main.USAGE, run(Map.of()));
         assertTrue(out().startsWith("Loadwise"));
     }
+
+    @Test
+    void modulesContributeCommands() {
+        assertEquals(Main.OK, run(Map.of(), "greet", "world"));
+        assertEquals("hello world\n", out());
+        assertEquals(Main.USAGE, run(Map.of(), "greet"));
+        out.reset();
+        run(Map.of(), "--help");
+        assertTrue(out().contains("  greet       Say hello (test extension).\n  --help"), out());
+    }
 }

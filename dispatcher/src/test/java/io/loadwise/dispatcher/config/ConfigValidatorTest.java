@@ -12,7 +12,11 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 class ConfigValidatorTest {
 
-    private static final String KNOWN = "test-agent, test-first-usable, test-round-robin";
+    private static final String KNOWN = "f5-dynamic-ratio, fastest-response-time, jvm-aware, least-connections, "
+            + "least-loaded, least-sessions, random, round-robin, static-wrr, test-agent, test-first-usable, "
+            + "test-round-robin, weighted-least-connections";
+    private static final String TCP_CAPABLE = "least-connections, random, round-robin, static-wrr, test-first-usable, "
+            + "test-round-robin, weighted-least-connections";
     private final ConfigValidator validator = new ConfigValidator(PolicyRegistry.load());
 
     /** JSON with single quotes, for readable tables. */
@@ -73,7 +77,15 @@ class ConfigValidatorTest {
                 Arguments.of("agent policy on a tcp cluster",
                         config(tcp("a", "127.0.0.1:8080", "", N1).replace("test-round-robin", "test-agent")),
                         List.of("clusters[0].policy: 'test-agent' needs node agent metrics, which a tcp cluster does"
-                                + " not collect; use mode http or one of: test-first-usable, test-round-robin")),
+                                + " not collect; use mode http or one of: " + TCP_CAPABLE)),
+                Arguments.of("jvm-aware on a tcp cluster",
+                        config(tcp("a", "127.0.0.1:8080", "", N1).replace("test-round-robin", "jvm-aware")),
+                        List.of("clusters[0].policy: 'jvm-aware' needs node agent metrics, which a tcp cluster does"
+                                + " not collect; use mode http or one of: " + TCP_CAPABLE)),
+                Arguments.of("request-timed policy on a tcp cluster",
+                        config(tcp("a", "127.0.0.1:8080", "", N1).replace("test-round-robin", "fastest-response-time")),
+                        List.of("clusters[0].policy: 'fastest-response-time' needs HTTP request timings, which a tcp"
+                                + " cluster does not collect; use mode http or one of: " + TCP_CAPABLE)),
                 Arguments.of("http-only settings on a tcp cluster",
                         config(tcp("a", "127.0.0.1:8080", ",'balance':'per-connection','affinity':'cookie'",
                                 j("{'name':'n1','address':'127.0.0.1:9001','route':'r1'}"))),
@@ -101,8 +113,15 @@ class ConfigValidatorTest {
                         List.of("logging.level: unknown level 'verbose', expected one of trace, debug, info, warn, error, off",
                                 "logging.levels.io.netty: unknown level 'loud', expected one of trace, debug, info, warn, error, off")),
                 Arguments.of("agent path without slash",
-                        config(tcp("a", "127.0.0.1:8080", ",'agentPath':'metrics'", N1)),
-                        List.of("clusters[0].agentPath: 'metrics' must start with '/'")));
+                        config(j("{'name':'a','mode':'http','listen':'127.0.0.1:8080','policy':'jvm-aware',"
+                                + "'agentPath':'metrics','nodes':[" + N1 + "]}")),
+                        List.of("clusters[0].agentPath: 'metrics' must start with '/'")),
+                Arguments.of("settings a tcp cluster would ignore",
+                        config(tcp("a", "127.0.0.1:8080", ",'maxConnectionsPerNode':10,'agentPollIntervalMs':500",
+                                j("{'name':'n1','address':'127.0.0.1:9001','agentPath':'/m'}"))),
+                        List.of("clusters[0].maxConnectionsPerNode: only allowed for mode http",
+                                "clusters[0].agentPollIntervalMs: only allowed for mode http",
+                                "clusters[0].nodes[0].agentPath: only allowed for mode http")));
     }
 
     @ParameterizedTest(name = "{0}")
