@@ -17,6 +17,7 @@ import org.apache.catalina.LifecycleState;
 import org.apache.catalina.connector.Connector;
 import org.apache.catalina.core.StandardContext;
 import org.apache.catalina.core.StandardHost;
+import org.apache.catalina.session.StandardManager;
 import org.apache.catalina.startup.Tomcat;
 import org.apache.tomcat.util.descriptor.web.FilterDef;
 import org.apache.tomcat.util.descriptor.web.FilterMap;
@@ -91,6 +92,12 @@ public final class AdminServer implements AutoCloseable {
         // would only warn about --add-opens.
         context.setClearReferencesThreadLocals(false);
         context.setClearReferencesRmiTargets(false);
+        // The API is stateless: no session cookies, and no session persistence across restarts, which
+        // would use Java serialization.
+        context.setCookies(false);
+        StandardManager sessions = new StandardManager();
+        sessions.setPathname(null);
+        context.setManager(sessions);
         FilterDef auth = new FilterDef();
         auth.setFilterName("auth");
         auth.setFilter(new AuthFilter(token));
@@ -116,7 +123,9 @@ public final class AdminServer implements AutoCloseable {
             server.close();
             throw new IOException("admin API: cannot bind " + describe(listen) + " (address in use or not local?)");
         }
-        log.info("admin API listening on http://{}:{}/api", listen.getHostString(), server.port());
+        String shownHost = listen.getHostString().indexOf(':') >= 0 ? "[" + listen.getHostString() + "]"
+                : listen.getHostString();
+        log.info("admin API listening on http://{}:{}/api", shownHost, server.port());
         return server;
     }
 
