@@ -78,7 +78,7 @@ final class BodyFields {
             errors.add(name + ": expected an object of numbers, got " + node);
             return values;
         }
-        node.fields().forEachRemaining(e -> {
+        node.properties().forEach(e -> {
             if (e.getValue().isNumber()) {
                 values.put(e.getKey(), e.getValue().doubleValue());
             } else {
