@@ -168,7 +168,7 @@ public final class ChildJvm implements AutoCloseable {
                 log.write(line);
                 log.newLine();
                 log.flush();
-                if (!ready.isDone() && line.startsWith(readyMarker)) {
+                if (!ready.isDone() && line.contains(readyMarker)) {
                     ready.complete(line);
                 }
             }
