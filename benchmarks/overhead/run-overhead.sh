@@ -197,6 +197,7 @@ measure() { # target run
   echo "  $1 run $2: $rps req/s, p50 $p50 ms, p99 $p99 ms, $cpu us CPU/request"
 }
 
+LOAD_BEFORE="$(cut -d' ' -f1-3 /proc/loadavg)"
 for target in $TARGETS; do
   echo "warming up $target"
   curl -sf -o /dev/null "http://127.0.0.1:${PORT[$target]}/index.html" || { echo "$target does not serve the file" >&2; exit 1; }
@@ -209,10 +210,12 @@ for run in $(seq 1 "$RUNS"); do
   done
 done
 
+LOAD_AFTER="$(cut -d' ' -f1-3 /proc/loadavg)"
+
 # --- summarise -------------------------------------------------------------------------------------
-python3 - "$RAW" "$OUT" "$RUNS" "$DURATION" "$THREADS" "$CONNECTIONS" <<'PY'
+python3 - "$RAW" "$OUT" "$RUNS" "$DURATION" "$THREADS" "$CONNECTIONS" "$LOAD_BEFORE" "$LOAD_AFTER" <<'PY'
 import csv, statistics, sys, platform, subprocess, datetime
-raw, out, runs, duration, threads, conns = sys.argv[1:]
+raw, out, runs, duration, threads, conns, load_before, load_after = sys.argv[1:]
 rows = list(csv.DictReader(open(raw)))
 targets = []
 for r in rows:
@@ -249,6 +252,9 @@ with open(f"{out}/README.md", "w") as f:
             "(targets interleaved run by run), medians below. The node is one NGINX worker serving a 1 KB static "
             "file; every proxy runs one worker thread on 127.0.0.1 (HAProxy `nbthread 1`, NGINX "
             "`worker_processes 1`, Loadwise `Transport(1)`), keep-alive to the node, X-Forwarded-For added.\n\n")
+    f.write(f"Load average (1/5/15 min) when the runs started: {load_before}; when they ended: {load_after}. "
+            "Anything well above the core count means other work competed for the CPUs: compare ratios "
+            "and CPU/request rather than absolute req/s.\n\n")
     f.write("CPU/request is the CPU time (user + system, all threads, workers included) the measured process "
             "used during a run divided by the requests it served: for `direct` the node itself, for a proxy "
             "the proxy alone. Unlike req/s it barely depends on what else the machine runs.\n\n")

@@ -20,6 +20,7 @@ final class BackendHandler extends ChannelInboundHandlerAdapter {
 
     private final NodePool pool;
     private Exchange owner;
+    private long releasedNanos;
 
     BackendHandler(NodePool pool) {
         this.pool = pool;
@@ -41,6 +42,15 @@ final class BackendHandler extends ChannelInboundHandlerAdapter {
 
     void detach() {
         this.owner = null;
+    }
+
+    /** Went idle into its pool at {@code nanos}. */
+    void released(long nanos) {
+        releasedNanos = nanos;
+    }
+
+    long releasedNanos() {
+        return releasedNanos;
     }
 
     @Override

@@ -12,6 +12,7 @@ import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import java.net.InetSocketAddress;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The node pools of one event loop: backend connections are made on the loop of the client connection
@@ -20,6 +21,8 @@ import java.util.List;
 final class BackendPools {
 
     static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(32 * 1024, 64 * 1024);
+    /** Idle node connections older than this are closed rather than reused; see {@link NodePool}. */
+    static final long MAX_IDLE_NANOS = TimeUnit.SECONDS.toNanos(4);
 
     private final NodePool[] pools;
 
@@ -39,7 +42,7 @@ final class BackendPools {
         this.pools = new NodePool[nodes.size()];
         for (NodeState node : nodes) {
             pools[node.index()] = new NodePool(node, base, decoder, addresses[node.index()],
-                    config.maxConnectionsPerNodeOrDefault());
+                    config.maxConnectionsPerNodeOrDefault(), MAX_IDLE_NANOS);
         }
     }
 

@@ -15,6 +15,11 @@ import java.util.ArrayDeque;
  * Keep-alive connections from one event loop to one node, at most {@code max} open at a time. Used only
  * on its event loop, so it needs no locks. Idle connections are reused most-recently-released first
  * (the warmest); a request that finds the pool full waits in line for a released or closed one.
+ *
+ * <p>A connection idle for longer than {@code maxIdle} is closed instead of reused: nodes close idle
+ * keep-alive connections themselves (Apache httpd after 5 s, Tomcat after 20 s), and a request written
+ * just as the node's close crosses it would fail with nothing the proxy can safely retry. HAProxy purges
+ * idle server connections after 5 s by default for the same reason.
  */
 final class NodePool {
 
@@ -29,6 +34,7 @@ final class NodePool {
     private final Bootstrap bootstrap;
     private final SocketAddress address;
     private final int max;
+    private final long maxIdleNanos;
     private final ArrayDeque<Channel> idle = new ArrayDeque<>();
     private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
     private final ChannelFutureListener onClose = this::onClose;
@@ -39,10 +45,12 @@ final class NodePool {
      * @param decoder response decoding limits; nodes are trusted, so their header values are not
      *     re-validated
      */
-    NodePool(NodeState node, Bootstrap base, HttpDecoderConfig decoder, SocketAddress address, int max) {
+    NodePool(NodeState node, Bootstrap base, HttpDecoderConfig decoder, SocketAddress address, int max,
+            long maxIdleNanos) {
         this.node = node;
         this.address = address;
         this.max = max;
+        this.maxIdleNanos = maxIdleNanos;
         this.bootstrap = base.clone().handler(new ChannelInitializer<Channel>() {
             @Override
             protected void initChannel(Channel ch) {
@@ -60,8 +68,12 @@ final class NodePool {
     /** Hands {@code waiter} a connection now, after connecting, or when one is free. */
     void acquire(Waiter waiter) {
         Channel channel;
+        long now = System.nanoTime();
         while ((channel = idle.pollLast()) != null) {
-            if (channel.isActive()) {
+            if (now - BackendHandler.of(channel).releasedNanos() > maxIdleNanos) {
+                channel.close(); // the newest is stale, so are all the older ones
+                closeIdle();
+            } else if (channel.isActive()) {
                 waiter.onBackendReady(channel);
                 return;
             }
@@ -87,6 +99,7 @@ final class NodePool {
         if (waiter != null) {
             waiter.onBackendReady(channel);
         } else {
+            BackendHandler.of(channel).released(System.nanoTime());
             idle.addLast(channel);
         }
     }

@@ -194,6 +194,24 @@ class HttpProxyErrorsTest {
     }
 
     @Test
+    void nodeDyingMidResponseCutsTheClientConnection() throws Exception {
+        try (ScriptedBackend dying = new ScriptedBackend("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\nonly ten b", false)) {
+            dying.closeAfterResponse = true;
+            proxy = new ProxyFixture().node("dying", dying.address()).start();
+            try (RawHttpClient client = proxy.client()) {
+                client.write("GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+                RawHttpClient.Response head = client.readHead();
+                assertEquals(200, head.status(), "the head was already relayed");
+                assertEquals(10, client.input().readNBytes(1000).length, "then the body stops short");
+                assertTrue(client.closedWithin(2_000));
+            }
+            proxy.assertSettled();
+            assertEquals(1, proxy.cluster.counters().failedRequests());
+            assertEquals(1, proxy.node("dying").counters().failedRequests());
+        }
+    }
+
+    @Test
     void nodeKilledMidRunFailsOnlyRequestsAlreadySentToIt() throws Exception {
         TestBackend survivor = backend("survivor");
         TestBackend victim = backend("victim");

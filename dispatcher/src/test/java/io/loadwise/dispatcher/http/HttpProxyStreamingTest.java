@@ -172,6 +172,22 @@ class HttpProxyStreamingTest {
         }
     }
 
+    @Test
+    void idleTunnelIsClosedAfterTheIdleTimeout() throws Exception {
+        try (ScriptedBackend echo = ScriptedBackend.upgrade(); ProxyFixture upgradeProxy = new ProxyFixture()) {
+            upgradeProxy.idleTimeoutMs = 300;
+            upgradeProxy.node("ws", echo.address()).start();
+            try (RawHttpClient client = upgradeProxy.client()) {
+                client.write("GET /socket HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: echo\r\n\r\n");
+                assertEquals(101, client.readHead().status());
+                client.write("ping");
+                assertEquals("ping", new String(client.input().readNBytes(4), StandardCharsets.ISO_8859_1));
+                assertTrue(client.closedWithin(3_000), "an idle tunnel is closed too (QoS-01)");
+            }
+            upgradeProxy.assertConnectionsClosed();
+        }
+    }
+
     /** Samples the direct memory Netty (or the JDK, when Netty cannot count it) has allocated. */
     private static final class DirectMemoryWatch {
         private final AtomicBoolean running = new AtomicBoolean(true);

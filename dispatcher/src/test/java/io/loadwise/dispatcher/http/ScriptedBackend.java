@@ -23,6 +23,8 @@ final class ScriptedBackend implements AutoCloseable {
     private final Thread thread;
     private final String response;
     private final boolean echo;
+    /** Close right after the response instead of reading on: a node dying mid-response. */
+    volatile boolean closeAfterResponse;
     final ConcurrentLinkedQueue<String> heads = new ConcurrentLinkedQueue<>();
 
     /** Answers 101, then echoes. */
@@ -59,6 +61,9 @@ final class ScriptedBackend implements AutoCloseable {
                 heads.add(head.toString(StandardCharsets.ISO_8859_1));
                 out.write(response.getBytes(StandardCharsets.ISO_8859_1));
                 out.flush();
+                if (closeAfterResponse) {
+                    continue; // try-with-resources closes the socket
+                }
                 byte[] buffer = new byte[8192];
                 int n;
                 while ((n = in.read(buffer)) > 0) {
