@@ -48,6 +48,10 @@ final class Asadmin {
                 .redirectErrorStream(true)
                 .redirectOutput(output.toFile());
         builder.environment().put("AS_JAVA", installation.javaHome().toString());
+        // start-domain and stop-domain give up after AS_START_TIMEOUT / AS_STOP_TIMEOUT ms (default 60 s),
+        // which a loaded machine exceeds; our own deadline is the one that counts.
+        builder.environment().put("AS_START_TIMEOUT", Long.toString(timeout.toMillis()));
+        builder.environment().put("AS_STOP_TIMEOUT", Long.toString(timeout.toMillis()));
         long started = System.nanoTime();
         Process process;
         try {

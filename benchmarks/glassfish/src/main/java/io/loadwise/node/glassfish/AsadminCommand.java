@@ -1,7 +1,6 @@
 package io.loadwise.node.glassfish;
 
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
@@ -34,20 +33,6 @@ record AsadminCommand(List<String> tokens) {
      */
     String multimodeLine() {
         return tokens.stream().map(AsadminCommand::escapeForMultimode).collect(Collectors.joining(" "));
-    }
-
-    /**
-     * asadmin's {@code --property} syntax: {@code name=value} pairs joined by ':', with ':', '=' and '\'
-     * inside names and values escaped by a backslash.
-     */
-    static String propertyList(Map<String, String> properties) {
-        return properties.entrySet().stream()
-                .map(e -> escapeProperty(e.getKey()) + "=" + escapeProperty(e.getValue()))
-                .collect(Collectors.joining(":"));
-    }
-
-    private static String escapeProperty(String text) {
-        return text.replace("\\", "\\\\").replace(":", "\\:").replace("=", "\\=");
     }
 
     private static String escapeForMultimode(String token) {

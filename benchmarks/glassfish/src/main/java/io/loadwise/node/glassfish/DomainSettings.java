@@ -67,17 +67,9 @@ public final class DomainSettings {
         return this;
     }
 
-    /** Creates the pool and its JNDI resource; connections are opened on demand, up to the maximum. */
-    public DomainSettings jdbcPool(JdbcPoolSettings pool) {
-        commands.add(AsadminCommand.of("create-jdbc-connection-pool",
-                "--datasourceclassname", JdbcPoolSettings.dataSourceClass(pool.url()),
-                "--restype", "javax.sql.DataSource",
-                "--steadypoolsize", "0",
-                "--maxpoolsize", Integer.toString(pool.maxPoolSize()),
-                "--maxwait", Integer.toString(JdbcPoolSettings.MAX_WAIT_MILLIS),
-                "--property", AsadminCommand.propertyList(pool.properties()),
-                pool.poolName()));
-        commands.add(AsadminCommand.of("create-jdbc-resource", "--connectionpoolid", pool.poolName(), pool.jndiName()));
+    /** {@code asadmin add-resources}: creates what a glassfish-resources.xml file defines. */
+    public DomainSettings addResources(Path resourcesXml) {
+        commands.add(AsadminCommand.of("add-resources", resourcesXml.toAbsolutePath().toString()));
         return this;
     }
 

@@ -4,13 +4,16 @@ import io.loadwise.node.provision.NodeProvisioner;
 import io.loadwise.node.provision.NodeSpec;
 import io.loadwise.node.provision.ProvisioningException;
 import io.loadwise.node.provision.RunningNode;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Objects;
 
 /**
  * Provisions a node as a fresh GlassFish 7 domain: the spec's heap and server-wide jars before the first
  * start, then HTTP listener (127.0.0.1), worker threads and queue, monitoring and the {@code jdbc/TradeDB}
- * pool live through asadmin, then the WAR.
+ * pool live through asadmin, then the WAR (with a glassfish-web.xml binding its jdbc/TradeDB
+ * resource-ref, see {@link ResourceMapping}).
  */
 public final class GlassFishProvisioner implements NodeProvisioner {
 
@@ -43,13 +46,29 @@ public final class GlassFishProvisioner implements NodeProvisioner {
         if (server != null) {
             throw new IllegalStateException("this provisioner already runs node " + server.name());
         }
+        Path deployDir = domainsDir.resolve(spec.name() + "-deploy");
+        Path war;
+        Path resources;
+        try {
+            Files.createDirectories(deployDir);
+            war = ResourceMapping.mapped(spec.warPath(), TRADE_DATASOURCE, deployDir.resolve(spec.warPath().getFileName()));
+            resources = Files.writeString(deployDir.resolve("trade-resources.xml"), poolFor(spec).resourcesXml());
+        } catch (IOException e) {
+            throw new ProvisioningException("cannot prepare the deployment of node " + spec.name() + " in " + deployDir
+                    + ": " + e, e);
+        }
         server = GlassFishServer.createDomain(installation, domainsDir, spec.name());
         try {
             server.setMaxHeap(spec.heapMb());
             server.addLibraries(spec.extraLibs());
             server.start();
             int httpPort = spec.port() == 0 ? server.defaultHttpPort() : spec.port();
-            server.configure(settingsFor(spec, httpPort));
+            server.configure(new DomainSettings()
+                    .httpListener(LISTEN_ADDRESS, httpPort)
+                    .httpWorkers(spec.workerThreads(), spec.acceptQueue())
+                    .monitoring()
+                    .addResources(resources)
+                    .deploy(war, spec.contextPath()));
             return new RunningNode(spec.name(), LISTEN_ADDRESS, httpPort, spec.contextPath());
         } catch (ProvisioningException | RuntimeException e) {
             stop();
@@ -70,13 +89,8 @@ public final class GlassFishProvisioner implements NodeProvisioner {
         }
     }
 
-    static DomainSettings settingsFor(NodeSpec spec, int httpPort) {
-        return new DomainSettings()
-                .httpListener(LISTEN_ADDRESS, httpPort)
-                .httpWorkers(spec.workerThreads(), spec.acceptQueue())
-                .monitoring()
-                .jdbcPool(new JdbcPoolSettings(TRADE_POOL, TRADE_DATASOURCE, spec.dbUrl(), spec.dbUser(),
-                        spec.dbPassword(), spec.jdbcPool()))
-                .deploy(spec.warPath(), spec.contextPath());
+    static JdbcPoolSettings poolFor(NodeSpec spec) {
+        return new JdbcPoolSettings(TRADE_POOL, TRADE_DATASOURCE, spec.dbUrl(), spec.dbUser(), spec.dbPassword(),
+                spec.jdbcPool());
     }
 }

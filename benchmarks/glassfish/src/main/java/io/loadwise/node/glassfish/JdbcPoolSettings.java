@@ -1,11 +1,12 @@
 package io.loadwise.node.glassfish;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Objects;
 
 /**
- * A container-managed JDBC connection pool and the JNDI resource that applications look up.
+ * A container-managed JDBC connection pool and the JNDI resource that applications look up, rendered as
+ * a {@code glassfish-resources.xml} for {@code asadmin add-resources}. That file, unlike
+ * {@code create-jdbc-connection-pool --property}, can say "empty password", which the trade database's
+ * {@code sa} user has and without which GlassFish refuses to open connections.
  *
  * @param poolName    GlassFish pool name; also the monitoring name {@code resources/<poolName>}
  * @param jndiName    JNDI name of the DataSource resource, e.g. "jdbc/TradeDB"
@@ -47,13 +48,27 @@ public record JdbcPoolSettings(String poolName, String jndiName, String url, Str
                 + " supported (put the H2 jar in the node's extraLibs)");
     }
 
-    /** DataSource bean properties, in the order asadmin gets them. */
-    Map<String, String> properties() {
-        Map<String, String> properties = new LinkedHashMap<>();
-        properties.put("url", url);
-        properties.put("user", user);
-        // asadmin rejects an empty property value; GlassFish reads "()" as the empty string.
-        properties.put("password", password.isEmpty() ? "()" : password);
-        return properties;
+    /** The pool (connections opened on demand, up to the maximum) and its resource. */
+    String resourcesXml() {
+        return """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <!DOCTYPE resources PUBLIC "-//GlassFish.org//DTD GlassFish Application Server 3.1 Resource Definitions//EN" \
+                "http://glassfish.org/dtds/glassfish-resources_1_5.dtd">
+                <resources>
+                  <jdbc-connection-pool name="%s" res-type="javax.sql.DataSource" datasource-classname="%s"
+                      steady-pool-size="0" max-pool-size="%d" max-wait-time-in-millis="%d">
+                    <property name="url" value="%s"/>
+                    <property name="user" value="%s"/>
+                    <property name="password" value="%s"/>
+                  </jdbc-connection-pool>
+                  <jdbc-resource jndi-name="%s" pool-name="%s"/>
+                </resources>
+                """.formatted(poolName, dataSourceClass(url), maxPoolSize, MAX_WAIT_MILLIS, xml(url), xml(user),
+                xml(password), jndiName, poolName);
+    }
+
+    private static String xml(String value) {
+        return value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;")
+                .replace("'", "&apos;");
     }
 }

@@ -4,21 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class AsadminCommandTest {
-
-    @Test
-    void propertyListEscapesSeparatorsInsideValues() {
-        Map<String, String> properties = new LinkedHashMap<>();
-        properties.put("url", "jdbc:h2:tcp://127.0.0.1:9092/mem:x;DB_CLOSE_DELAY=-1");
-        properties.put("password", "a\\b");
-        assertEquals("url=jdbc\\:h2\\:tcp\\://127.0.0.1\\:9092/mem\\:x;DB_CLOSE_DELAY\\=-1:password=a\\\\b",
-                AsadminCommand.propertyList(properties));
-    }
 
     @Test
     void multimodeLineEscapesBackslashesAndQuotesOnceMore() {

@@ -31,15 +31,15 @@ class DomainSettingsTest {
     }
 
     @Test
-    void jdbcPoolCreatesAnH2PoolAndItsResource() {
+    void jdbcPoolResourcesKeepAnEmptyPasswordAndEscapeValues() {
         JdbcPoolSettings pool = new JdbcPoolSettings("TradePool", "jdbc/TradeDB",
-                "jdbc:h2:tcp://127.0.0.1:9092/mem:t", "sa", "", 10);
-        List<String> lines = lines(new DomainSettings().jdbcPool(pool));
-        assertEquals("create-jdbc-connection-pool --datasourceclassname org.h2.jdbcx.JdbcDataSource"
-                + " --restype javax.sql.DataSource --steadypoolsize 0 --maxpoolsize 10 --maxwait 10000"
-                + " --property url=jdbc\\\\:h2\\\\:tcp\\\\://127.0.0.1\\\\:9092/mem\\\\:t:user=sa:password=()"
-                + " TradePool", lines.get(0));
-        assertEquals("create-jdbc-resource --connectionpoolid TradePool jdbc/TradeDB", lines.get(1));
+                "jdbc:h2:tcp://127.0.0.1:9092/mem:t;A=1&B=\"2\"", "sa", "", 10);
+        String xml = pool.resourcesXml();
+        assertTrue(xml.contains("<property name=\"password\" value=\"\"/>"), xml);
+        assertTrue(xml.contains("value=\"jdbc:h2:tcp://127.0.0.1:9092/mem:t;A=1&amp;B=&quot;2&quot;\""), xml);
+        assertTrue(xml.contains("max-pool-size=\"10\""), xml);
+        assertTrue(xml.contains("<jdbc-resource jndi-name=\"jdbc/TradeDB\" pool-name=\"TradePool\"/>"), xml);
+        assertEquals(List.of("add-resources /tmp/r.xml"), lines(new DomainSettings().addResources(Path.of("/tmp/r.xml"))));
     }
 
     @Test

@@ -108,7 +108,7 @@ class GlassFishNodeIT {
             holders.add(HTTP.sendAsync(get("probe/hold"), HttpResponse.BodyHandlers.ofString()));
         }
         try {
-            awaitStat(jdbcPool, "numconnused", used -> used == JDBC_POOL);
+            awaitStat(jdbcPool, "numconnused", used -> used == JDBC_POOL, holders);
             // The request reading the statistic is busy too.
             assertTrue(stat(threadPool, "currentthreadsbusy") >= JDBC_POOL + 1, "busy HTTP workers");
             assertTrue(stat(MonitoringNames.httpRequests(), "countrequests") > 0, "HTTP requests counted");
@@ -120,7 +120,7 @@ class GlassFishNodeIT {
             assertEquals(200, response.statusCode(), response.body());
             assertEquals("held 1", response.body());
         }
-        awaitStat(jdbcPool, "numconnused", used -> used == 0);
+        awaitStat(jdbcPool, "numconnused", used -> used == 0, List.of());
         assertEquals(JDBC_POOL, stat(jdbcPool, "numconnfree"), "released connections return to the pool");
     }
 
@@ -145,10 +145,19 @@ class GlassFishNodeIT {
         return Long.parseLong(response.body().trim());
     }
 
-    private static void awaitStat(String mbean, String attribute, LongPredicate condition) throws Exception {
+    /** Polls the statistic until it satisfies the condition; fails at once if a request meant to wait ended. */
+    private static void awaitStat(String mbean, String attribute, LongPredicate condition,
+            List<CompletableFuture<HttpResponse<String>>> waiting) throws Exception {
         long deadline = System.nanoTime() + POLL_LIMIT.toNanos();
         long value;
         do {
+            for (CompletableFuture<HttpResponse<String>> request : waiting) {
+                if (request.isDone()) {
+                    HttpResponse<String> response = request.get();
+                    throw new AssertionError("a holding request ended early: " + response.statusCode() + " "
+                            + response.body());
+                }
+            }
             value = optionalStat(mbean, attribute);
             if (condition.test(value)) {
                 return;

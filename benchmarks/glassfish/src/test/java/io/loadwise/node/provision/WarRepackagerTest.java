@@ -1,7 +1,9 @@
 package io.loadwise.node.provision;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -16,7 +18,7 @@ import java.util.zip.ZipOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class WarLibrariesTest {
+class WarRepackagerTest {
 
     @TempDir
     Path temp;
@@ -27,17 +29,19 @@ class WarLibrariesTest {
         Path agent = Files.writeString(temp.resolve("agent.jar"), "new");
         Path driver = Files.writeString(temp.resolve("driver.jar"), "driver");
 
-        Path out = WarLibraries.addTo(war, List.of(agent, driver), temp.resolve("out/app.war"));
+        Path out = WarRepackager.withLibraries(war, List.of(agent, driver), temp.resolve("out/app.war"));
 
         assertEquals(Map.of("WEB-INF/web.xml", "<web-app/>", "WEB-INF/lib/agent.jar", "new",
                 "WEB-INF/lib/driver.jar", "driver"), read(out));
+        assertTrue(WarRepackager.contains(out, "WEB-INF/lib/driver.jar"));
+        assertFalse(WarRepackager.contains(out, "WEB-INF/glassfish-web.xml"));
     }
 
     @Test
     void rejectsSomethingThatIsNotAnArchive() throws IOException {
         Path notWar = Files.writeString(temp.resolve("x.war"), "plain text");
         IOException e = assertThrows(IOException.class,
-                () -> WarLibraries.addTo(notWar, List.of(), temp.resolve("y.war")));
+                () -> WarRepackager.withLibraries(notWar, List.of(), temp.resolve("y.war")));
         assertEquals(notWar + " is not a WAR: it has no zip entries", e.getMessage());
     }
 
