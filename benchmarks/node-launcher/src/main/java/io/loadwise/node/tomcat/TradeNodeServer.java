@@ -1,0 +1,116 @@
+package io.loadwise.node.tomcat;
+
+import io.loadwise.node.NodeOptions;
+import java.io.IOException;
+import java.nio.file.Path;
+import org.apache.catalina.Context;
+import org.apache.catalina.LifecycleException;
+import org.apache.catalina.LifecycleState;
+import org.apache.catalina.connector.Connector;
+import org.apache.catalina.session.StandardManager;
+import org.apache.catalina.startup.Tomcat;
+import org.apache.tomcat.util.scan.StandardJarScanner;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One node: an embedded Tomcat with the trade app at {@code /trade}, the capacity knobs on its HTTP
+ * connector and JDBC pool, and the node name as Engine jvmRoute. Tomcat registers its MBeans
+ * (ThreadPool, Manager, GlobalRequestProcessor, DataSource) in the platform MBean server.
+ */
+public final class TradeNodeServer implements AutoCloseable {
+
+    public static final String CONTEXT_PATH = "/trade";
+    /** The JMX domain of the node's Tomcat MBeans, e.g. {@code Catalina:type=ThreadPool,name=...}. */
+    public static final String JMX_DOMAIN = "Catalina";
+    private static final Logger LOG = LoggerFactory.getLogger(TradeNodeServer.class);
+    private static final int MIN_SPARE_THREADS = 4;
+
+    private final Tomcat tomcat;
+    private final Connector connector;
+    private final Context context;
+
+    private TradeNodeServer(Tomcat tomcat, Connector connector, Context context) {
+        this.tomcat = tomcat;
+        this.connector = connector;
+        this.context = context;
+    }
+
+    /**
+     * Unpacks the WAR (plus agent JARs) under {@code workDir} and starts Tomcat.
+     *
+     * @throws LifecycleException when Tomcat or the web application fails to start
+     */
+    public static TradeNodeServer start(NodeOptions options, Path war, Path workDir)
+            throws IOException, LifecycleException {
+        Path docBase = WebappUnpacker.unpack(war, workDir.resolve("webapps").resolve("trade"), options.agentJars());
+
+        Tomcat tomcat = new Tomcat();
+        tomcat.setBaseDir(workDir.toAbsolutePath().toString());
+        tomcat.enableNaming();
+        // Standalone Tomcat's names, so MBeans live in the usual "Catalina" JMX domain (embedded says "Tomcat").
+        tomcat.getService().setName(JMX_DOMAIN);
+        tomcat.getEngine().setName(JMX_DOMAIN);
+        tomcat.getEngine().setJvmRoute(options.name());
+        // No JSP engine here; the app needs neither the JSP nor the default servlet.
+        tomcat.setAddDefaultWebXmlToWebapp(false);
+
+        Connector connector = new Connector("HTTP/1.1");
+        connector.setPort(options.port());
+        connector.setProperty("address", options.bindAddress());
+        connector.setProperty("maxThreads", Integer.toString(options.httpThreads()));
+        connector.setProperty("minSpareThreads", Integer.toString(Math.min(MIN_SPARE_THREADS, options.httpThreads())));
+        connector.setProperty("acceptCount", Integer.toString(options.acceptQueue()));
+        tomcat.setConnector(connector);
+
+        Context context = tomcat.addWebapp(CONTEXT_PATH, docBase.toString());
+        context.getNamingResources().addResource(TradeDataSourceResource.create(options.dbUrl(), options.jdbcPool()));
+        // Scan only WEB-INF/lib (where the agent is), not the launcher's whole classpath.
+        StandardJarScanner scanner = new StandardJarScanner();
+        scanner.setScanClassPath(false);
+        context.setJarScanner(scanner);
+        // Sessions live in memory only: no SESSIONS.ser, so nothing is ever Java-deserialized.
+        StandardManager manager = new StandardManager();
+        manager.setPathname(null);
+        context.setManager(manager);
+
+        TradeNodeServer server = new TradeNodeServer(tomcat, connector, context);
+        try {
+            tomcat.start();
+            if (context.getState() != LifecycleState.STARTED) {
+                throw new LifecycleException("the trade app failed to start (state " + context.getState()
+                        + "); see the log above");
+            }
+            if (connector.getState() != LifecycleState.STARTED) {
+                throw new LifecycleException("the HTTP connector failed to start on " + options.bindAddress() + ":"
+                        + options.port());
+            }
+        } catch (LifecycleException | RuntimeException e) {
+            server.close();
+            throw e;
+        }
+        LOG.info("node {} serving {} on {}:{} (threads {}, accept queue {}, JDBC pool {})", options.name(),
+                CONTEXT_PATH, options.bindAddress(), server.port(), options.httpThreads(), options.acceptQueue(),
+                options.jdbcPool());
+        return server;
+    }
+
+    /** The bound HTTP port (the real one when the options asked for port 0). */
+    public int port() {
+        return connector.getLocalPort();
+    }
+
+    public String contextPath() {
+        return context.getPath();
+    }
+
+    @Override
+    public void close() {
+        try {
+            tomcat.stop();
+            tomcat.destroy();
+        } catch (LifecycleException e) {
+            LOG.warn("Tomcat did not stop cleanly", e);
+        }
+    }
+}
