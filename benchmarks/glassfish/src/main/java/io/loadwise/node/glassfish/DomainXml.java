@@ -3,6 +3,7 @@ package io.loadwise.node.glassfish;
 import io.loadwise.node.provision.ProvisioningException;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import javax.xml.XMLConstants;
 import javax.xml.parsers.DocumentBuilderFactory;
 import javax.xml.parsers.ParserConfigurationException;
@@ -17,10 +18,10 @@ import org.w3c.dom.NodeList;
 import org.xml.sax.SAXException;
 
 /**
- * The one setting applied to {@code config/domain.xml} before the first start: the server's maximum
- * heap. {@code asadmin create-jvm-options} would write exactly this element, but only against a running
- * server that then needs a restart, which costs a full server start; every other setting asadmin applies
- * live.
+ * JVM options of the server, written to {@code config/domain.xml} before the first start: the maximum
+ * heap and system properties. {@code asadmin create-jvm-options} would write exactly these elements,
+ * but only against a running server that then needs a restart, which costs a full server start; every
+ * other setting asadmin applies live.
  */
 final class DomainXml {
 
@@ -49,6 +50,21 @@ final class DomainXml {
             javaConfig.appendChild(xmx);
         }
         xmx.setTextContent("-Xmx" + heapMb + "m");
+        write(document, domainXml);
+    }
+
+    /** Appends JVM options (one command-line argument each) to server-config. */
+    static void addJvmOptions(Path domainXml, List<String> options) throws ProvisioningException {
+        Document document = parse(domainXml);
+        Element javaConfig = serverJavaConfig(document, domainXml);
+        for (String option : options) {
+            if (!option.startsWith("-")) {
+                throw new IllegalArgumentException("a JVM option starts with '-', got '" + option + "'");
+            }
+            Element element = document.createElement("jvm-options");
+            element.setTextContent(option);
+            javaConfig.appendChild(element);
+        }
         write(document, domainXml);
     }
 

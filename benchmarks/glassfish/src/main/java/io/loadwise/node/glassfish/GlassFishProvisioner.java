@@ -7,13 +7,15 @@ import io.loadwise.node.provision.RunningNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Objects;
 
 /**
  * Provisions a node as a fresh GlassFish 7 domain: the spec's heap and server-wide jars before the first
  * start, then HTTP listener (127.0.0.1), worker threads and queue, monitoring and the {@code jdbc/TradeDB}
  * pool live through asadmin, then the WAR (with a glassfish-web.xml binding its jdbc/TradeDB
- * resource-ref, see {@link ResourceMapping}).
+ * resource-ref, see {@link ResourceMapping}). A Loadwise agent inside the WAR is pointed at mappings
+ * pinned to this listener and pool ({@link AgentMappingPins}).
  */
 public final class GlassFishProvisioner implements NodeProvisioner {
 
@@ -22,6 +24,8 @@ public final class GlassFishProvisioner implements NodeProvisioner {
     /** Pool name; the agent finds its statistics under {@code resources/TradePool}. */
     public static final String TRADE_POOL = "TradePool";
     static final String LISTEN_ADDRESS = "127.0.0.1";
+    /** System property naming the Loadwise agent's configuration file (docs/agent.md). */
+    static final String AGENT_CONFIG_PROPERTY = "loadwise.agent.config";
 
     private final GlassFishInstallation installation;
     private final Path domainsDir;
@@ -61,6 +65,7 @@ public final class GlassFishProvisioner implements NodeProvisioner {
         try {
             server.setMaxHeap(spec.heapMb());
             server.addLibraries(spec.extraLibs());
+            server.addJvmOptions(List.of("-D" + AGENT_CONFIG_PROPERTY + "=" + writeAgentConfig(server)));
             server.start();
             int httpPort = spec.port() == 0 ? server.defaultHttpPort() : spec.port();
             server.configure(new DomainSettings()
@@ -86,6 +91,16 @@ public final class GlassFishProvisioner implements NodeProvisioner {
         if (server != null) {
             server.stop();
             server = null;
+        }
+    }
+
+    /** The agent mappings pinned to this node's listener and pool, in the domain's config directory. */
+    private static Path writeAgentConfig(GlassFishServer server) throws ProvisioningException {
+        Path file = server.domainDir().resolve("config/loadwise-agent.properties");
+        try {
+            return Files.writeString(file, AgentMappingPins.properties(DomainSettings.HTTP_LISTENER, TRADE_POOL));
+        } catch (IOException e) {
+            throw new ProvisioningException("cannot write the agent configuration " + file + ": " + e, e);
         }
     }
 

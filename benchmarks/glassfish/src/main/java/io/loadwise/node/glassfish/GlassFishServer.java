@@ -105,6 +105,12 @@ public final class GlassFishServer implements AutoCloseable {
         DomainXml.setMaxHeap(domainDir.resolve("config/domain.xml"), heapMb);
     }
 
+    /** Adds JVM options (e.g. {@code -Dname=value}) to the server; only before {@link #start}. */
+    public void addJvmOptions(List<String> options) throws ProvisioningException {
+        requireNotStarted("add JVM options");
+        DomainXml.addJvmOptions(domainDir.resolve("config/domain.xml"), options);
+    }
+
     /** Copies jars to the domain's {@code lib} directory (the common class loader); only before {@link #start}. */
     public void addLibraries(List<Path> jars) throws ProvisioningException {
         requireNotStarted("add libraries");

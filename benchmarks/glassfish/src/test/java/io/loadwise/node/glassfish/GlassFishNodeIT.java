@@ -3,22 +3,27 @@ package io.loadwise.node.glassfish;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.loadwise.agent.wire.AgentMetricsDocument;
+import io.loadwise.agent.wire.MetricsJson;
 import io.loadwise.node.provision.NodeSpec;
 import io.loadwise.node.provision.RunningNode;
+import io.loadwise.node.provision.WarRepackager;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.LongPredicate;
+import java.util.function.Predicate;
 import org.h2.tools.Server;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -30,8 +35,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * One real GlassFish 7 domain provisioned by {@link GlassFishProvisioner} against an H2 TCP server in this
- * JVM, with the probe WAR deployed: the scenario's capacity settings reach the server and its AMX
- * monitoring MBeans report worker threads and JDBC connections held by concurrent requests.
+ * JVM, running the trade app with the Loadwise agent (jakarta JAR) and a probe fragment in WEB-INF/lib.
+ * The scenario's capacity settings reach the server; the trade app works on the container's pool; and
+ * while probe requests hold worker threads and every pooled connection, both the AMX MBeans and the
+ * agent's metrics endpoint report them.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class GlassFishNodeIT {
@@ -40,9 +47,11 @@ class GlassFishNodeIT {
     private static final int WORKERS = 6;
     private static final int QUEUE = 50;
     private static final int JDBC_POOL = 4;
+    private static final String LISTENER = "http-listener-1";
     private static final Duration POLL_LIMIT = Duration.ofSeconds(60);
     /** Pause between two reads of a statistic: spares the server a request storm. */
     private static final long POLL_INTERVAL_MILLIS = 100;
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
     @TempDir
     static Path temp;
@@ -53,18 +62,22 @@ class GlassFishNodeIT {
     private static GlassFishProvisioner provisioner;
     private static RunningNode node;
     private static Path domainDir;
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
     @BeforeAll
     static void provisionNode() throws Exception {
-        database = Server.createTcpServer("-tcpPort", "0", "-tcpAllowOthers", "-ifNotExists").start();
-        // ';' and '=' in the URL exercise asadmin's property escaping.
-        String dbUrl = "jdbc:h2:tcp://127.0.0.1:" + database.getPort() + "/mem:probe;DB_CLOSE_DELAY=-1";
+        database = Server.createTcpServer("-tcpPort", "0", "-ifNotExists").start();
+        String dbUrl = "jdbc:h2:tcp://127.0.0.1:" + database.getPort() + "/mem:trade;DB_CLOSE_DELAY=-1";
         databaseOwner = DriverManager.getConnection(dbUrl, "sa", "");
-        Path h2Jar = Path.of(Server.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        Path war = ProbeWar.build(temp.resolve("probe.war"));
-        NodeSpec spec = new NodeSpec("gf-it", 0, HEAP_MB, WORKERS, QUEUE, JDBC_POOL, war, "/probe",
-                List.of(h2Jar), dbUrl, "sa", "");
+
+        Path artifacts = Path.of(System.getProperty("loadwise.node.artifacts", "target/node-artifacts"));
+        Path war = WarRepackager.withLibraries(artifact(artifacts, "loadwise-trade-app.war"),
+                List.of(artifact(artifacts, "loadwise-agent-jakarta.jar"),
+                        ProbeFragment.build(temp.resolve("loadwise-glassfish-probe.jar"))),
+                temp.resolve("trade.war"));
+        NodeSpec spec = new NodeSpec("gf-it", 0, HEAP_MB, WORKERS, QUEUE, JDBC_POOL, war, "/trade",
+                List.of(artifact(artifacts, "h2.jar"), artifact(artifacts, "slf4j-api.jar"),
+                        artifact(artifacts, "slf4j-jdk14.jar")),
+                dbUrl, "sa", "");
         provisioner = new GlassFishProvisioner(GlassFishInstallation.fromSystemProperty(), workDir());
         node = provisioner.start(spec);
         domainDir = provisioner.server().domainDir();
@@ -89,29 +102,46 @@ class GlassFishNodeIT {
     @Test
     @Order(1)
     void scenarioCapacityReachesTheServer() throws Exception {
-        assertEquals(WORKERS, stat(MonitoringNames.threadPool("http-listener-1"), "maxthreads"));
-        assertEquals(QUEUE, stat(MonitoringNames.connectionQueue("http-listener-1"), "maxqueued"));
+        assertEquals(WORKERS, stat(MonitoringNames.threadPool(LISTENER), "maxthreads"));
+        assertEquals(QUEUE, stat(MonitoringNames.connectionQueue(LISTENER), "maxqueued"));
         assertEquals(JDBC_POOL, stat(MonitoringNames.jdbcPoolConfig(GlassFishProvisioner.TRADE_POOL), "MaxPoolSize"));
         assertEquals(HEAP_MB * 1024L * 1024L, stat(MonitoringNames.memory(), "maxheapsize-count"));
     }
 
     @Test
     @Order(2)
-    void monitoringReportsBusyWorkersAndUsedConnectionsUnderLoad() throws Exception {
-        String jdbcPool = MonitoringNames.jdbcPool(GlassFishProvisioner.TRADE_POOL);
-        String threadPool = MonitoringNames.threadPool("http-listener-1");
-        // The pool and its monitoring MBean come to life with the first connection request.
-        assertEquals(-1, optionalStat(jdbcPool, "numconnused"), "pool statistics before any connection");
+    void tradeAppRunsOnTheContainersPool() throws Exception {
+        assertEquals("UP", send("health").strip());
+        send("config?action=buildDB&users=20&quotes=20");
+        for (int i = 0; i < 3; i++) {
+            HttpResponse<String> response = HTTP.send(get("scenario"), HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, response.statusCode(), response.body());
+            assertTrue(response.headers().firstValue("X-Trade-Action").isPresent(), "trade action header");
+        }
+    }
 
+    @Test
+    @Order(3)
+    void agentAndMonitoringReportBusyWorkersAndUsedConnections() throws Exception {
         List<CompletableFuture<HttpResponse<String>>> holders = new ArrayList<>();
         for (int i = 0; i < JDBC_POOL; i++) {
             holders.add(HTTP.sendAsync(get("probe/hold"), HttpResponse.BodyHandlers.ofString()));
         }
         try {
-            awaitStat(jdbcPool, "numconnused", used -> used == JDBC_POOL, holders);
+            // Busy threads come with the agent's full sample (every second), connections with its fast one.
+            Map<String, Double> metrics = awaitAgent(m -> m.getOrDefault("AMX_JDBC_ACTC", 0.0) == JDBC_POOL
+                    && m.getOrDefault("AMX_CONNS_Q_THRBSY", 0.0) >= JDBC_POOL, holders);
+            assertEquals(JDBC_POOL, metrics.get("AMX_JDBC_MAXC"), metrics.toString());
+            assertEquals(100.0, metrics.get("AMX_JDBC_ACTC%"), 1e-9, metrics.toString());
+            assertEquals(WORKERS, metrics.get("AMX_CONNS_Q_THRDSMAX"), metrics.toString());
+            assertEquals(QUEUE, metrics.get("AMX_CONNS_Q_MAXSIZE"), metrics.toString());
+            assertTrue(metrics.get("AMX_CONNS_Q_THRBSY") >= JDBC_POOL, metrics.toString());
+            assertTrue(metrics.get("AMX_CONNS_Q_THRBSY%") >= 100.0 * JDBC_POOL / WORKERS - 1e-9, metrics.toString());
+            assertTrue(metrics.get("AMX_RQST_TOTAL") > 0, metrics.toString());
+
+            assertEquals(JDBC_POOL, stat(MonitoringNames.jdbcPool(GlassFishProvisioner.TRADE_POOL), "numconnused"));
             // The request reading the statistic is busy too.
-            assertTrue(stat(threadPool, "currentthreadsbusy") >= JDBC_POOL + 1, "busy HTTP workers");
-            assertTrue(stat(MonitoringNames.httpRequests(), "countrequests") > 0, "HTTP requests counted");
+            assertTrue(stat(MonitoringNames.threadPool(LISTENER), "currentthreadsbusy") >= JDBC_POOL + 1);
         } finally {
             send("probe/release");
         }
@@ -120,51 +150,38 @@ class GlassFishNodeIT {
             assertEquals(200, response.statusCode(), response.body());
             assertEquals("held 1", response.body());
         }
-        awaitStat(jdbcPool, "numconnused", used -> used == 0, List.of());
-        assertEquals(JDBC_POOL, stat(jdbcPool, "numconnfree"), "released connections return to the pool");
+        awaitAgent(m -> m.getOrDefault("AMX_JDBC_ACTC", -1.0) == 0, List.of());
+        assertEquals(0, stat(MonitoringNames.jdbcPool(GlassFishProvisioner.TRADE_POOL), "numconnused"));
     }
 
-    private static long stat(String mbean, String attribute) throws Exception {
-        long value = optionalStat(mbean, attribute);
-        if (value < 0) {
-            throw new AssertionError(mbean + " is not registered");
-        }
-        return value;
-    }
-
-    /** The statistic, or -1 when its MBean does not exist (yet). */
-    private static long optionalStat(String mbean, String attribute) throws Exception {
-        URI uri = node.applicationUri().resolve("probe/stat?mbean=" + URLEncoder.encode(mbean, StandardCharsets.UTF_8)
-                + "&attr=" + URLEncoder.encode(attribute, StandardCharsets.UTF_8));
-        HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(90)).build(),
-                HttpResponse.BodyHandlers.ofString());
-        if (response.statusCode() == 404 && response.body().equals("absent")) {
-            return -1;
-        }
-        assertEquals(200, response.statusCode(), uri + " answered " + response.body());
-        return Long.parseLong(response.body().trim());
-    }
-
-    /** Polls the statistic until it satisfies the condition; fails at once if a request meant to wait ended. */
-    private static void awaitStat(String mbean, String attribute, LongPredicate condition,
-            List<CompletableFuture<HttpResponse<String>>> waiting) throws Exception {
+    /** Polls the agent's metrics until they satisfy the condition; fails at once if a holding request ended. */
+    private static Map<String, Double> awaitAgent(Predicate<Map<String, Double>> condition,
+            List<CompletableFuture<HttpResponse<String>>> holding) throws Exception {
         long deadline = System.nanoTime() + POLL_LIMIT.toNanos();
-        long value;
+        AgentMetricsDocument document;
         do {
-            for (CompletableFuture<HttpResponse<String>> request : waiting) {
+            for (CompletableFuture<HttpResponse<String>> request : holding) {
                 if (request.isDone()) {
                     HttpResponse<String> response = request.get();
                     throw new AssertionError("a holding request ended early: " + response.statusCode() + " "
                             + response.body());
                 }
             }
-            value = optionalStat(mbean, attribute);
-            if (condition.test(value)) {
-                return;
+            document = MetricsJson.parse(send("loadwise-agent/metrics"));
+            assertEquals("jmx:glassfish", document.sources().get("appserver"), document.toString());
+            if (condition.test(document.metrics())) {
+                return document.metrics();
             }
             Thread.sleep(POLL_INTERVAL_MILLIS);
         } while (System.nanoTime() < deadline);
-        throw new AssertionError(mbean + " " + attribute + " is still " + value + " after " + POLL_LIMIT);
+        throw new AssertionError("agent metrics did not get there within " + POLL_LIMIT + ": " + document);
+    }
+
+    /** One AMX statistic read inside the server by the probe: a CountStatistic's count, a RangeStatistic's current. */
+    private static long stat(String mbean, String attribute) throws Exception {
+        String body = send("probe/stat?mbean=" + URLEncoder.encode(mbean, StandardCharsets.UTF_8)
+                + "&attr=" + URLEncoder.encode(attribute, StandardCharsets.UTF_8));
+        return Long.parseLong(body.strip());
     }
 
     private static String send(String path) throws Exception {
@@ -176,6 +193,15 @@ class GlassFishNodeIT {
     private static HttpRequest get(String path) {
         URI uri = node.applicationUri().resolve(path);
         return HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(90)).GET().build();
+    }
+
+    private static Path artifact(Path dir, String name) {
+        Path file = dir.resolve(name);
+        if (!Files.isRegularFile(file)) {
+            throw new IllegalStateException(file + " is missing: run the module's build (mvn verify) so that"
+                    + " maven-dependency-plugin copies it there");
+        }
+        return file;
     }
 
     private static Path workDir() {

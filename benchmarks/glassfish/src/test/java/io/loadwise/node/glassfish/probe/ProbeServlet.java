@@ -21,8 +21,8 @@ import javax.naming.NamingException;
 import javax.sql.DataSource;
 
 /**
- * Deployed by the GlassFish end-to-end test. {@code /probe/hold} takes a connection from the container's
- * jdbc/TradeDB pool and keeps it (and its worker thread) until {@code /probe/release}; {@code /probe/stat}
+ * Added to the trade app by the GlassFish end-to-end test (a web fragment). {@code /probe/hold} takes a
+ * connection from the container's jdbc/TradeDB pool and keeps it (and its worker thread) until {@code /probe/release}; {@code /probe/stat}
  * reads one monitoring statistic in-process, as the node agent does.
  */
 public final class ProbeServlet extends HttpServlet {

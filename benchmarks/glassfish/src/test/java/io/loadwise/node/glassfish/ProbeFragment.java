@@ -8,23 +8,23 @@ import java.nio.file.Path;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
 
-/** Builds the probe web application (ProbeServlet + web.xml from the test class path) as a WAR. */
-final class ProbeWar {
+/** Builds the probe (ProbeServlet and its web-fragment.xml from the test class path) as a fragment jar. */
+final class ProbeFragment {
 
-    private ProbeWar() {
+    private ProbeFragment() {
     }
 
     static Path build(Path target) throws IOException {
         String servletClass = ProbeServlet.class.getName().replace('.', '/') + ".class";
         try (ZipOutputStream out = new ZipOutputStream(Files.newOutputStream(target))) {
-            add(out, "WEB-INF/web.xml", "probe-war/WEB-INF/web.xml");
-            add(out, "WEB-INF/classes/" + servletClass, servletClass);
+            add(out, "META-INF/web-fragment.xml", "probe-fragment/META-INF/web-fragment.xml");
+            add(out, servletClass, servletClass);
         }
         return target;
     }
 
     private static void add(ZipOutputStream out, String entry, String resource) throws IOException {
-        try (InputStream in = ProbeWar.class.getClassLoader().getResourceAsStream(resource)) {
+        try (InputStream in = ProbeFragment.class.getClassLoader().getResourceAsStream(resource)) {
             if (in == null) {
                 throw new IOException("test resource " + resource + " is missing");
             }
