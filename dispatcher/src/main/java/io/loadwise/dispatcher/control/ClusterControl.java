@@ -28,11 +28,27 @@ public interface ClusterControl {
     /** The running cluster with this name, or {@code null}. */
     VirtualCluster cluster(String name);
 
+    /**
+     * The address a cluster's listener actually bound (the real port when configured as 0), or
+     * {@code null} when the cluster is unknown or not listening.
+     */
+    default java.net.InetSocketAddress boundAddress(String cluster) {
+        return null;
+    }
+
     /** Per-second Table 2 figures of a cluster, oldest first, up to one hour. */
     List<MetricsSnapshot> history(String cluster);
 
     /** Per-second Table 2 figures of one node, oldest first, up to one hour. */
     List<MetricsSnapshot> nodeHistory(String cluster, String node);
+
+    /**
+     * What the node monitor knows about a node's agent (seed Table 6: NODE_NMA_RSPS_TIME,
+     * NODE_AVAILABILITY%, reports ignored), or {@code null} when the node is not monitored.
+     */
+    default io.loadwise.dispatcher.monitor.AgentStats agentStats(String cluster, String node) {
+        return null;
+    }
 
     /** Cumulative counters of a cluster since start. */
     CounterReading totals(String cluster);

@@ -1,0 +1,89 @@
+package io.loadwise.dispatcher.monitor;
+
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * What the dispatcher knows about one node's agent (seed Table 6: NODE_NMA_RSPS_TIME,
+ * NODE_AVAILABILITY%), plus counts of reports it had to ignore.
+ */
+public final class AgentStats {
+
+    private final LongAdder pollsOk = new LongAdder();
+    private final LongAdder pollsFailed = new LongAdder();
+    private final LongAdder piggybacks = new LongAdder();
+    private final LongAdder malformed = new LongAdder();
+    private final AtomicLong lastPollMicros = new AtomicLong(-1);
+    private final AtomicLong lastMalformedLogMillis = new AtomicLong(Long.MIN_VALUE / 2);
+    private volatile String lastError;
+    /** System.nanoTime() of the last good poll; 0 before the first. */
+    private volatile long lastSuccessNanos;
+
+    void pollSucceeded(long nowNanos, long elapsedNanos) {
+        pollsOk.increment();
+        lastSuccessNanos = nowNanos;
+        lastPollMicros.set(elapsedNanos / 1_000);
+        lastError = null;
+    }
+
+    /** Nanoseconds since the last good poll, or {@link Long#MAX_VALUE} when there was none. */
+    long nanosSinceLastSuccess(long nowNanos) {
+        long last = lastSuccessNanos;
+        return last == 0 ? Long.MAX_VALUE : nowNanos - last;
+    }
+
+    void pollFailed(String error) {
+        pollsFailed.increment();
+        lastError = error;
+    }
+
+    void piggybackAccepted() {
+        piggybacks.increment();
+    }
+
+    void malformedReport(String error) {
+        malformed.increment();
+        lastError = error;
+    }
+
+    /** True at most once a minute: whether a malformed report should be logged now. */
+    boolean shouldLogMalformed(long nowMillis) {
+        long last = lastMalformedLogMillis.get();
+        return nowMillis - last >= 60_000 && lastMalformedLogMillis.compareAndSet(last, nowMillis);
+    }
+
+    /** NODE_NMA_RSPS_TIME: how long the last successful poll took, in ms; NaN before the first. */
+    public double lastPollMillis() {
+        long micros = lastPollMicros.get();
+        return micros < 0 ? Double.NaN : micros / 1000.0;
+    }
+
+    /** NODE_AVAILABILITY%: successful polls over all polls since start; NaN before the first. */
+    public double availabilityPercent() {
+        long ok = pollsOk.sum();
+        long total = ok + pollsFailed.sum();
+        return total == 0 ? Double.NaN : 100.0 * ok / total;
+    }
+
+    public long pollsOk() {
+        return pollsOk.sum();
+    }
+
+    public long pollsFailed() {
+        return pollsFailed.sum();
+    }
+
+    public long piggybackReports() {
+        return piggybacks.sum();
+    }
+
+    /** Reports (header or poll body) that could not be parsed and were ignored. */
+    public long malformedReports() {
+        return malformed.sum();
+    }
+
+    /** The last poll or parse error, or {@code null} after a success. */
+    public String lastError() {
+        return lastError;
+    }
+}

@@ -1,0 +1,205 @@
+package io.loadwise.dispatcher.monitor;
+
+import io.loadwise.agent.wire.AgentMetricsDocument;
+import io.loadwise.agent.wire.MalformedLoadReportException;
+import io.loadwise.agent.wire.MetricsJson;
+import io.loadwise.agent.wire.OrcaLoadReport;
+import io.loadwise.dispatcher.cluster.NodeState;
+import io.loadwise.dispatcher.cluster.VirtualCluster;
+import io.loadwise.policy.AgentSample;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The node monitoring service (TAPR-04a): keeps every node's {@link AgentSample} fresh for clusters whose
+ * policy reads agent metrics.
+ *
+ * <p>Two sources feed it. The HTTP proxy hands over every {@code endpoint-load-metrics} header it strips
+ * from a response ({@link #acceptLoadReport}); and each node's agent endpoint is polled every
+ * {@code agentPollIntervalMs} (TAPR-04b) with the JDK's asynchronous HTTP client, so no thread waits on
+ * a slow agent. A node whose agent has not been read for longer than {@code agentExpiryMs} is marked
+ * down for the agent-driven policies and re-probed every {@code agentReprobeMs} (TAPR-05); the first
+ * good sample brings it back.
+ *
+ * <p>Everything here runs on one scheduler thread or the HTTP client's threads; pickers are rebuilt by
+ * {@link RefreshCoalescer}, never on an event loop.
+ */
+public final class NodeMonitor implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(NodeMonitor.class);
+    private static final long REFRESH_PERIOD_MILLIS = 100;
+
+    private final ScheduledExecutorService scheduler;
+    private final HttpClient http;
+    private final RefreshCoalescer refresher;
+    private final Map<NodeState, AgentStats> stats = new ConcurrentHashMap<>();
+    private final Map<VirtualCluster, Boolean> watched = new ConcurrentHashMap<>();
+
+    public NodeMonitor() {
+        this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "loadwise-node-monitor");
+            t.setDaemon(true);
+            return t;
+        });
+        this.http = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1) // agents live in HTTP/1.1 servlet containers
+                .connectTimeout(Duration.ofSeconds(2))
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .build();
+        this.refresher = new RefreshCoalescer(scheduler, REFRESH_PERIOD_MILLIS);
+    }
+
+    /** Starts polling the cluster's agents (each poll first checks the policy still wants metrics). */
+    public void watch(VirtualCluster cluster) {
+        if (watched.putIfAbsent(cluster, Boolean.TRUE) != null) {
+            return;
+        }
+        for (NodeState node : cluster.nodes()) {
+            stats.computeIfAbsent(node, n -> new AgentStats());
+            scheduler.execute(() -> poll(cluster, node));
+        }
+    }
+
+    /** Stops polling a cluster (it was deleted or replaced). */
+    public void unwatch(VirtualCluster cluster) {
+        watched.remove(cluster);
+        for (NodeState node : cluster.nodes()) {
+            stats.remove(node);
+        }
+    }
+
+    /** Agent statistics of a node, or {@code null} when it is not monitored. */
+    public AgentStats stats(NodeState node) {
+        return stats.get(node);
+    }
+
+    /**
+     * A load report header arrived on a response from {@code node}. Called from event loops: parses,
+     * stores and returns; the picker is rebuilt later. A malformed header is ignored, counted and logged
+     * at most once a minute per node.
+     */
+    public void acceptLoadReport(VirtualCluster cluster, NodeState node, String headerValue) {
+        AgentStats nodeStats = stats.computeIfAbsent(node, n -> new AgentStats());
+        Map<String, Double> reported;
+        try {
+            reported = OrcaLoadReport.parse(headerValue);
+        } catch (MalformedLoadReportException e) {
+            malformed(cluster, node, nodeStats, "load report header", e.getMessage());
+            return;
+        }
+        if (reported.isEmpty()) {
+            return; // a valid report that says nothing changes nothing
+        }
+        // The header carries only the policy subset; keep the rest of the last full (polled) sample so
+        // the console still shows every metric.
+        AgentSample previous = node.latestAgentSample();
+        Map<String, Double> merged = previous == null ? new HashMap<>() : new HashMap<>(previous.metrics());
+        merged.putAll(reported);
+        node.updateAgentSample(new AgentSample(System.currentTimeMillis(), AgentSample.Source.PIGGYBACK, merged));
+        nodeStats.piggybackAccepted();
+        if (cluster.policy().usesAgentMetrics()) {
+            refresher.markDirty(cluster);
+        }
+    }
+
+    private void poll(VirtualCluster cluster, NodeState node) {
+        if (!watched.containsKey(cluster)) {
+            return;
+        }
+        long interval = cluster.config().agentPollIntervalMsOrDefault();
+        if (!cluster.policy().usesAgentMetrics() || !node.configuredEnabled()) {
+            scheduler.schedule(() -> poll(cluster, node), interval, TimeUnit.MILLISECONDS);
+            return;
+        }
+        URI uri = URI.create("http://" + node.address().getHostString() + ":" + node.address().getPort()
+                + node.agentPath());
+        HttpRequest request = HttpRequest.newBuilder(uri)
+                .timeout(Duration.ofMillis(Math.max(1_000, interval)))
+                .header("Accept", "application/json")
+                .GET()
+                .build();
+        long start = System.nanoTime();
+        http.sendAsync(request, HttpResponse.BodyHandlers.ofString()).whenComplete((response, error) -> {
+            boolean ok = error == null && handleResponse(cluster, node, response, System.nanoTime() - start);
+            if (error != null) {
+                agentUnreachable(cluster, node, error.getClass().getSimpleName()
+                        + (error.getMessage() == null ? "" : ": " + error.getMessage()));
+            }
+            // Until the node is marked down, a failed poll is retried at the normal interval.
+            long next = ok || !node.agentDown() ? interval : cluster.config().agentReprobeMsOrDefault();
+            if (watched.containsKey(cluster)) {
+                scheduler.schedule(() -> poll(cluster, node), next, TimeUnit.MILLISECONDS);
+            }
+        });
+    }
+
+    private boolean handleResponse(VirtualCluster cluster, NodeState node, HttpResponse<String> response,
+            long elapsedNanos) {
+        AgentStats nodeStats = stats.computeIfAbsent(node, n -> new AgentStats());
+        if (response.statusCode() != 200) {
+            agentUnreachable(cluster, node, "agent answered HTTP " + response.statusCode());
+            return false;
+        }
+        AgentMetricsDocument document;
+        try {
+            document = MetricsJson.parse(response.body());
+        } catch (MalformedLoadReportException e) {
+            malformed(cluster, node, nodeStats, "metrics document", e.getMessage());
+            agentUnreachable(cluster, node, "malformed metrics document");
+            return false;
+        }
+        nodeStats.pollSucceeded(System.nanoTime(), elapsedNanos);
+        node.updateAgentSample(new AgentSample(document.timestampMillis(), AgentSample.Source.POLL, document.metrics()));
+        if (node.agentDown()) {
+            node.setAgentDown(false);
+            log.info("cluster {}: agent of node {} answers again; node back in selection", cluster.name(), node.name());
+        }
+        refresher.markDirty(cluster);
+        return true;
+    }
+
+    /**
+     * One poll failed. The node is marked down once it has had no good poll for longer than the sample
+     * expiry (or never had one): a single slow answer from a busy node does not take it out, but a node
+     * whose metrics have gone stale is never chosen on old data.
+     */
+    private void agentUnreachable(VirtualCluster cluster, NodeState node, String why) {
+        AgentStats nodeStats = stats.computeIfAbsent(node, n -> new AgentStats());
+        nodeStats.pollFailed(why);
+        long expiryNanos = cluster.config().agentExpiryMsOrDefault() * 1_000_000L;
+        if (!node.agentDown() && nodeStats.nanosSinceLastSuccess(System.nanoTime()) > expiryNanos) {
+            node.setAgentDown(true);
+            refresher.markDirty(cluster);
+            log.warn("cluster {}: agent of node {} at {}:{}{} cannot be read ({}); node excluded from {} and re-probed every {} ms",
+                    cluster.name(), node.name(), node.address().getHostString(), node.address().getPort(),
+                    node.agentPath(), why, cluster.policy().id(),
+                    cluster.config().agentReprobeMsOrDefault());
+        }
+    }
+
+    private static void malformed(VirtualCluster cluster, NodeState node, AgentStats nodeStats, String what, String why) {
+        nodeStats.malformedReport(why);
+        if (nodeStats.shouldLogMalformed(System.currentTimeMillis())) {
+            log.warn("cluster {}: ignored a malformed {} from node {}: {} ({} ignored so far; logged at most once a minute)",
+                    cluster.name(), what, node.name(), why, nodeStats.malformedReports());
+        }
+    }
+
+    @Override
+    public void close() {
+        watched.clear();
+        refresher.close();
+        scheduler.shutdownNow();
+    }
+}

@@ -1,0 +1,177 @@
+package io.loadwise.dispatcher.monitor;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.loadwise.dispatcher.cluster.NodeState;
+import io.loadwise.dispatcher.cluster.VirtualCluster;
+import io.loadwise.dispatcher.config.ClusterConfig;
+import io.loadwise.dispatcher.config.Mode;
+import io.loadwise.dispatcher.config.NodeConfig;
+import io.loadwise.policy.AgentSample;
+import io.loadwise.policy.PolicyMetric;
+import io.loadwise.policy.PolicyRegistry;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class NodeMonitorTest {
+
+    private final NodeMonitor monitor = new NodeMonitor();
+    private final AgentEndpoint agentA;
+    private final AgentEndpoint agentB;
+
+    NodeMonitorTest() throws Exception {
+        agentA = new AgentEndpoint();
+        agentB = new AgentEndpoint();
+        agentA.report(Map.of("JVM_HEAP_USED%", 70.0, "OS_CPU_USED%", 10.0));
+        agentB.report(Map.of("JVM_HEAP_USED%", 30.0, "OS_CPU_USED%", 20.0));
+    }
+
+    @AfterEach
+    void close() {
+        monitor.close();
+        agentA.close();
+        agentB.close();
+    }
+
+    private VirtualCluster cluster(String policy, int reprobeMs) {
+        ClusterConfig config = new ClusterConfig("web", Mode.HTTP, "127.0.0.1:0", policy, null, null, null, null,
+                null, null, null, null, null, null, null, null, 100, 3_000, reprobeMs,
+                List.of(new NodeConfig("a", agentA.address(), 1, true, null, null),
+                        new NodeConfig("b", agentB.address(), 1, true, null, null)));
+        return new VirtualCluster(config, PolicyRegistry.load(), System::nanoTime);
+    }
+
+    /** Heap and CPU are the only metrics reported: jvm-aware's load is their mean (a 40, b 25). */
+    @Test
+    void pollingFeedsSamplesAndThePickerFollowsThem() {
+        VirtualCluster cluster = cluster("jvm-aware", 60_000);
+        monitor.watch(cluster);
+        NodeState a = cluster.node("a");
+        NodeState b = cluster.node("b");
+        await(() -> a.agentSample() != null && b.agentSample() != null, "both nodes polled");
+        assertEquals(AgentSample.Source.POLL, a.agentSample().source());
+        assertEquals(70.0, a.agentSample().value(PolicyMetric.JVM_HEAP_USED));
+        awaitSteadyPicks(cluster, b, "the picker rebuilt with b as the lightest node");
+
+        agentA.report(Map.of("JVM_HEAP_USED%", 10.0));
+        awaitSteadyPicks(cluster, a, "a's new sample (load 10) reached the picker");
+        agentA.report(Map.of("JVM_HEAP_USED%", 86.0));
+        awaitSteadyPicks(cluster, b, "a above the 85 % heap threshold is refused");
+        AgentStats stats = monitor.stats(a);
+        assertTrue(stats.pollsOk() >= 3, "three samples seen, polls counted: " + stats.pollsOk());
+        assertTrue(stats.lastPollMillis() >= 0, "NODE_NMA_RSPS_TIME " + stats.lastPollMillis());
+        assertEquals(100.0, stats.availabilityPercent());
+    }
+
+    @Test
+    void anAgentThatStopsAnsweringIsExcludedAndReadmittedWhenItAnswersAgain() throws Exception {
+        VirtualCluster cluster = cluster("jvm-aware", 200);
+        monitor.watch(cluster);
+        NodeState b = cluster.node("b");
+        awaitSteadyPicks(cluster, b, "b chosen while its agent answers");
+
+        agentB.reportRaw("<html>not metrics</html>");
+        await(b::agentDown, "b marked down after a malformed metrics document");
+        assertFalse(b.healthy());
+        awaitSteadyPicks(cluster, cluster.node("a"), "only a while b is down");
+        assertTrue(monitor.stats(b).malformedReports() >= 1);
+        assertNotNull(monitor.stats(b).lastError());
+
+        agentB.report(Map.of("JVM_HEAP_USED%", 5.0));
+        await(() -> !b.agentDown(), "b re-admitted after its re-probe");
+        awaitSteadyPicks(cluster, b, "b chosen again");
+    }
+
+    @Test
+    void anUnreachableAgentMarksTheNodeDownAndNonAgentPoliciesIgnoreIt() {
+        VirtualCluster cluster = cluster("jvm-aware", 60_000);
+        agentA.close();
+        monitor.watch(cluster);
+        NodeState a = cluster.node("a");
+        await(a::agentDown, "a marked down: nothing listens on its agent port");
+        assertTrue(monitor.stats(a).pollsFailed() >= 1);
+        assertTrue(monitor.stats(a).availabilityPercent() < 100.0);
+
+        awaitSteadyPicks(cluster, cluster.node("b"), "jvm-aware uses only b while a's agent is down");
+        cluster.switchPolicy(PolicyRegistry.load().get("round-robin"), io.loadwise.policy.PolicyOptions.EMPTY);
+        assertFalse(a.agentDown(), "a static policy does not exclude a node for its agent");
+        assertTrue(a.healthy());
+        NodeState first = cluster.pick(null);
+        NodeState second = cluster.pick(null);
+        assertNotSame(first, second, "round robin alternates over both nodes again");
+    }
+
+    @Test
+    void piggybackedReportsUpdateTheSampleAndGarbageChangesNothing() {
+        VirtualCluster cluster = cluster("jvm-aware", 60_000);
+        NodeState a = cluster.node("a");
+        monitor.acceptLoadReport(cluster, a, "TEXT cpu_utilization=0.25,named_metrics.jvm_heap_used=0.40");
+        AgentSample sample = a.agentSample();
+        assertNotNull(sample);
+        assertEquals(AgentSample.Source.PIGGYBACK, sample.source());
+        assertEquals(40.0, sample.value(PolicyMetric.JVM_HEAP_USED), 1e-9);
+        assertEquals(25.0, sample.value(PolicyMetric.OS_CPU_USED), 1e-9);
+
+        for (String garbage : new String[] {"", "TEXT cpu_utilization", "cpu_utilization=banana", "\u0000\u0001", "TEXT a=1,,=2"}) {
+            monitor.acceptLoadReport(cluster, a, garbage);
+            assertSame(sample, a.latestAgentSample(), "garbage '" + garbage + "' replaced the sample");
+        }
+        assertEquals(5, monitor.stats(a).malformedReports());
+        assertEquals(1, monitor.stats(a).piggybackReports());
+        monitor.acceptLoadReport(cluster, a, "TEXT ");
+        assertSame(sample, a.latestAgentSample(), "an empty report changes nothing");
+    }
+
+    @Test
+    void aPiggybackKeepsTheFullMetricsOfTheLastPoll() {
+        VirtualCluster cluster = cluster("jvm-aware", 60_000);
+        monitor.watch(cluster);
+        NodeState a = cluster.node("a");
+        await(() -> a.agentSample() != null, "a polled");
+        monitor.acceptLoadReport(cluster, a, "TEXT named_metrics.jvm_heap_used=0.55");
+        AgentSample merged = a.latestAgentSample();
+        assertEquals(55.0, merged.value(PolicyMetric.JVM_HEAP_USED), 1e-9);
+        assertEquals(10.0, merged.value(PolicyMetric.OS_CPU_USED), 1e-9, "polled CPU kept");
+    }
+
+    /**
+     * Waits until ten picks in a row return {@code node}: a single pick can land on it by tie rotation
+     * while the picker still knows nothing.
+     */
+    private static void awaitSteadyPicks(VirtualCluster cluster, NodeState node, String what) {
+        await(() -> {
+            for (int i = 0; i < 10; i++) {
+                if (cluster.pick(null) != node) {
+                    return false;
+                }
+            }
+            return true;
+        }, what);
+    }
+
+    private static void await(BooleanSupplier condition, String what) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                fail("timed out waiting until " + what);
+            }
+            Thread.onSpinWait();
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                fail("interrupted");
+            }
+        }
+    }
+}
