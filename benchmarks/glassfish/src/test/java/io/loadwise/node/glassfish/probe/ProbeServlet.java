@@ -27,7 +27,7 @@ import javax.sql.DataSource;
  */
 public final class ProbeServlet extends HttpServlet {
 
-    private static final long HOLD_LIMIT_SECONDS = 60;
+    private static final long HOLD_LIMIT_SECONDS = 120;
     private static final AtomicReference<CountDownLatch> GATE = new AtomicReference<>(new CountDownLatch(1));
 
     @Override
