@@ -50,13 +50,14 @@ public final class GlassFishProvisioner implements NodeProvisioner {
         if (server != null) {
             throw new IllegalStateException("this provisioner already runs node " + server.name());
         }
+        JdbcPoolSettings pool = poolFor(spec);
         Path deployDir = domainsDir.resolve(spec.name() + "-deploy");
         Path war;
         Path resources;
         try {
             Files.createDirectories(deployDir);
             war = ResourceMapping.mapped(spec.warPath(), TRADE_DATASOURCE, deployDir.resolve(spec.warPath().getFileName()));
-            resources = Files.writeString(deployDir.resolve("trade-resources.xml"), poolFor(spec).resourcesXml());
+            resources = Files.writeString(deployDir.resolve("trade-resources.xml"), pool.resourcesXml());
         } catch (IOException e) {
             throw new ProvisioningException("cannot prepare the deployment of node " + spec.name() + " in " + deployDir
                     + ": " + e, e);
