@@ -16,8 +16,11 @@ public final class AgentStats {
     private final AtomicLong lastPollMicros = new AtomicLong(-1);
     private final AtomicLong lastMalformedLogMillis = new AtomicLong(Long.MIN_VALUE / 2);
     private volatile String lastError;
-    /** System.nanoTime() of the last good poll; 0 before the first. */
-    private volatile long lastSuccessNanos;
+    /**
+     * System.nanoTime() of the last good poll, or of when monitoring began: a node that was just added
+     * gets one expiry period to answer before it counts as down.
+     */
+    private volatile long lastSuccessNanos = System.nanoTime();
 
     void pollSucceeded(long nowNanos, long elapsedNanos) {
         pollsOk.increment();
@@ -26,10 +29,9 @@ public final class AgentStats {
         lastError = null;
     }
 
-    /** Nanoseconds since the last good poll, or {@link Long#MAX_VALUE} when there was none. */
+    /** Nanoseconds since the last good poll, or since monitoring began when there was none. */
     long nanosSinceLastSuccess(long nowNanos) {
-        long last = lastSuccessNanos;
-        return last == 0 ? Long.MAX_VALUE : nowNanos - last;
+        return nowNanos - lastSuccessNanos;
     }
 
     void pollFailed(String error) {

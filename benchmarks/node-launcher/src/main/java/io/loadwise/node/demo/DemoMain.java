@@ -186,8 +186,8 @@ public final class DemoMain {
         out.println("  Live figures:   curl -H 'Authorization: Bearer " + token + "' " + admin + "/api/clusters/"
                 + DemoConfig.CLUSTER + "/stats");
         for (NodeProcess node : nodes.nodes()) {
-            out.println("  Node " + node.name() + ":  " + node.baseUri() + "trade/   agent metrics: " + node.baseUri()
-                    + "trade/loadwise-agent/metrics.html");
+            out.println("  Node " + node.name() + ":  " + node.baseUri() + "   agent metrics: "
+                    + node.baseUri().resolve("loadwise-agent/metrics.html"));
         }
         out.println("  Configuration:  " + config);
         out.println("  Logs:           " + config.getParent().resolve("logs") + " and "

@@ -82,11 +82,14 @@ class GlassFishAdapterTest {
                 Map.of("currentthreadsbusy", count(3), "maxthreads", count(12), "corethreads", count(2)));
         register(MON + "type=thread-pool-mon,name=network/admin-listener/thread-pool",
                 Map.of("currentthreadsbusy", count(1), "maxthreads", count(50)));
+        // the HTTPS listener has a pool of its own, as large and idle (seen on GlassFish 7.0.21)
+        register(MON + "type=thread-pool-mon,name=network/http-listener-2/thread-pool",
+                Map.of("currentthreadsbusy", count(0), "maxthreads", count(12), "corethreads", count(2)));
         register(MON + "type=connection-queue-mon,name=network/http-listener-1/connection-queue",
                 Map.of("countqueued", count(4), "maxqueued", count(16), "countoverflows", count(0),
                         "countopenconnections", count(9), "countqueued1minuteaverage", count(2)));
         register(MON + "type=request-mon,name=http-service/server/request",
-                Map.of("requestcount", count(100), "errorcount", count(1), "maxtime", count(250), "processingtime", count(12)));
+                Map.of("countrequests", count(100), "errorcount", count(1), "maxtime", count(250), "processingtime", count(12)));
         register(MON + "type=session-mon,name=web/session", Map.of("activesessionscurrent", range(7)));
         register(MON + "type=jdbc-connection-pool-mon,name=resources/AppPool", Map.of("numconnused", range(8)));
 
@@ -94,6 +97,7 @@ class GlassFishAdapterTest {
         source.collect(on);
         Map<String, Double> v = on.values();
         assertEquals(3.0, v.get("AMX_CONNS_Q_THRBSY"), "admin listener not counted");
+        assertEquals(12.0, v.get("AMX_CONNS_Q_THRDSMAX"), "the idle HTTPS listener's pool not counted");
         assertEquals(25.0, v.get("AMX_CONNS_Q_THRBSY%"), 1e-9);
         assertEquals(25.0, v.get("AMX_CONNS_Q_USED%"), 1e-9);
         assertEquals(4.0, v.get("AMX_CONNS_QD"));
