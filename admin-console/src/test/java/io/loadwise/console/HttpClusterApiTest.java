@@ -108,4 +108,27 @@ class HttpClusterApiTest extends ApiTestBase {
         HttpClient fresh = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
         assertThrows(ConnectException.class, () -> fetch(fresh, listener));
     }
+
+    @Test
+    void affinityHitsAndMissesAreCountedInTheClusterView() throws Exception {
+        ApiClient.Response created = api.post("/api/clusters", """
+                {"name": "shop", "mode": "http", "listen": "127.0.0.1:0", "policy": "round-robin",
+                 "affinity": "cookie",
+                 "nodes": [{"name": "a", "address": "%s"}, {"name": "b", "address": "%s"}]}
+                """.formatted(nodeAddress(0), nodeAddress(1)));
+        assertEquals(201, created.status(), created.body());
+        URI uri = URI.create("http://127.0.0.1:" + control.boundAddress("shop").getPort() + "/hello");
+        HttpResponse<String> first = http.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString());
+        String cookie = first.headers().firstValue("set-cookie").orElseThrow().split(";")[0];
+        for (int i = 0; i < 3; i++) {
+            HttpResponse<String> pinned = http.send(HttpRequest.newBuilder(uri).header("Cookie", cookie).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(first.body(), pinned.body(), "the affinity cookie pins the same node");
+        }
+        JsonNode counts = api.get("/api/clusters/shop").json().path("affinityCounts");
+        assertEquals(1, counts.path("unpinned").asLong(), counts.toString());
+        assertEquals(3, counts.path("hits").asLong(), counts.toString());
+        assertEquals(0, counts.path("misses").asLong(), counts.toString());
+        assertTrue(api.get("/api/clusters/web").json().path("affinityCounts").isNull(), "tcp clusters have none");
+    }
 }

@@ -30,6 +30,7 @@ public final class ApiServlet extends HttpServlet {
         StatsResource stats = new StatsResource(control);
         PolicyResource policy = new PolicyResource(control);
         NodeResource nodes = new NodeResource(control);
+        NodeMetricsResource nodeMetrics = new NodeMetricsResource(control);
         this.routes = List.of(
                 new Route("/api/policies", Map.of("GET", policies::list)),
                 new Route("/api/clusters", Map.of("GET", clusters::list, "POST", clusters::create)),
@@ -37,7 +38,8 @@ public final class ApiServlet extends HttpServlet {
                         Map.of("GET", clusters::get, "PUT", clusters::replace, "DELETE", clusters::delete)),
                 new Route("/api/clusters/{}/stats", Map.of("GET", stats::get)),
                 new Route("/api/clusters/{}/policy", Map.of("GET", policy::get, "PUT", policy::put)),
-                new Route("/api/clusters/{}/nodes/{}", Map.of("GET", nodes::get, "PUT", nodes::put)));
+                new Route("/api/clusters/{}/nodes/{}", Map.of("GET", nodes::get, "PUT", nodes::put)),
+                new Route("/api/clusters/{}/nodes/{}/metrics", Map.of("GET", nodeMetrics::get)));
     }
 
     @Override

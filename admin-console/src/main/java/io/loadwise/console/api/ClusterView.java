@@ -20,10 +20,18 @@ import java.util.Map;
  *
  * @param balance HTTP only, {@code null} for tcp
  * @param affinity HTTP only, {@code null} for tcp
+ * @param affinityCounts HTTP only, {@code null} for tcp
  * @param config the cluster's configuration as persisted, ready to edit and {@code PUT} back
  */
 record ClusterView(String name, Mode mode, Listen listen, PolicyInForce policy, Balance balance, Affinity affinity,
-        List<NodeView> nodes, ClusterConfig config) {
+        AffinityCounts affinityCounts, List<NodeView> nodes, ClusterConfig config) {
+
+    /**
+     * Requests that named a live node by session route or affinity cookie (hits), that named a node no
+     * longer usable (misses, sent to the policy), and that carried no affinity at all.
+     */
+    record AffinityCounts(long hits, long misses, long unpinned) {
+    }
 
     /** @param bound the address actually bound, {@code null} when not listening */
     record Listen(String configured, String bound) {
@@ -78,7 +86,12 @@ record ClusterView(String name, Mode mode, Listen listen, PolicyInForce policy, 
                 new Listen(config.listen(), bound == null ? null : bound.getHostString() + ":" + bound.getPort()),
                 new PolicyInForce(policy.id(), policy.description(), policy.usesAgentMetrics(),
                         cluster.policyOptions().asMap()),
-                http ? config.balanceOrDefault() : null, http ? config.affinityOrDefault() : null, nodes, config);
+                http ? config.balanceOrDefault() : null, http ? config.affinityOrDefault() : null,
+                affinityCounts(control.affinityCounters(cluster.name())), nodes, config);
+    }
+
+    private static AffinityCounts affinityCounts(io.loadwise.dispatcher.http.AffinityCounters counters) {
+        return counters == null ? null : new AffinityCounts(counters.hits(), counters.misses(), counters.unpinned());
     }
 
     private static ClusterConfig configInForce(ClusterControl control, VirtualCluster cluster) {

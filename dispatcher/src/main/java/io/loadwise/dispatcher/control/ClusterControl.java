@@ -50,6 +50,14 @@ public interface ClusterControl {
         return null;
     }
 
+    /**
+     * Session-affinity hits and misses of an HTTP cluster since its listener started, or {@code null}
+     * for a TCP cluster or an unknown one.
+     */
+    default io.loadwise.dispatcher.http.AffinityCounters affinityCounters(String cluster) {
+        return null;
+    }
+
     /** Cumulative counters of a cluster since start. */
     CounterReading totals(String cluster);
 

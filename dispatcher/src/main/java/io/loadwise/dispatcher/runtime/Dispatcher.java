@@ -146,6 +146,13 @@ public final class Dispatcher implements ClusterControl, AutoCloseable {
     }
 
     @Override
+    public synchronized io.loadwise.dispatcher.http.AffinityCounters affinityCounters(String cluster) {
+        RunningCluster rc = running.get(cluster);
+        return rc != null && rc.listener() instanceof io.loadwise.dispatcher.http.HttpProxyServer http
+                ? http.affinityCounters() : null;
+    }
+
+    @Override
     public synchronized InetSocketAddress boundAddress(String cluster) {
         RunningCluster rc = running.get(cluster);
         return rc == null ? null : rc.listener().boundAddress();
