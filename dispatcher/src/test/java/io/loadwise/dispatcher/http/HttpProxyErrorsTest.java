@@ -160,11 +160,13 @@ class HttpProxyErrorsTest {
     void fastRequestsOnALongLivedConnectionNeverTimeOut() throws Exception {
         TestBackend a = backend("a");
         proxy = new ProxyFixture();
-        proxy.responseTimeoutMs = 150;
-        proxy.idleTimeoutMs = 400;
+        // Short enough that a timer leaking from one exchange into the next would fire within the run,
+        // long enough that a loaded 2-core build machine answers every request in time.
+        proxy.responseTimeoutMs = 500;
+        proxy.idleTimeoutMs = 900;
         proxy.node("a", a.address()).start();
 
-        long end = System.nanoTime() + 1_200_000_000L; // several timeout and idle periods
+        long end = System.nanoTime() + 3_000_000_000L; // several timeout and idle periods
         int requests = 0;
         try (RawHttpClient client = proxy.client()) {
             while (System.nanoTime() < end) {
