@@ -33,22 +33,32 @@ class DemoIT {
         assertTrue(Files.isRegularFile(dispatcherJar), "built before this test: " + dispatcherJar);
         List<Integer> ports = freePorts(5);
 
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int exit = DemoMain.run(new String[] {
-            "--dispatcher-jar", dispatcherJar.toString(), "--agent-jar", agentJar.toString(),
-            "--work-dir", work.resolve("demo").toString(), "--users", "20",
-            "--dispatcher-port", ports.get(0).toString(), "--admin-port", ports.get(1).toString(),
-            "--node-ports", ports.get(2) + "," + ports.get(3) + "," + ports.get(4), "--exit-when-ready"},
-                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
-
-        String printed = out.toString(StandardCharsets.UTF_8);
-        assertEquals(0, exit, "demo failed:\n" + printed + err.toString(StandardCharsets.UTF_8));
+        // As ./loadwise demo runs it: the shaded launcher jar in a JVM of its own.
+        Path launcherJar = Path.of("target", "loadwise-node-launcher.jar").toAbsolutePath();
+        Path output = work.resolve("demo.out");
+        Process demo = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", launcherJar.toString(), DemoMain.class.getName(),
+                "--dispatcher-jar", dispatcherJar.toString(), "--agent-jar", agentJar.toString(),
+                "--work-dir", work.resolve("demo").toString(), "--users", "20",
+                "--dispatcher-port", ports.get(0).toString(), "--admin-port", ports.get(1).toString(),
+                "--node-ports", ports.get(2) + "," + ports.get(3) + "," + ports.get(4), "--exit-when-ready")
+                .redirectErrorStream(true).redirectOutput(output.toFile()).start();
+        boolean finished = demo.waitFor(6, java.util.concurrent.TimeUnit.MINUTES);
+        if (!finished) {
+            demo.descendants().forEach(ProcessHandle::destroyForcibly);
+            demo.destroyForcibly();
+        }
+        int exit = finished ? demo.exitValue() : -1;
+        String printed = Files.readString(output, StandardCharsets.UTF_8);
+        assertEquals(0, exit, "demo failed:\n" + printed);
         assertTrue(printed.contains("Loadwise demo is running."), printed);
         assertTrue(printed.contains("agent metrics arriving from every node"), printed);
         assertTrue(printed.contains("http://127.0.0.1:" + ports.get(0) + "/trade/scenario"), printed);
         assertTrue(printed.contains("demo: stopped."), printed);
-        assertEquals(List.of(), ProcessHandle.current().descendants().filter(ProcessHandle::isAlive)
+        // Every part the demo started names its directory under the work dir on its command line.
+        String workPath = work.toString();
+        assertEquals(List.of(), ProcessHandle.allProcesses().filter(ProcessHandle::isAlive)
+                .filter(p -> p.info().commandLine().orElse("").contains(workPath))
                 .map(p -> p.pid() + " " + p.info().commandLine().orElse("?")).toList(), "processes left running");
     }
 
