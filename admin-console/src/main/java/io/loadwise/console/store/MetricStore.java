@@ -75,7 +75,7 @@ public final class MetricStore implements AutoCloseable {
             } catch (IOException | RuntimeException e) {
                 Path aside = moveAside(file);
                 log.warn("metric store {} is unreadable or has another layout ({}); moved it to {} and started a new one",
-                        file, e.getMessage(), aside.getFileName());
+                        file, e, aside.getFileName());
             }
         }
         return create(file, catalog, startSeconds);
@@ -87,9 +87,14 @@ public final class MetricStore implements AutoCloseable {
      * @throws IOException when it is missing, unreadable or not laid out for {@code catalog}
      */
     public static MetricStore open(Path file, SeriesCatalog catalog) throws IOException {
+        long expectedSize = StoreLayout.definition(file, catalog, 1).getEstimatedSize();
+        long size = Files.size(file);
+        if (size != expectedSize) {
+            throw new IOException("size " + size + " bytes, expected " + expectedSize);
+        }
         RrdDb db = RrdDb.getBuilder().setPath(file.toString()).setBackendFactory(BACKEND).build();
         try {
-            validate(db, file, catalog);
+            validate(db, catalog);
         } catch (IOException | RuntimeException e) {
             db.close();
             throw e;
@@ -97,12 +102,7 @@ public final class MetricStore implements AutoCloseable {
         return new MetricStore(file, catalog, db);
     }
 
-    private static void validate(RrdDb db, Path file, SeriesCatalog catalog) throws IOException {
-        long expectedSize = StoreLayout.definition(file, catalog, 1).getEstimatedSize();
-        long size = Files.size(file);
-        if (size != expectedSize) {
-            throw new IOException("size " + size + " bytes, expected " + expectedSize);
-        }
+    private static void validate(RrdDb db, SeriesCatalog catalog) throws IOException {
         List<String> differences = StoreLayout.differences(db, catalog);
         if (!differences.isEmpty()) {
             throw new IOException(String.join("; ", differences));

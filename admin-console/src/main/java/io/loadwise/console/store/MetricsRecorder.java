@@ -78,10 +78,10 @@ public final class MetricsRecorder implements AutoCloseable {
         int written = 0;
         for (VirtualCluster cluster : control.clusters()) {
             String name = cluster.name();
-            MetricsSnapshot latest = StoreSamples.latest(control.history(name), nowMillis);
+            MetricsSnapshot latest = LastSecond.of(control.history(name), nowMillis);
             written += write(StoreKey.cluster(name), second, StoreSamples.cluster(latest));
             for (NodeState node : cluster.nodes()) {
-                MetricsSnapshot nodeLatest = StoreSamples.latest(control.nodeHistory(name, node.name()), nowMillis);
+                MetricsSnapshot nodeLatest = LastSecond.of(control.nodeHistory(name, node.name()), nowMillis);
                 double[] row = StoreSamples.node(node, nodeLatest, control.agentStats(name, node.name()));
                 written += write(StoreKey.node(name, node.name()), second, row);
             }

@@ -5,25 +5,12 @@ import io.loadwise.dispatcher.metrics.MetricsSnapshot;
 import io.loadwise.dispatcher.monitor.AgentStats;
 import io.loadwise.policy.AgentSample;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Map;
 
 /** Turns what the dispatcher knows into one row of values per store, in catalog order. */
 final class StoreSamples {
 
-    /** A snapshot older than this is not "the last second" any more (the history has stopped). */
-    static final long MAX_SNAPSHOT_AGE_MILLIS = 5_000;
-
     private StoreSamples() {
-    }
-
-    /** The newest snapshot of a history if it is recent, otherwise {@code null}. */
-    static MetricsSnapshot latest(List<MetricsSnapshot> history, long nowMillis) {
-        if (history.isEmpty()) {
-            return null;
-        }
-        MetricsSnapshot last = history.get(history.size() - 1);
-        return nowMillis - last.epochMillis() > MAX_SNAPSHOT_AGE_MILLIS ? null : last;
     }
 
     /** A cluster store's row: Table 2 of the last second, all unknown without a snapshot. */
@@ -70,9 +57,7 @@ final class StoreSamples {
             Arrays.fill(row, at, at + SeriesCatalog.TABLE_2.size(), Double.NaN);
             return;
         }
-        double[] values = {s.activeConnections(), s.activeRequests(), s.latencyMillis(), s.throughput(), s.failed(),
-            s.selections(), s.selectionMillis(), s.connectWaitMillis(), s.processingMillis(), s.slowdown(),
-            s.trafficInMBps(), s.trafficOutMBps()};
+        double[] values = LastSecond.table2(s);
         System.arraycopy(values, 0, row, at, values.length);
     }
 }
