@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
 import io.loadwise.console.store.SeriesGraph;
 import io.loadwise.console.testing.ApiClient;
+import io.loadwise.console.testing.Await;
 import io.loadwise.dispatcher.cluster.NodeState;
 import io.loadwise.policy.AgentSample;
 import java.awt.image.BufferedImage;
@@ -28,7 +29,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.BooleanSupplier;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -127,16 +127,6 @@ class MetricsEndpointsTest extends ApiTestBase {
         return rows;
     }
 
-    private static void await(BooleanSupplier condition, String what) {
-        long deadline = System.nanoTime() + 30_000_000_000L;
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() - deadline > 0) {
-                throw new AssertionError("timed out waiting for " + what);
-            }
-            java.util.concurrent.locks.LockSupport.parkNanos(200_000_000L);
-        }
-    }
-
     private BufferedImage png(String path) throws Exception {
         HttpResponse<byte[]> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + plane.port() + path))
                 .header("Authorization", "Bearer " + TOKEN).timeout(Duration.ofSeconds(20)).build(),
@@ -182,9 +172,9 @@ class MetricsEndpointsTest extends ApiTestBase {
     @Test
     void graphsAndSeriesShowTheTrafficThatFlowed() throws Exception {
         startTraffic();
-        await(() -> knownRows("/api/clusters/shop/series/TD_AVE_THROUGHPUT.csv?window=10m").stream()
+        Await.until(() -> knownRows("/api/clusters/shop/series/TD_AVE_THROUGHPUT.csv?window=10m").stream()
                 .filter(r -> r[0] > 0).count() >= 3, "three recorded seconds with throughput");
-        await(() -> knownRows("/api/clusters/shop/nodes/a/series/JVM_HEAP_USED%25.csv?window=10m").size() >= 3,
+        Await.until(() -> knownRows("/api/clusters/shop/nodes/a/series/JVM_HEAP_USED%25.csv?window=10m").size() >= 3,
                 "three recorded seconds of node a's heap");
         stopTraffic();
 
