@@ -40,6 +40,8 @@ public final class MetricStore implements AutoCloseable {
     private final Path file;
     private final SeriesCatalog catalog;
     private final RrdDb db;
+    /** A sample failed half-way: rrd4j's in-memory copy may differ from the file, so the store must be reopened. */
+    private volatile boolean broken;
 
     private MetricStore(Path file, SeriesCatalog catalog, RrdDb db) {
         this.file = file;
@@ -162,6 +164,7 @@ public final class MetricStore implements AutoCloseable {
         if (values.length != catalog.size()) {
             throw new IllegalArgumentException(values.length + " values for " + catalog.size() + " series");
         }
+        checkUsable();
         if (epochSeconds <= db.getLastUpdateTime()) {
             return false;
         }
@@ -172,7 +175,9 @@ public final class MetricStore implements AutoCloseable {
             sample.setValues(values);
             sample.update();
         } catch (IOException | RuntimeException e) {
+            // Nothing reached the file; rrd4j's cached state did change, hence reopen.
             backend.rollback();
+            broken = true;
             throw e;
         }
         backend.commit();
@@ -182,9 +187,21 @@ public final class MetricStore implements AutoCloseable {
     /** Consolidated values of one series between two instants (epoch seconds) at about {@code resolution}. */
     public synchronized FetchData fetch(Series series, ConsolFun function, long start, long end, long resolution)
             throws IOException {
+        checkUsable();
         FetchRequest request = db.createFetchRequest(function, start, end, resolution);
         request.setFilter(series.dsName());
         return request.fetchData();
+    }
+
+    /** True when a failed sample left the store to be reopened ({@link MetricStores} does that). */
+    boolean broken() {
+        return broken;
+    }
+
+    private void checkUsable() {
+        if (broken) {
+            throw new IllegalStateException("metric store " + file + " must be reopened after a failed sample");
+        }
     }
 
     @Override
