@@ -3,6 +3,7 @@ package io.loadwise.console;
 import io.loadwise.console.api.ApiErrorReportValve;
 import io.loadwise.console.api.ApiServlet;
 import io.loadwise.console.api.AuthFilter;
+import io.loadwise.console.store.MetricStores;
 import io.loadwise.dispatcher.control.ClusterControl;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -65,10 +66,12 @@ public final class AdminServer implements AutoCloseable {
     /**
      * Binds {@code listen} (port 0 picks a free port) and starts serving.
      *
+     * @param stores the metric stores behind the graph, series and Prometheus endpoints
+     *
      * @throws IOException when the address cannot be bound
      */
-    public static AdminServer start(InetSocketAddress listen, ClusterControl control, String token)
-            throws IOException {
+    public static AdminServer start(InetSocketAddress listen, ClusterControl control, String token,
+            MetricStores stores) throws IOException {
         Path baseDir = Files.createTempDirectory("loadwise-admin-");
         Tomcat tomcat = new Tomcat();
         tomcat.setBaseDir(baseDir.toString());
@@ -106,7 +109,7 @@ public final class AdminServer implements AutoCloseable {
         authMap.setFilterName("auth");
         authMap.addURLPatternDecoded("/*");
         context.addFilterMap(authMap);
-        Tomcat.addServlet(context, "api", new ApiServlet(control));
+        Tomcat.addServlet(context, "api", new ApiServlet(control, stores));
         context.addServletMappingDecoded("/", "api");
 
         AdminServer server = new AdminServer(tomcat, connector, baseDir);

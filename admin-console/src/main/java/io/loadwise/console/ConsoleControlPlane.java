@@ -4,15 +4,18 @@ import io.loadwise.dispatcher.cluster.NodeAddress;
 import io.loadwise.dispatcher.config.AdminConfig;
 import io.loadwise.dispatcher.control.ClusterControl;
 import io.loadwise.dispatcher.control.ControlPlane;
+import io.loadwise.console.store.MetricsRecorder;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 
 /**
  * The admin side of the dispatcher process: the REST API on embedded Tomcat, bound to
- * {@code admin.listen} (loopback by default). Found by the dispatcher through {@link java.util.ServiceLoader}.
+ * {@code admin.listen} (loopback by default), and the metric stores under {@code <admin.dataDir>/rrd}. Found by the dispatcher through {@link java.util.ServiceLoader}.
  */
 public final class ConsoleControlPlane implements ControlPlane {
 
     private AdminServer server;
+    private MetricsRecorder recorder;
 
     /** For {@link java.util.ServiceLoader}. */
     public ConsoleControlPlane() {
@@ -39,7 +42,15 @@ public final class ConsoleControlPlane implements ControlPlane {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("admin.listen: " + e.getMessage(), e);
         }
-        server = AdminServer.start(address, control, token);
+        String dataDir = admin == null ? new AdminConfig(null, null, null).dataDirOrDefault() : admin.dataDirOrDefault();
+        recorder = MetricsRecorder.start(control, Path.of(dataDir).resolve("rrd"));
+        try {
+            server = AdminServer.start(address, control, token, recorder.stores());
+        } catch (Exception e) {
+            recorder.close();
+            recorder = null;
+            throw e;
+        }
     }
 
     @Override
@@ -55,6 +66,10 @@ public final class ConsoleControlPlane implements ControlPlane {
         if (server != null) {
             server.close();
             server = null;
+        }
+        if (recorder != null) {
+            recorder.close();
+            recorder = null;
         }
     }
 }
