@@ -1,13 +1,19 @@
 package io.loadwise.console;
 
+import io.loadwise.console.auth.AdminPassword;
+import io.loadwise.console.auth.LoginGuard;
+import io.loadwise.console.auth.PasswordFile;
+import io.loadwise.console.auth.PasswordHasher;
 import io.loadwise.dispatcher.cluster.NodeAddress;
 import io.loadwise.dispatcher.config.AdminConfig;
 import io.loadwise.dispatcher.control.ClusterControl;
 import io.loadwise.dispatcher.control.ControlPlane;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Clock;
 
 /**
- * The admin side of the dispatcher process: the REST API on embedded Tomcat, bound to
+ * The admin side of the dispatcher process: the REST API and the web console on embedded Tomcat, bound to
  * {@code admin.listen} (loopback by default). Found by the dispatcher through {@link java.util.ServiceLoader}.
  */
 public final class ConsoleControlPlane implements ControlPlane {
@@ -39,7 +45,11 @@ public final class ConsoleControlPlane implements ControlPlane {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("admin.listen: " + e.getMessage(), e);
         }
-        server = AdminServer.start(address, control, token);
+        AdminConfig settings = admin == null ? new AdminConfig(null, null, null) : admin;
+        AdminPassword password = new AdminPassword(
+                PasswordFile.inDataDir(Path.of(settings.dataDirOrDefault())), new PasswordHasher());
+        password.initialiseFrom(System.getenv());
+        server = AdminServer.start(address, control, token, new LoginGuard(password, Clock.systemUTC()));
     }
 
     @Override
