@@ -98,6 +98,8 @@ final class ClusterForm {
         Map<String, Double> options = parseOptions(values.get("policyOptions"));
         Integer connectTimeout = parseInt("connectTimeoutMs", values.get("connectTimeoutMs"));
         Integer idleTimeout = parseInt("idleTimeoutMs", values.get("idleTimeoutMs"));
+        Balance balance = choice("balance", values.get("balance"), Balance::of);
+        Affinity affinity = choice("affinity", values.get("affinity"), Affinity::of);
         List<NodeConfig> nodes = new ArrayList<>();
         rowOfNode.clear();
         for (int r = 0; r < rows.size(); r++) {
@@ -125,8 +127,7 @@ final class ClusterForm {
                 null, null, null, null, null, null, null, null, null, null, null, null);
         return new ClusterConfig(values.get("name").trim(), mode, values.get("listen").trim(),
                 emptyToNull(values.get("policy")), options.isEmpty() ? null : options,
-                http ? Balance.of(values.getOrDefault("balance", "per-request")) : null,
-                http ? Affinity.of(values.getOrDefault("affinity", "none")) : null,
+                http ? balance : null, http ? affinity : null,
                 http ? emptyToNull(values.get("affinityCookie")) : null, connectTimeout,
                 http ? b.responseTimeoutMs() : null, idleTimeout, http ? b.maxHeaderBytes() : null,
                 b.maxConnectionsPerNode(), b.connectAttempts(), b.unhealthyRetryMs(),
@@ -163,6 +164,19 @@ final class ClusterForm {
 
     void addFieldError(String field, String message) {
         fieldErrors.computeIfAbsent(field, k -> new ArrayList<>()).add(message);
+    }
+
+    /** A select's value; {@code null} (the default) when empty. */
+    private <T> T choice(String field, String text, java.util.function.Function<String, T> parse) {
+        if (text == null || text.isBlank()) {
+            return null;
+        }
+        try {
+            return parse.apply(text.trim());
+        } catch (IllegalArgumentException e) {
+            addFieldError(field, e.getMessage());
+            return null;
+        }
     }
 
     private Integer parseInt(String field, String text) {
