@@ -112,12 +112,11 @@ final class ClusterFormView {
     private static String field(ClusterForm form, String key, String label, String input, String guidance) {
         List<String> errors = form.fieldErrors.getOrDefault(key, List.of());
         StringBuilder b = new StringBuilder("<div class=\"field").append(errors.isEmpty() ? "" : " invalid")
-                .append("\"><label for=\"f-").append(key).append("\">").append(label).append("</label>").append(input)
-                .append("<p class=\"hint\">").append(guidance).append("</p>");
+                .append("\"><label for=\"f-").append(key).append("\">").append(label).append("</label>").append(input);
         for (String e : errors) {
             b.append("<p class=\"field-error\" id=\"err-").append(key).append("\">").append(Html.text(e)).append("</p>");
         }
-        return b.append("</div>").toString();
+        return b.append("<p class=\"hint\">").append(guidance).append("</p></div>").toString();
     }
 
     private static String input(String key, String value, String placeholder) {
