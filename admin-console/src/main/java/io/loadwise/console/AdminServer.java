@@ -5,6 +5,7 @@ import io.loadwise.console.api.ApiServlet;
 import io.loadwise.console.api.AuthFilter;
 import io.loadwise.console.auth.LoginGuard;
 import io.loadwise.console.web.ConsoleWeb;
+import io.loadwise.console.store.MetricStores;
 import io.loadwise.dispatcher.control.ClusterControl;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -67,10 +68,12 @@ public final class AdminServer implements AutoCloseable {
     /**
      * Binds {@code listen} (port 0 picks a free port) and starts serving.
      *
+     * @param stores the metric stores behind the graph, series and Prometheus endpoints
+     *
      * @throws IOException when the address cannot be bound
      */
-    public static AdminServer start(InetSocketAddress listen, ClusterControl control, String token, LoginGuard login)
-            throws IOException {
+    public static AdminServer start(InetSocketAddress listen, ClusterControl control, String token,
+            MetricStores stores, LoginGuard login) throws IOException {
         Path baseDir = Files.createTempDirectory("loadwise-admin-");
         Tomcat tomcat = new Tomcat();
         tomcat.setBaseDir(baseDir.toString());
@@ -109,8 +112,9 @@ public final class AdminServer implements AutoCloseable {
         authMap.addURLPatternDecoded("/api/*");
         authMap.addURLPatternDecoded("/metrics");
         context.addFilterMap(authMap);
-        Tomcat.addServlet(context, "api", new ApiServlet(control));
+        Tomcat.addServlet(context, "api", new ApiServlet(control, stores));
         context.addServletMappingDecoded("/api/*", "api");
+        context.addServletMappingDecoded("/metrics", "api");
 
         AdminServer server = new AdminServer(tomcat, connector, baseDir);
         TOMCAT_LIFECYCLE_JUL.setLevel(Level.OFF);

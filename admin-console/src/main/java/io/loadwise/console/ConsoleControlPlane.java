@@ -8,17 +8,20 @@ import io.loadwise.dispatcher.cluster.NodeAddress;
 import io.loadwise.dispatcher.config.AdminConfig;
 import io.loadwise.dispatcher.control.ClusterControl;
 import io.loadwise.dispatcher.control.ControlPlane;
+import io.loadwise.console.store.MetricsRecorder;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Clock;
 
 /**
  * The admin side of the dispatcher process: the REST API and the web console on embedded Tomcat, bound to
- * {@code admin.listen} (loopback by default). Found by the dispatcher through {@link java.util.ServiceLoader}.
+ * {@code admin.listen} (loopback by default), and the metric stores under {@code <admin.dataDir>/rrd}.
+ * Found by the dispatcher through {@link java.util.ServiceLoader}.
  */
 public final class ConsoleControlPlane implements ControlPlane {
 
     private AdminServer server;
+    private MetricsRecorder recorder;
 
     /** For {@link java.util.ServiceLoader}. */
     public ConsoleControlPlane() {
@@ -46,10 +49,18 @@ public final class ConsoleControlPlane implements ControlPlane {
             throw new IllegalArgumentException("admin.listen: " + e.getMessage(), e);
         }
         AdminConfig settings = admin == null ? new AdminConfig(null, null, null) : admin;
-        AdminPassword password = new AdminPassword(
-                PasswordFile.inDataDir(Path.of(settings.dataDirOrDefault())), new PasswordHasher());
+        Path dataDir = Path.of(settings.dataDirOrDefault());
+        AdminPassword password = new AdminPassword(PasswordFile.inDataDir(dataDir), new PasswordHasher());
         password.initialiseFrom(System.getenv());
-        server = AdminServer.start(address, control, token, new LoginGuard(password, Clock.systemUTC()));
+        recorder = MetricsRecorder.start(control, dataDir.resolve("rrd"));
+        try {
+            server = AdminServer.start(address, control, token, recorder.stores(),
+                    new LoginGuard(password, Clock.systemUTC()));
+        } catch (Exception e) {
+            recorder.close();
+            recorder = null;
+            throw e;
+        }
     }
 
     @Override
@@ -65,6 +76,10 @@ public final class ConsoleControlPlane implements ControlPlane {
         if (server != null) {
             server.close();
             server = null;
+        }
+        if (recorder != null) {
+            recorder.close();
+            recorder = null;
         }
     }
 }

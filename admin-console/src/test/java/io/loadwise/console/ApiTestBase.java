@@ -51,10 +51,10 @@ abstract class ApiTestBase {
         node2 = new EchoBackend();
         configFile = dir.resolve("loadwise.json");
         Files.writeString(configFile, """
-                {"admin": {"listen": "127.0.0.1:0", "token": "%s"},
+                {"admin": {"listen": "127.0.0.1:0", "token": "%s", "dataDir": "%s"},
                  "clusters": [{"name": "web", "mode": "tcp", "listen": "127.0.0.1:0", "policy": "%s",
                                "nodes": [{"name": "n1", "address": "%s"}, {"name": "n2", "address": "%s", "weight": 2}]}]}
-                """.formatted(TOKEN, FirstUsablePolicy.ID, node1.address(), node2.address()));
+                """.formatted(TOKEN, dataDir().toString().replace("\\", "/"), FirstUsablePolicy.ID, node1.address(), node2.address()));
         PolicyRegistry policies = PolicyRegistry.load();
         LoadwiseConfig config = ConfigLoader.load(configFile);
         new ConfigValidator(policies).check(config);
@@ -75,6 +75,11 @@ abstract class ApiTestBase {
         }
         node1.close();
         node2.close();
+    }
+
+    /** The admin data directory (metric stores under {@code rrd/}), inside the test's temporary directory. */
+    Path dataDir() {
+        return dir.resolve("data");
     }
 
     /** The configuration file as it is on disk now. */

@@ -232,6 +232,15 @@ class ConsoleBrowserTest {
         assertTrue(checked > 0);
         WebElement csv = browser.findElement(By.cssSelector("#graphs a.csv-link"));
         assertTrue(csv.getAttribute("href").contains(".csv?window=10m"), csv.getAttribute("href"));
+        // The data behind the throughput graph: the traffic of the policy-switch scenario was recorded.
+        String throughputCsv = browser.findElements(By.cssSelector("#group-dispatcher a.csv-link")).stream()
+                .map(a -> a.getAttribute("href")).filter(h -> h.contains("/TD_AVE_THROUGHPUT.csv")).findFirst()
+                .orElseThrow(() -> new AssertionError("no CSV link for TD_AVE_THROUGHPUT"));
+        HttpResponse<String> rows = http.send(HttpRequest.newBuilder(URI.create(throughputCsv))
+                .header("Cookie", "LOADWISE_SESSION=" + session).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, rows.statusCode(), rows.body());
+        assertTrue(rows.body().lines().skip(1).map(line -> line.split(",", -1)[1])
+                .anyMatch(v -> !v.isEmpty() && Double.parseDouble(v) > 0), "recorded throughput above 0: " + rows.body());
         wait.until(d -> (Boolean) ((JavascriptExecutor) d).executeScript(
                 "return Array.from(document.querySelectorAll('#graphs img')).slice(0, 4).every(i => i.complete && i.naturalWidth > 0)"));
         screenshot("metrics-cluster");

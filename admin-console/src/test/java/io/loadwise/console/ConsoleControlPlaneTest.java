@@ -46,7 +46,7 @@ class ConsoleControlPlaneTest extends ApiTestBase {
             ConsoleControlPlane other = new ConsoleControlPlane();
             String listen = "127.0.0.1:" + taken.getLocalPort();
             IOException e = assertThrows(IOException.class,
-                    () -> other.start(control, new AdminConfig(listen, null, null), TOKEN));
+                    () -> other.start(control, new AdminConfig(listen, null, dir.toString()), TOKEN));
             assertTrue(e.getMessage().contains(listen), e.getMessage());
             assertTrue(e.getMessage().contains("in use"), e.getMessage());
             other.close();
@@ -56,7 +56,7 @@ class ConsoleControlPlaneTest extends ApiTestBase {
     @Test
     void closeReleasesThePort() throws Exception {
         ConsoleControlPlane other = new ConsoleControlPlane();
-        other.start(control, new AdminConfig("127.0.0.1:0", null, null), TOKEN);
+        other.start(control, new AdminConfig("127.0.0.1:0", null, dir.resolve("other").toString()), TOKEN);
         int port = other.port();
         assertEquals(200, new ApiClient(port, TOKEN).get("/api/policies").status());
         other.close();

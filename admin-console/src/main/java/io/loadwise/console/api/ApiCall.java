@@ -26,6 +26,11 @@ public final class ApiCall {
         return pathParams.get(i);
     }
 
+    /** A query parameter, or {@code null} when absent. */
+    String query(String name) {
+        return request.getParameter(name);
+    }
+
     /**
      * An optional integer query parameter within [min, max].
      *

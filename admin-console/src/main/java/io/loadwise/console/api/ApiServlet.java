@@ -1,5 +1,6 @@
 package io.loadwise.console.api;
 
+import io.loadwise.console.store.MetricStores;
 import io.loadwise.dispatcher.config.ConfigValidationException;
 import io.loadwise.dispatcher.control.ClusterControl;
 import jakarta.servlet.http.HttpServlet;
@@ -24,12 +25,17 @@ public final class ApiServlet extends HttpServlet {
 
     private final transient List<Route> routes;
 
-    public ApiServlet(ClusterControl control) {
+    /**
+     * @param stores the metric stores the graph and series endpoints read
+     */
+    public ApiServlet(ClusterControl control, MetricStores stores) {
         PoliciesResource policies = new PoliciesResource(control);
         ClustersResource clusters = new ClustersResource(control);
         StatsResource stats = new StatsResource(control);
         PolicyResource policy = new PolicyResource(control);
         NodeResource nodes = new NodeResource(control);
+        GraphsResource graphs = new GraphsResource(control, stores);
+        PrometheusResource prometheus = new PrometheusResource(control);
         this.routes = List.of(
                 new Route("/api/policies", Map.of("GET", policies::list)),
                 new Route("/api/clusters", Map.of("GET", clusters::list, "POST", clusters::create)),
@@ -37,7 +43,14 @@ public final class ApiServlet extends HttpServlet {
                         Map.of("GET", clusters::get, "PUT", clusters::replace, "DELETE", clusters::delete)),
                 new Route("/api/clusters/{}/stats", Map.of("GET", stats::get)),
                 new Route("/api/clusters/{}/policy", Map.of("GET", policy::get, "PUT", policy::put)),
-                new Route("/api/clusters/{}/nodes/{}", Map.of("GET", nodes::get, "PUT", nodes::put)));
+                new Route("/api/clusters/{}/nodes/{}", Map.of("GET", nodes::get, "PUT", nodes::put)),
+                new Route("/api/clusters/{}/graphs", Map.of("GET", graphs::listCluster)),
+                new Route("/api/clusters/{}/graphs/{}", Map.of("GET", graphs::clusterGraph)),
+                new Route("/api/clusters/{}/series/{}", Map.of("GET", graphs::clusterCsv)),
+                new Route("/api/clusters/{}/nodes/{}/graphs", Map.of("GET", graphs::listNode)),
+                new Route("/api/clusters/{}/nodes/{}/graphs/{}", Map.of("GET", graphs::nodeGraph)),
+                new Route("/api/clusters/{}/nodes/{}/series/{}", Map.of("GET", graphs::nodeCsv)),
+                new Route("/metrics", Map.of("GET", prometheus::scrape)));
     }
 
     @Override

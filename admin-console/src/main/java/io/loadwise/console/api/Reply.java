@@ -14,6 +14,11 @@ record Reply(int status, Object body, String location) {
         return new Reply(201, body, location);
     }
 
+    /** 200 with a body that is not JSON. */
+    static Reply raw(String contentType, byte[] bytes) {
+        return new Reply(200, new RawBody(contentType, bytes), null);
+    }
+
     static Reply noContent() {
         return new Reply(204, null, null);
     }

@@ -17,6 +17,12 @@ final class Responses {
         if (body == null) {
             return;
         }
+        if (body instanceof RawBody raw) {
+            response.setContentType(raw.contentType());
+            response.setContentLength(raw.bytes().length);
+            response.getOutputStream().write(raw.bytes());
+            return;
+        }
         byte[] bytes = ApiJson.MAPPER.writeValueAsBytes(body);
         response.setContentType("application/json");
         response.setCharacterEncoding("UTF-8");

@@ -29,7 +29,7 @@ const GROUPS = [
   ['jvm', 'JVM'], ['appserver', 'Application server'], ['policy', 'Policy']
 ];
 
-// Accepts {group: [names]}, {groups: {...}} or [{group, metrics}], names as strings or {name} objects.
+// The listing is {groups: {dispatcher: [{metric, unit, description, png, csv}], ...}}; plain name lists work too.
 function groupsOf(listing) {
   let groups = listing && listing.groups ? listing.groups : listing;
   if (Array.isArray(groups)) {
@@ -40,24 +40,26 @@ function groupsOf(listing) {
   const result = {};
   Object.keys(groups || {}).forEach((key) => {
     const list = Array.isArray(groups[key]) ? groups[key] : [];
-    result[key] = list.map((m) => (typeof m === 'string' ? m : (m.name || m.metric || m.id)));
+    result[key] = list.map((m) => (typeof m === 'string' ? { metric: m } : m));
   });
   return result;
 }
 
-function graphFigure(base, metric, window) {
+function graphFigure(base, series, window) {
+  const metric = series.metric;
+  const encoded = encodeURIComponent(metric);
   const figure = document.createElement('figure');
   figure.className = 'graph';
   const img = document.createElement('img');
-  const encoded = encodeURIComponent(metric);
-  img.src = base + '/graphs/' + encoded + '.png?window=' + window;
+  img.src = (series.png || base + '/graphs/' + encoded + '.png') + '?window=' + window;
   img.alt = metric + ' over ' + window;
+  if (series.description) img.title = series.description;
   img.dataset.src = img.src;
   img.className = 'graph-image';
   const caption = document.createElement('figcaption');
-  caption.textContent = metric + ' · ';
+  caption.textContent = metric + (series.unit ? ' (' + series.unit + ')' : '') + ' · ';
   const csv = document.createElement('a');
-  csv.href = base + '/series/' + encoded + '.csv?window=' + window;
+  csv.href = (series.csv || base + '/series/' + encoded + '.csv') + '?window=' + window;
   csv.textContent = 'CSV';
   csv.className = 'csv-link';
   caption.appendChild(csv);

@@ -1,0 +1,120 @@
+package io.loadwise.console.prometheus;
+
+import io.loadwise.console.prometheus.TextExposition.Type;
+import io.loadwise.console.store.LastSecond;
+import io.loadwise.console.store.SeriesCatalog;
+import io.loadwise.dispatcher.cluster.NodeState;
+import io.loadwise.dispatcher.cluster.VirtualCluster;
+import io.loadwise.dispatcher.control.ClusterControl;
+import io.loadwise.dispatcher.metrics.CounterReading;
+import io.loadwise.dispatcher.metrics.MetricsSnapshot;
+import io.loadwise.dispatcher.monitor.AgentStats;
+import io.loadwise.policy.AgentSample;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What {@code GET /metrics} shows: counters and gauges of every cluster and node, read from
+ * {@link ClusterControl} at scrape time. Cluster-wide families are named {@code loadwise_cluster_*} and
+ * carry a {@code cluster} label; per-node families carry {@code cluster} and {@code node}, so summing a
+ * node family never counts a cluster total twice. Seed metrics (Table 2 of the last second, Table 6,
+ * the agent's tables 3-5) keep their seed names in a {@code metric} label of one gauge family each,
+ * rather than as sanitised metric names, so they match the console's graphs and the seed's tables.
+ * See {@code docs/metrics.md}.
+ */
+public final class PrometheusMetrics {
+
+    public static final String CONTENT_TYPE = TextExposition.CONTENT_TYPE;
+
+    private static final List<String> TABLE_2 = SeriesCatalog.CLUSTER.metricNames();
+
+    private PrometheusMetrics() {
+    }
+
+    /** The whole exposition document for the current state of {@code control}. */
+    public static String scrape(ClusterControl control) {
+        TextExposition out = new TextExposition();
+        declareCounters(out, "loadwise_cluster_", "of the cluster");
+        declareCounters(out, "loadwise_", "sent to the node");
+        out.family("loadwise_cluster_last_second", Type.GAUGE,
+                "Seed Table 2 figures of the cluster for the last second (metric = seed name; ms, req/s, MB/s)");
+        out.family("loadwise_node_last_second", Type.GAUGE,
+                "Seed Table 2 figures of the node for the last second (metric = seed name; ms, req/s, MB/s)");
+        out.family("loadwise_node_up", Type.GAUGE, "1 when the node is enabled, not draining and healthy, else 0");
+        out.family("loadwise_node_weight", Type.GAUGE, "Configured weight of the node");
+        out.family("loadwise_node_policy_metric", Type.GAUGE,
+                "Seed Table 6 figures of the node (NODE_NMA_RSPS_TIME ms, NODE_AVAILABILITY% 0-100)");
+        out.family("loadwise_agent_metric", Type.GAUGE,
+                "Latest metric reported by the node agent (metric = seed name, tables 3-5; % 0-100, MB, ms)");
+        out.family("loadwise_agent_sample_age_seconds", Type.GAUGE, "Age of the node agent's latest sample");
+        long now = System.currentTimeMillis();
+        for (VirtualCluster cluster : control.clusters()) {
+            String name = cluster.name();
+            CounterReading totals = control.totals(name);
+            counters(out, "loadwise_cluster_", totals == null ? cluster.counters().read() : totals, "cluster", name);
+            lastSecond(out, "loadwise_cluster_last_second", LastSecond.of(control.history(name), now), "cluster", name);
+            for (NodeState node : cluster.nodes()) {
+                String[] labels = {"cluster", name, "node", node.name()};
+                counters(out, "loadwise_", node.counters().read(), labels);
+                lastSecond(out, "loadwise_node_last_second", LastSecond.of(control.nodeHistory(name, node.name()), now),
+                        labels);
+                out.sample("loadwise_node_up", node.enabled() && node.healthy() ? 1 : 0, labels);
+                out.sample("loadwise_node_weight", node.weight(), labels);
+                AgentStats stats = control.agentStats(name, node.name());
+                if (stats != null) {
+                    out.sample("loadwise_node_policy_metric", stats.lastPollMillis(),
+                            with(labels, "metric", "NODE_NMA_RSPS_TIME"));
+                    out.sample("loadwise_node_policy_metric", stats.availabilityPercent(),
+                            with(labels, "metric", "NODE_AVAILABILITY%"));
+                }
+                AgentSample sample = node.latestAgentSample();
+                if (sample != null) {
+                    out.sample("loadwise_agent_sample_age_seconds", node.agentSampleAgeMillis() / 1000.0, labels);
+                    for (Map.Entry<String, Double> m : sample.metrics().entrySet()) {
+                        out.sample("loadwise_agent_metric", m.getValue(), with(labels, "metric", m.getKey()));
+                    }
+                }
+            }
+        }
+        return out.render();
+    }
+
+    private static void declareCounters(TextExposition out, String prefix, String whose) {
+        out.family(prefix + "requests_total", Type.COUNTER, "Requests finished (completed or failed) " + whose);
+        out.family(prefix + "requests_failed_total", Type.COUNTER, "Requests failed " + whose);
+        out.family(prefix + "connections_total", Type.COUNTER, "Client connections (or TCP tunnels) opened " + whose);
+        out.family(prefix + "selections_total", Type.COUNTER, "Node selections by the policy " + whose);
+        out.family(prefix + "bytes_in_total", Type.COUNTER, "Bytes received from clients " + whose);
+        out.family(prefix + "bytes_out_total", Type.COUNTER, "Bytes sent to clients " + whose);
+        out.family(prefix + "active_connections", Type.GAUGE, "Client connections open now " + whose);
+        out.family(prefix + "active_requests", Type.GAUGE, "Requests in progress now " + whose);
+    }
+
+    private static void counters(TextExposition out, String prefix, CounterReading r, String... labels) {
+        out.sample(prefix + "requests_total", r.completed() + r.failed(), labels);
+        out.sample(prefix + "requests_failed_total", r.failed(), labels);
+        out.sample(prefix + "connections_total", r.connections(), labels);
+        out.sample(prefix + "selections_total", r.selections(), labels);
+        out.sample(prefix + "bytes_in_total", r.bytesIn(), labels);
+        out.sample(prefix + "bytes_out_total", r.bytesOut(), labels);
+        out.sample(prefix + "active_connections", r.activeConnections(), labels);
+        out.sample(prefix + "active_requests", r.activeRequests(), labels);
+    }
+
+    private static void lastSecond(TextExposition out, String family, MetricsSnapshot s, String... labels) {
+        if (s == null) {
+            return;
+        }
+        double[] values = LastSecond.table2(s);
+        for (int i = 0; i < TABLE_2.size(); i++) {
+            out.sample(family, values[i], with(labels, "metric", TABLE_2.get(i)));
+        }
+    }
+
+    private static String[] with(String[] labels, String name, String value) {
+        String[] out = java.util.Arrays.copyOf(labels, labels.length + 2);
+        out[labels.length] = name;
+        out[labels.length + 1] = value;
+        return out;
+    }
+}

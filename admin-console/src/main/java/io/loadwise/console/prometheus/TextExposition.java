@@ -1,0 +1,97 @@
+package io.loadwise.console.prometheus;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Builds a document in the Prometheus text exposition format 0.0.4: families (HELP, TYPE, samples) in
+ * the order they were first declared, every sample of a family together, label values escaped.
+ */
+final class TextExposition {
+
+    /** The {@code Content-Type} of the format. */
+    static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+
+    enum Type {
+        COUNTER, GAUGE;
+
+        String text() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    private record Family(String help, Type type, List<String> samples) {
+    }
+
+    private final Map<String, Family> families = new LinkedHashMap<>();
+
+    /** Declares a family; samples are added with {@link #sample}. Declaring it again is harmless. */
+    void family(String name, Type type, String help) {
+        families.computeIfAbsent(name, n -> new Family(help, type, new ArrayList<>()));
+    }
+
+    /**
+     * Adds a sample of a declared family.
+     *
+     * @param labels name, value, name, value …
+     */
+    void sample(String name, double value, String... labels) {
+        Family family = families.get(name);
+        if (family == null) {
+            throw new IllegalArgumentException("family " + name + " not declared");
+        }
+        StringBuilder line = new StringBuilder(name);
+        if (labels.length > 0) {
+            line.append('{');
+            for (int i = 0; i < labels.length; i += 2) {
+                if (i > 0) {
+                    line.append(',');
+                }
+                line.append(labels[i]).append("=\"").append(escapeLabel(labels[i + 1])).append('"');
+            }
+            line.append('}');
+        }
+        line.append(' ').append(number(value));
+        family.samples().add(line.toString());
+    }
+
+    /** The document; families without samples are left out. */
+    String render() {
+        StringBuilder out = new StringBuilder();
+        for (Map.Entry<String, Family> e : families.entrySet()) {
+            Family family = e.getValue();
+            if (family.samples().isEmpty()) {
+                continue;
+            }
+            out.append("# HELP ").append(e.getKey()).append(' ').append(escapeHelp(family.help())).append('\n');
+            out.append("# TYPE ").append(e.getKey()).append(' ').append(family.type().text()).append('\n');
+            for (String sample : family.samples()) {
+                out.append(sample).append('\n');
+            }
+        }
+        return out.toString();
+    }
+
+    static String number(double value) {
+        if (Double.isNaN(value)) {
+            return "NaN";
+        }
+        if (Double.isInfinite(value)) {
+            return value > 0 ? "+Inf" : "-Inf";
+        }
+        if (value == Math.rint(value) && Math.abs(value) < 1e15) {
+            return Long.toString((long) value);
+        }
+        return Double.toString(value);
+    }
+
+    private static String escapeLabel(String value) {
+        return value.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n");
+    }
+
+    private static String escapeHelp(String help) {
+        return help.replace("\\", "\\\\").replace("\n", "\\n");
+    }
+}

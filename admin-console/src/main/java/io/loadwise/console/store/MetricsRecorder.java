@@ -1,0 +1,122 @@
+package io.loadwise.console.store;
+
+import io.loadwise.dispatcher.cluster.NodeState;
+import io.loadwise.dispatcher.cluster.VirtualCluster;
+import io.loadwise.dispatcher.control.ClusterControl;
+import io.loadwise.dispatcher.metrics.MetricsSnapshot;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The single writer of the metric stores: a background thread (never an event loop) that once a second
+ * reads what {@link ClusterControl} knows (the newest history snapshot of every cluster and node, agent
+ * samples, agent statistics) and appends one sample to each store. New clusters and nodes get new
+ * stores on their first tick; stores of deleted ones are left on disk and simply stop growing.
+ */
+public final class MetricsRecorder implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(MetricsRecorder.class);
+    private static final long WARN_INTERVAL_MILLIS = 60_000;
+
+    private final ClusterControl control;
+    private final MetricStores stores;
+    private final LongSupplier clockMillis;
+    private final Map<StoreKey, Long> lastWarning = new ConcurrentHashMap<>();
+    private ScheduledExecutorService writer;
+
+    public MetricsRecorder(ClusterControl control, MetricStores stores, LongSupplier clockMillis) {
+        this.control = control;
+        this.stores = stores;
+        this.clockMillis = clockMillis;
+    }
+
+    /** Starts recording every second into stores under {@code root}. */
+    public static MetricsRecorder start(ClusterControl control, Path root) {
+        MetricsRecorder recorder = new MetricsRecorder(control, new MetricStores(root), System::currentTimeMillis);
+        recorder.startWriter();
+        log.info("recording metrics into {}", root.toAbsolutePath());
+        return recorder;
+    }
+
+    private synchronized void startWriter() {
+        writer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "loadwise-rrd-writer");
+            t.setDaemon(true);
+            return t;
+        });
+        writer.scheduleAtFixedRate(this::recordSafely, 1, 1, TimeUnit.SECONDS);
+    }
+
+    public MetricStores stores() {
+        return stores;
+    }
+
+    private void recordSafely() {
+        try {
+            recordNow();
+        } catch (RuntimeException e) {
+            log.warn("metrics recording failed", e);
+        }
+    }
+
+    /**
+     * Appends one sample to every live cluster's and node's store, stamped with the current second.
+     *
+     * @return how many stores were written (a store already written this second is skipped)
+     */
+    public int recordNow() {
+        long nowMillis = clockMillis.getAsLong();
+        long second = nowMillis / 1000;
+        int written = 0;
+        for (VirtualCluster cluster : control.clusters()) {
+            String name = cluster.name();
+            MetricsSnapshot latest = LastSecond.of(control.history(name), nowMillis);
+            written += write(StoreKey.cluster(name), second, StoreSamples.cluster(latest));
+            for (NodeState node : cluster.nodes()) {
+                MetricsSnapshot nodeLatest = LastSecond.of(control.nodeHistory(name, node.name()), nowMillis);
+                double[] row = StoreSamples.node(node, nodeLatest, control.agentStats(name, node.name()));
+                written += write(StoreKey.node(name, node.name()), second, row);
+            }
+        }
+        return written;
+    }
+
+    private int write(StoreKey key, long second, double[] row) {
+        try {
+            return stores.openOrCreate(key).update(second, row) ? 1 : 0;
+        } catch (IOException | RuntimeException e) {
+            long now = clockMillis.getAsLong();
+            Long last = lastWarning.get(key);
+            if (last == null || now - last >= WARN_INTERVAL_MILLIS) {
+                lastWarning.put(key, now);
+                log.warn("cannot write the metric store of {}: {}", key, e.toString());
+            }
+            return 0;
+        }
+    }
+
+    /** Stops the writer (waiting for a sample in progress) and closes the stores. */
+    @Override
+    public synchronized void close() {
+        if (writer != null) {
+            writer.shutdown();
+            try {
+                if (!writer.awaitTermination(10, TimeUnit.SECONDS)) {
+                    log.warn("metrics writer did not stop within 10 s");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            writer = null;
+        }
+        stores.close();
+    }
+}

@@ -1,0 +1,63 @@
+package io.loadwise.console.store;
+
+import io.loadwise.dispatcher.cluster.NodeState;
+import io.loadwise.dispatcher.metrics.MetricsSnapshot;
+import io.loadwise.dispatcher.monitor.AgentStats;
+import io.loadwise.policy.AgentSample;
+import java.util.Arrays;
+import java.util.Map;
+
+/** Turns what the dispatcher knows into one row of values per store, in catalog order. */
+final class StoreSamples {
+
+    private StoreSamples() {
+    }
+
+    /** A cluster store's row: Table 2 of the last second, all unknown without a snapshot. */
+    static double[] cluster(MetricsSnapshot latest) {
+        double[] row = new double[SeriesCatalog.CLUSTER.size()];
+        fillTable2(row, 0, latest);
+        return row;
+    }
+
+    /**
+     * A node store's row: the agent's latest unexpired sample (tables 3-5), Table 6 and the node's Table 2.
+     *
+     * @param stats the node monitor's view of the agent, or {@code null}
+     */
+    static double[] node(NodeState node, MetricsSnapshot latest, AgentStats stats) {
+        SeriesCatalog catalog = SeriesCatalog.NODE;
+        double[] row = new double[catalog.size()];
+        Arrays.fill(row, Double.NaN);
+        AgentSample sample = node.agentSample();
+        if (sample != null) {
+            for (Map.Entry<String, Double> metric : sample.metrics().entrySet()) {
+                int i = catalog.indexOf(metric.getKey());
+                if (i >= 0 && i < SeriesCatalog.AGENT.size()) {
+                    row[i] = metric.getValue();
+                }
+            }
+        }
+        int table6 = SeriesCatalog.AGENT.size();
+        if (stats != null) {
+            row[table6] = stats.lastPollMillis();
+            row[table6 + 1] = stats.availabilityPercent();
+        }
+        // TAP_NODE_LOAD% (table6 + 2) stays unknown: policies do not expose a load figure.
+        if (latest != null) {
+            row[table6 + 3] = latest.selections();
+            row[table6 + 4] = latest.processingMillis();
+        }
+        fillTable2(row, table6 + SeriesCatalog.TABLE_6.size(), latest);
+        return row;
+    }
+
+    private static void fillTable2(double[] row, int at, MetricsSnapshot s) {
+        if (s == null) {
+            Arrays.fill(row, at, at + SeriesCatalog.TABLE_2.size(), Double.NaN);
+            return;
+        }
+        double[] values = LastSecond.table2(s);
+        System.arraycopy(values, 0, row, at, values.length);
+    }
+}
