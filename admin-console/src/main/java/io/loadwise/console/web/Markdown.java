@@ -146,6 +146,10 @@ public final class Markdown {
         while (i < lines.size()) {
             String line = lines.get(i);
             Matcher m = ITEM.matcher(line);
+            boolean sameKind = m.matches() && Character.isDigit(m.group(2).charAt(0)) == ordered;
+            if (m.matches() && m.group(1).length() <= indent + 1 && !sameKind) {
+                break;
+            }
             if (m.matches() && m.group(1).length() <= indent + 1) {
                 if (item != null) {
                     out.append("<li>").append(inline(item.toString())).append("</li>\n");
@@ -153,7 +157,7 @@ public final class Markdown {
                 item = new StringBuilder(m.group(3).strip());
             } else if (!line.isBlank() && (Character.isWhitespace(line.charAt(0)) || m.matches())) {
                 item.append(m.matches() ? "; " : " ").append(m.matches() ? m.group(3).strip() : line.strip());
-            } else if (line.isBlank() && i + 1 < lines.size() && (ITEM.matcher(lines.get(i + 1)).matches()
+            } else if (line.isBlank() && i + 1 < lines.size() && (sameKindItem(lines.get(i + 1), ordered)
                     || lines.get(i + 1).startsWith("  ") && !lines.get(i + 1).isBlank())) {
                 // a loose list: blank lines between items
             } else {
@@ -166,6 +170,11 @@ public final class Markdown {
         }
         out.append(ordered ? "</ol>\n" : "</ul>\n");
         return i;
+    }
+
+    private static boolean sameKindItem(String line, boolean ordered) {
+        Matcher m = ITEM.matcher(line);
+        return m.matches() && Character.isDigit(m.group(2).charAt(0)) == ordered;
     }
 
     /** Inline markup; every character of text outside it is escaped. */
@@ -214,7 +223,7 @@ public final class Markdown {
         boolean image = text.charAt(start) == '!';
         int open = start + (image ? 1 : 0);
         int close = text.indexOf("](", open);
-        int end = close < 0 ? -1 : text.indexOf(')', close + 2);
+        int end = close < 0 ? -1 : closingParenthesis(text, close + 2);
         if (close < 0 || end < 0 || text.substring(open + 1, close).contains("](")) {
             return 0;
         }
@@ -228,6 +237,23 @@ public final class Markdown {
             out.append("<a href=\"").append(Html.text(target)).append("\">").append(inline(label)).append("</a>");
         }
         return end + 1 - start;
+    }
+
+    /** The index of the {@code )} that closes a link target starting at {@code from}, nesting counted; -1 if none. */
+    private static int closingParenthesis(String text, int from) {
+        int depth = 0;
+        for (int k = from; k < text.length(); k++) {
+            char c = text.charAt(k);
+            if (c == '(') {
+                depth++;
+            } else if (c == ')') {
+                if (depth == 0) {
+                    return k;
+                }
+                depth--;
+            }
+        }
+        return -1;
     }
 
     /** The URL to use, or {@code null} when the target is not allowed (scripts, other schemes, outside docs/). */
