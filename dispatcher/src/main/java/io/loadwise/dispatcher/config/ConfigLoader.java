@@ -95,8 +95,9 @@ public final class ConfigLoader {
         if (e instanceof ValueInstantiationException v && v.getCause() != null) {
             return path(v) + ": " + v.getCause().getMessage();
         }
-        if (e instanceof MismatchedInputException m && !m.getPath().isEmpty()) {
-            return path(m) + ": expected " + typeName(m.getTargetType());
+        if (e instanceof MismatchedInputException m) {
+            return m.getPath().isEmpty() ? "(top level): expected a JSON object"
+                    : path(m) + ": expected " + typeName(m.getTargetType());
         }
         if (e instanceof JsonMappingException m && !m.getPath().isEmpty()) {
             return path(m) + ": " + m.getOriginalMessage();

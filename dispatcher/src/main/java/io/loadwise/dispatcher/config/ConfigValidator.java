@@ -139,8 +139,17 @@ public final class ConfigValidator {
                     : e.getMessage()));
             return;
         }
-        for (String problem : policy.validate(PolicyOptions.of(c.policyOptionsOrEmpty()))) {
-            errors.add(at + "." + problem);
+        boolean optionsComplete = true;
+        for (Map.Entry<String, Double> option : new java.util.TreeMap<>(c.policyOptionsOrEmpty()).entrySet()) {
+            if (option.getValue() == null) {
+                errors.add(at + ".policyOptions." + option.getKey() + ": missing value");
+                optionsComplete = false;
+            }
+        }
+        if (optionsComplete) {
+            for (String problem : policy.validate(PolicyOptions.of(c.policyOptionsOrEmpty()))) {
+                errors.add(at + "." + problem);
+            }
         }
         if (c.mode() == Mode.TCP && !tcpCapable(policy)) {
             List<String> usable = new ArrayList<>();
@@ -217,6 +226,9 @@ public final class ConfigValidator {
             logging.levels().forEach((logger, level) -> {
                 if (logger.isBlank()) {
                     errors.add("logging.levels: blank logger name");
+                }
+                if (level == null) {
+                    errors.add("logging.levels." + logger + ": missing level");
                 }
                 level("logging.levels." + logger, level, errors);
             });

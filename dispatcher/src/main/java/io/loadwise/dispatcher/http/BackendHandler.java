@@ -1,5 +1,6 @@
 package io.loadwise.dispatcher.http;
 
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.util.ReferenceCountUtil;
@@ -18,10 +19,15 @@ final class BackendHandler extends ChannelInboundHandlerAdapter {
     static final String NAME = "backend";
 
     private final NodePool pool;
-    private FrontendHandler owner;
+    private Exchange owner;
 
     BackendHandler(NodePool pool) {
         this.pool = pool;
+    }
+
+    /** The handler of a backend connection: always the pipeline's last, found without a search. */
+    static BackendHandler of(Channel channel) {
+        return (BackendHandler) channel.pipeline().last();
     }
 
     /** The pool this connection belongs to. */
@@ -29,8 +35,8 @@ final class BackendHandler extends ChannelInboundHandlerAdapter {
         return pool;
     }
 
-    void attach(FrontendHandler frontend) {
-        this.owner = frontend;
+    void attach(Exchange exchange) {
+        this.owner = exchange;
     }
 
     void detach() {
@@ -39,9 +45,9 @@ final class BackendHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        FrontendHandler frontend = owner;
-        if (frontend != null) {
-            frontend.onBackendMessage(ctx.channel(), msg);
+        Exchange exchange = owner;
+        if (exchange != null) {
+            exchange.onBackendMessage(ctx.channel(), msg);
         } else {
             ReferenceCountUtil.release(msg);
             ctx.close();
@@ -50,26 +56,26 @@ final class BackendHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
-        FrontendHandler frontend = owner;
-        if (frontend != null) {
-            frontend.flushClient();
+        Exchange exchange = owner;
+        if (exchange != null) {
+            exchange.flushClient();
         }
     }
 
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-        FrontendHandler frontend = owner;
-        if (frontend != null) {
-            frontend.onBackendWritabilityChanged(ctx.channel().isWritable());
+        Exchange exchange = owner;
+        if (exchange != null) {
+            exchange.onBackendWritabilityChanged(ctx.channel().isWritable());
         }
     }
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        FrontendHandler frontend = owner;
+        Exchange exchange = owner;
         owner = null;
-        if (frontend != null) {
-            frontend.onBackendClosed(ctx.channel());
+        if (exchange != null) {
+            exchange.onBackendClosed(ctx.channel());
         }
     }
 

@@ -8,6 +8,7 @@ import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.WriteBufferWaterMark;
+import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import java.net.InetSocketAddress;
 import java.util.List;
@@ -32,7 +33,8 @@ final class BackendPools {
                 .option(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARK);
         HttpDecoderConfig decoder = new HttpDecoderConfig()
                 .setMaxInitialLineLength(config.maxHeaderBytesOrDefault())
-                .setMaxHeaderSize(Math.max(config.maxHeaderBytesOrDefault(), 64 * 1024));
+                .setMaxHeaderSize(Math.max(config.maxHeaderBytesOrDefault(), 64 * 1024))
+                .setHeadersFactory(DefaultHttpHeadersFactory.headersFactory().withValidation(false));
         List<NodeState> nodes = cluster.nodes();
         this.pools = new NodePool[nodes.size()];
         for (NodeState node : nodes) {

@@ -2,23 +2,16 @@ package io.loadwise.dispatcher.http;
 
 import io.loadwise.dispatcher.cluster.NodeState;
 import io.loadwise.dispatcher.cluster.VirtualCluster;
-import io.loadwise.dispatcher.config.Affinity;
-import io.loadwise.dispatcher.config.Balance;
-import io.loadwise.dispatcher.config.ClusterConfig;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
-import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
-import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.HttpUtil;
-import io.netty.handler.codec.http.LastHttpContent;
-import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.ReferenceCountUtil;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
@@ -28,69 +21,36 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One client connection: takes each request, chooses its node, relays request and response with
- * backpressure, and answers with an error when the exchange cannot complete. Requests are handled one
- * at a time; pipelined ones wait (reading paused) until the previous response is complete.
- *
- * <p>Every counter started here ends exactly once: {@link #complete()} or {@link #fail} closes an
- * exchange, and both are guarded by {@link #active}.
+ * One client connection: feeds its requests, one at a time, to its {@link Exchange}; queues what a
+ * pipelining client sends meanwhile; pauses reading while anything waits; closes the connection when
+ * idle (QoS-01: no request in progress and nothing received for the idle timeout); and, in per-connection mode, holds the node connection the client is bound to.
  */
-final class FrontendHandler extends ChannelInboundHandlerAdapter implements NodePool.Waiter {
+final class FrontendHandler extends ChannelInboundHandlerAdapter {
 
     private static final Logger log = LoggerFactory.getLogger(FrontendHandler.class);
-    private static final Logger accessLog = LoggerFactory.getLogger("loadwise.access");
 
-    private static final int PAUSE_CONNECT = 1;
-    private static final int PAUSE_BACKPRESSURE = 2;
-    private static final int PAUSE_QUEUE = 4;
-    private static final int PAUSE_UPGRADE = 8;
+    /** Reasons to stop reading from the client; reading resumes when none is left. */
+    static final int PAUSE_CONNECT = 1;
+    static final int PAUSE_BACKPRESSURE = 2;
+    static final int PAUSE_QUEUE = 4;
+    static final int PAUSE_UPGRADE = 8;
 
     private final HttpProxyServer server;
     private final VirtualCluster cluster;
-    private final SessionAffinity affinity;
-    private final boolean perConnection;
-    private final long responseTimeoutNanos;
-    private final int connectAttempts;
-    private final int unhealthyRetryMs;
-    private final Runnable timeoutTask = this::onResponseTimeout;
+    private final Exchange exchange;
     private final ArrayDeque<Object> queued = new ArrayDeque<>(4);
+    private final long idleNanos;
+    private final Runnable idleCheck = this::checkIdle;
 
     private Channel client;
     private BackendPools pools;
     private String clientIp;
     private int paused;
     private boolean closing;
-    private boolean flushBackend;
-
-    // The exchange in progress.
-    private boolean active;
-    private boolean headSent;
-    private boolean requestDone;
-    /** The request declares no body: only an empty last chunk follows its head. */
-    private boolean bodyless;
-    private boolean responseStarted;
-    private boolean informational;
-    private boolean keepAlive;
-    private boolean http10;
-    private boolean headRequest;
-    private boolean upgrade;
-    private boolean backendKeepAlive;
-    private boolean insertCookie;
-    private HttpRequest head;
-    private HttpMethod method;
-    private String uri;
-    private NodeState node;
-    private Channel backend;
-    private NodePool waitingOn;
-    private int attempts;
-    private int status;
-    private long startNanos;
-    private long acquireNanos;
-    private long sentNanos;
-    private long requestDoneNanos;
-    private long uploadChunks;
-    private long uploadChunksSeen;
-    private ScheduledFuture<?> timer;
+    private boolean reading;
+    /** Last read batch or exchange end; idleness (QoS-01) is measured from it. */
+    private long lastActivityNanos;
+    private ScheduledFuture<?> idleTimer;
 
     // Balance.PER_CONNECTION: the node and connection this client is bound to (TDCR-04).
     private NodeState boundNode;
@@ -99,12 +59,8 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Node
     FrontendHandler(HttpProxyServer server) {
         this.server = server;
         this.cluster = server.cluster();
-        ClusterConfig config = cluster.config();
-        this.affinity = config.affinityOrDefault() == Affinity.COOKIE ? server.sessionAffinity() : null;
-        this.perConnection = config.balanceOrDefault() == Balance.PER_CONNECTION;
-        this.responseTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(config.responseTimeoutMsOrDefault());
-        this.connectAttempts = config.connectAttemptsOrDefault();
-        this.unhealthyRetryMs = config.unhealthyRetryMsOrDefault();
+        this.exchange = new Exchange(server, this);
+        this.idleNanos = TimeUnit.MILLISECONDS.toNanos(cluster.config().idleTimeoutMsOrDefault());
     }
 
     @Override
@@ -114,14 +70,17 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Node
         InetSocketAddress remote = (InetSocketAddress) client.remoteAddress();
         clientIp = remote.getAddress() != null ? remote.getAddress().getHostAddress() : remote.getHostString();
         cluster.counters().connectionOpened();
+        lastActivityNanos = System.nanoTime();
+        idleTimer = client.eventLoop().schedule(idleCheck, idleNanos, TimeUnit.NANOSECONDS);
         ctx.fireChannelActive();
     }
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        reading = true;
         if (closing) {
             ReferenceCountUtil.release(msg);
-        } else if (!queued.isEmpty() || !accepts(msg)) {
+        } else if (!queued.isEmpty() || !exchange.accepts(msg)) {
             queued.addLast(msg);
             pause(PAUSE_QUEUE);
         } else {
@@ -131,34 +90,48 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Node
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
-        flushBackend();
+        reading = false;
+        lastActivityNanos = System.nanoTime();
+        exchange.flushBackend();
     }
 
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-        if (backend != null) {
-            backend.config().setAutoRead(client.isWritable());
-        }
+        exchange.onClientWritabilityChanged(client.isWritable());
         ctx.fireChannelWritabilityChanged();
     }
 
-    @Override
-    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
-        if (evt instanceof IdleStateEvent) {
-            if (!active) {
-                log.debug("closing idle client connection {}", client);
-                ctx.close();
-            }
-        } else {
-            ctx.fireUserEventTriggered(evt);
+    /**
+     * Closes the connection once it has been idle for the idle timeout: no request in progress and
+     * nothing read since. One scheduled check per idle period, none per read or write.
+     */
+    private void checkIdle() {
+        idleTimer = null;
+        if (closing || !client.isActive()) {
+            return;
         }
+        long idleFor = System.nanoTime() - lastActivityNanos;
+        if (exchange.active()) {
+            idleTimer = client.eventLoop().schedule(idleCheck, idleNanos, TimeUnit.NANOSECONDS);
+        } else if (idleFor >= idleNanos) {
+            log.debug("closing idle client connection {}", client);
+            client.close();
+        } else {
+            idleTimer = client.eventLoop().schedule(idleCheck, idleNanos - idleFor, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /** An exchange ended at {@code nanos}: the connection is idle from then. */
+    void touch(long nanos) {
+        lastActivityNanos = nanos;
     }
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
         closing = true;
         releaseQueued();
-        fail(null, "client closed the connection");
+        cancelIdleTimer();
+        exchange.onClientClosed();
         unbind(true);
         cluster.counters().connectionClosed();
     }
@@ -169,44 +142,23 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Node
         ctx.close();
     }
 
-    /** Whether {@code msg} can be handled now rather than queued behind the exchange in progress. */
-    private boolean accepts(Object msg) {
-        return !active || (headSent && !requestDone && !(msg instanceof HttpRequest));
-    }
-
     private void process(Object msg) {
         if (msg instanceof HttpRequest request) {
             if (request.decoderResult().isFailure()) {
                 reject(request);
             } else {
-                begin(request);
+                exchange.begin(request);
             }
         } else if (msg instanceof HttpContent content) {
-            if (!active || requestDone) {
-                content.release();
-            } else if (content.decoderResult().isFailure()) {
-                content.release();
-                fail(HttpResponseStatus.BAD_REQUEST, "malformed request body");
-            } else {
-                uploadChunks++;
-                boolean last = content instanceof LastHttpContent;
-                backend.write(content, backend.voidPromise());
-                flushBackend = true;
-                if (last) {
-                    requestDone = true;
-                    requestDoneNanos = System.nanoTime();
-                    if (upgrade) {
-                        pause(PAUSE_UPGRADE); // bytes after the request belong to the new protocol
-                    }
-                }
-            }
+            exchange.onRequestContent(content);
         } else {
             ReferenceCountUtil.release(msg);
         }
     }
 
-    private void drain() {
-        while (!queued.isEmpty() && !closing && accepts(queued.peekFirst())) {
+    /** Goes on with queued messages once the exchange can take them; called when an exchange ends. */
+    void drain() {
+        while (!queued.isEmpty() && !closing && exchange.accepts(queued.peekFirst())) {
             process(queued.pollFirst());
         }
         if (closing) {
@@ -227,338 +179,96 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Node
         String reason = rejection == HttpResponseStatus.BAD_REQUEST ? "malformed request"
                 : "request head larger than " + cluster.config().maxHeaderBytesOrDefault() + " bytes";
         log.debug("client {}: {} ({})", clientIp, reason, cause.toString());
-        if (accessLog.isDebugEnabled()) {
-            accessLog.debug("{} - - - {} 0ms", clientIp, rejection.code());
-        }
+        Exchange.logAccess(clientIp, null, null, null, rejection.code(), 0);
+        closeAfter(ErrorResponses.of(rejection, reason, true));
+    }
+
+    /** Writes {@code last} (the final response, or an empty buffer) and closes the connection after it. */
+    void closeAfter(Object last) {
         closing = true;
         releaseQueued();
-        client.writeAndFlush(ErrorResponses.of(rejection, reason, true)).addListener(ChannelFutureListener.CLOSE);
+        client.writeAndFlush(last).addListener(ChannelFutureListener.CLOSE);
     }
 
-    private void begin(HttpRequest request) {
-        active = true;
-        headSent = false;
-        requestDone = false;
-        responseStarted = false;
-        informational = false;
-        insertCookie = false;
-        attempts = 0;
-        status = 0;
-        uploadChunks = 0;
-        uploadChunksSeen = 0;
-        startNanos = System.nanoTime();
-        cluster.counters().requestStarted();
-        keepAlive = HttpUtil.isKeepAlive(request);
-        http10 = request.protocolVersion().minorVersion() == 0;
-        method = request.method();
-        uri = request.uri();
-        headRequest = HttpMethod.HEAD.equals(method);
-        upgrade = ProxyHeaders.isUpgrade(request);
-        bodyless = !HttpUtil.isTransferEncodingChunked(request) && HttpUtil.getContentLength(request, 0L) == 0;
-        int pinned = affinity != null ? affinity.pinnedIndex(request) : SessionAffinity.NONE;
-        ProxyHeaders.prepareRequest(request, clientIp, upgrade);
-        head = request;
-        timer = client.eventLoop().schedule(timeoutTask, responseTimeoutNanos, TimeUnit.NANOSECONDS);
-        NodeState target = choose(pinned);
-        if (target == null) {
-            fail(HttpResponseStatus.SERVICE_UNAVAILABLE, "no usable node in cluster " + cluster.name());
-        } else {
-            dispatch(target);
-        }
+    void closeAfterResponse() {
+        closeAfter(Unpooled.EMPTY_BUFFER);
     }
 
-    private NodeState choose(int pinned) {
-        if (affinity != null) {
-            if (pinned >= 0) {
-                NodeState pinnedNode = cluster.nodes().get(pinned);
-                if (pinnedNode.usable()) {
-                    server.affinityCounters().recordHit();
-                    return pinnedNode;
-                }
-                server.affinityCounters().recordMiss();
-            } else if (pinned == SessionAffinity.UNKNOWN) {
-                server.affinityCounters().recordMiss();
-            } else {
-                server.affinityCounters().recordUnpinned();
-            }
-            insertCookie = true;
-        }
-        if (boundNode != null && boundBackend != null && boundBackend.isActive() && boundNode.usable()) {
-            return boundNode;
-        }
-        return cluster.pick(null);
-    }
-
-    private void dispatch(NodeState target) {
-        node = target;
-        if (boundBackend != null) {
-            if (boundNode == target && boundBackend.isActive()) {
-                send(boundBackend, 0);
-                return;
-            }
-            unbind(true);
-        }
-        waitingOn = pools.pool(target);
-        acquireNanos = System.nanoTime();
-        waitingOn.acquire(this);
-        if (waitingOn != null) {
-            pause(PAUSE_CONNECT);
-        }
-    }
-
-    @Override
-    public void onBackendReady(Channel channel) {
-        BackendHandler handler = handler(channel);
-        if (waitingOn == null || handler.pool() != waitingOn || !active) {
-            handler.pool().release(channel); // a late connect for an exchange that ended
-            return;
-        }
-        waitingOn = null;
-        if (perConnection) {
-            boundNode = node;
-            boundBackend = channel;
-            node.assignmentStarted();
-        }
-        send(channel, System.nanoTime() - acquireNanos);
-        resume(PAUSE_CONNECT);
-    }
-
-    @Override
-    public void onBackendFailed(Throwable cause) {
-        NodePool pool = waitingOn;
-        if (pool == null) {
-            return;
-        }
-        waitingOn = null;
-        NodeState failed = pool.node();
-        failed.markConnectFailure(unhealthyRetryMs);
-        cluster.refresh();
-        log.warn("cluster {}: node {} unreachable ({}); out of selection for {} ms", cluster.name(), failed,
-                cause.toString(), unhealthyRetryMs);
-        if (!active) {
-            return;
-        }
-        resume(PAUSE_CONNECT);
-        if (++attempts >= connectAttempts) {
-            fail(HttpResponseStatus.BAD_GATEWAY, "node " + failed.name() + " unreachable");
-            return;
-        }
-        NodeState next = cluster.pick(failed);
-        if (next == null || (next == failed && !failed.usable())) {
-            fail(HttpResponseStatus.BAD_GATEWAY, "no node of cluster " + cluster.name() + " reachable");
-        } else {
-            dispatch(next);
-        }
-    }
-
-    /** Sends the request head and whatever body arrived meanwhile to the node. */
-    private void send(Channel channel, long waitNanos) {
-        backend = channel;
-        handler(channel).attach(this);
-        cluster.counters().backendConnectionObtained(waitNanos);
-        node.counters().backendConnectionObtained(waitNanos);
-        node.counters().requestStarted();
-        node.requestSent();
-        if (!perConnection) {
-            node.assignmentStarted();
-        }
-        channel.config().setAutoRead(client.isWritable());
-        if (!channel.isWritable()) {
-            pause(PAUSE_BACKPRESSURE);
-        }
-        sentNanos = System.nanoTime();
-        HttpRequest request = head;
-        head = null;
-        headSent = true;
-        channel.write(request, channel.voidPromise());
-        flushBackend = true;
+    /** Writes an error response and keeps the connection for the next request. */
+    void respondAndContinue(FullHttpResponse response) {
+        client.writeAndFlush(response, client.voidPromise());
         drain();
-        flushBackend();
     }
 
-    /** A message from the node serving this exchange. */
-    void onBackendMessage(Channel channel, Object msg) {
-        if (channel != backend || !active) {
-            ReferenceCountUtil.release(msg);
-            if (!active) {
-                channel.close(); // unsolicited bytes on an idle bound connection
-            }
-            return;
-        }
-        if (msg instanceof HttpResponse response) {
-            onResponseHead(response);
-        } else if (msg instanceof HttpContent content) {
-            boolean last = content instanceof LastHttpContent;
-            if (informational || responseStarted) {
-                client.write(content, client.voidPromise());
-            } else {
-                content.release();
-            }
-            if (last && informational) {
-                informational = false;
-            } else if (last && responseStarted) {
-                if (status == 101) {
-                    endExchange(true);
-                    if (channel == boundBackend) {
-                        unbind(false);
-                    }
-                    closing = true;
-                    releaseQueued();
-                    client.flush();
-                    TunnelRelay.install(client, channel, cluster.counters());
-                } else {
-                    complete();
-                }
-            }
-        } else {
-            ReferenceCountUtil.release(msg);
-        }
-    }
-
-    private void onResponseHead(HttpResponse response) {
-        int code = response.status().code();
-        if (response.decoderResult().isFailure() || (code == 101 && !upgrade)) {
-            ReferenceCountUtil.release(response);
-            fail(HttpResponseStatus.BAD_GATEWAY, "invalid response from node " + node.name());
-            return;
-        }
-        String report = response.headers().get(ProxyHeaders.LOAD_REPORT);
-        if (report != null) {
-            response.headers().remove(ProxyHeaders.LOAD_REPORT);
-            server.loadReportSink().onLoadReport(node, report);
-        }
-        if (code < 200 && code != 101) {
-            informational = true; // 100 Continue and friends: relay, the final response follows
-            ProxyHeaders.stripHopByHop(response.headers(), false);
-            client.write(response, client.voidPromise());
-            return;
-        }
-        cancelTimer();
-        responseStarted = true;
-        status = code;
-        backendKeepAlive = HttpUtil.isKeepAlive(response);
-        if (!requestDone && !bodyless) {
-            keepAlive = false; // answered before the body ended: the rest of it cannot be resynchronised
-        }
-        boolean noBody = headRequest || code == 204 || code == 304;
-        keepAlive = ProxyHeaders.prepareResponse(response, keepAlive, http10, noBody);
-        if (insertCookie) {
-            response.headers().add(HttpHeaderNames.SET_COOKIE, affinity.setCookieFor(node));
-        }
-        client.write(response, client.voidPromise());
-    }
-
-    /** The response is complete: account, recycle the node connection, go on with the next request. */
-    private void complete() {
-        Channel channel = backend;
-        boolean reusable = backendKeepAlive && requestDone;
-        endExchange(true);
-        if (perConnection) {
-            if (!reusable) {
-                unbind(false);
-                channel.close();
-            }
-        } else {
-            BackendHandler handler = handler(channel);
-            handler.detach();
-            if (reusable) {
-                handler.pool().release(channel);
-            } else {
-                channel.close();
-            }
-        }
-        if (keepAlive) {
-            client.flush();
-            drain();
-        } else {
-            closing = true;
-            releaseQueued();
-            client.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
-        }
+    /** Closes at once: a response was cut off, or the client is gone. */
+    void abort() {
+        closing = true;
+        releaseQueued();
+        client.close();
     }
 
     /**
-     * Ends the exchange in error: answers {@code error} when no response byte reached the client yet,
-     * closes the client connection otherwise. {@code error == null}: the client is gone.
+     * The client connection is handed to an upgraded protocol: this handler is leaving the pipeline,
+     * and a plain idle detector watches the tunnel's traffic in both directions instead.
      */
-    private void fail(HttpResponseStatus error, String reason) {
-        if (!active) {
-            return;
-        }
-        if (waitingOn != null) {
-            waitingOn.cancel(this);
-            waitingOn = null;
-        }
-        Channel channel = backend;
-        boolean started = responseStarted;
-        status = error == null ? 499 : error.code();
-        endExchange(false);
-        if (channel != null) {
-            handler(channel).detach();
-            channel.close();
-            if (channel == boundBackend) {
-                unbind(false);
-            }
-        }
-        if (error == null) {
-            return;
-        }
-        log.debug("client {} {} {}: {} {}", clientIp, method, uri, error.code(), reason);
-        if (started || !client.isActive()) {
-            closing = true;
-            releaseQueued();
-            client.close();
-        } else if ((requestDone || bodyless) && keepAlive) {
-            client.writeAndFlush(ErrorResponses.of(error, reason, false), client.voidPromise());
-            drain();
-        } else {
-            closing = true;
-            releaseQueued();
-            client.writeAndFlush(ErrorResponses.of(error, reason, true)).addListener(ChannelFutureListener.CLOSE);
+    void handOver() {
+        closing = true;
+        releaseQueued();
+        cancelIdleTimer();
+        client.pipeline().addFirst("idle", new IdleStateHandler(0, 0, idleNanos, TimeUnit.NANOSECONDS));
+    }
+
+    private void cancelIdleTimer() {
+        if (idleTimer != null) {
+            idleTimer.cancel(false);
+            idleTimer = null;
         }
     }
 
-    /** Counters, node bookkeeping and access log of the exchange; exactly once per exchange. */
-    private void endExchange(boolean success) {
-        active = false;
-        cancelTimer();
-        long now = System.nanoTime();
-        long latency = now - startNanos;
-        if (success) {
-            long processing = now - sentNanos;
-            cluster.counters().requestCompleted(latency, processing);
-            node.counters().requestCompleted(latency, processing);
-            node.requestEnded(processing);
-        } else {
-            cluster.counters().requestFailed();
-            if (headSent) {
-                node.counters().requestFailed();
-                node.requestEnded(-1);
-            }
-        }
-        if (headSent && !perConnection) {
-            node.assignmentEnded();
-        }
-        if (accessLog.isDebugEnabled()) {
-            accessLog.debug("{} {} {} {} {} {}ms", clientIp, method, uri, headSent ? node.name() : "-",
-                    status, latency / 1_000_000);
-        }
-        head = null;
-        backend = null;
-        headSent = false;
-        resume(PAUSE_CONNECT | PAUSE_BACKPRESSURE | PAUSE_UPGRADE);
+    Channel client() {
+        return client;
     }
 
-    /** Per-connection mode: forget the bound node, returning its idle connection to the pool if asked. */
-    private void unbind(boolean returnToPool) {
+    BackendPools pools() {
+        return pools;
+    }
+
+    String clientIp() {
+        return clientIp;
+    }
+
+    boolean reading() {
+        return reading;
+    }
+
+    NodeState boundNode() {
+        return boundNode;
+    }
+
+    Channel boundBackend() {
+        return boundBackend;
+    }
+
+    /** Per-connection mode: this client now uses {@code backend} to {@code node} until it closes. */
+    void bind(NodeState node, Channel backend) {
+        boundNode = node;
+        boundBackend = backend;
+        node.assignmentStarted();
+    }
+
+    /**
+     * Per-connection mode: forgets the bound node. Its connection goes back to the pool if asked and not
+     * in use by an exchange (which then closes it itself).
+     */
+    void unbind(boolean returnToPool) {
         if (boundNode != null) {
             boundNode.assignmentEnded();
             boundNode = null;
         }
         Channel channel = boundBackend;
         boundBackend = null;
-        if (channel != null && channel != backend) {
-            BackendHandler handler = handler(channel);
+        if (channel != null && channel != exchange.backend()) {
+            BackendHandler handler = BackendHandler.of(channel);
             handler.detach();
             if (returnToPool) {
                 handler.pool().release(channel);
@@ -566,59 +276,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Node
         }
     }
 
-    void onBackendClosed(Channel channel) {
-        if (channel == backend && active) {
-            fail(HttpResponseStatus.BAD_GATEWAY, "node " + node.name() + " closed the connection");
-        } else if (channel == boundBackend) {
-            unbind(false);
-        }
-    }
-
-    void onBackendWritabilityChanged(boolean writable) {
-        if (writable) {
-            resume(PAUSE_BACKPRESSURE);
-        } else {
-            pause(PAUSE_BACKPRESSURE);
-        }
-    }
-
-    void flushClient() {
-        client.flush();
-    }
-
-    private void flushBackend() {
-        if (flushBackend && backend != null) {
-            flushBackend = false;
-            backend.flush();
-        }
-    }
-
-    private void onResponseTimeout() {
-        timer = null;
-        if (!active || responseStarted) {
-            return;
-        }
-        long now = System.nanoTime();
-        if (!requestDone && uploadChunks != uploadChunksSeen) {
-            uploadChunksSeen = uploadChunks; // the upload is still moving; the node's time starts at its end
-            timer = client.eventLoop().schedule(timeoutTask, responseTimeoutNanos, TimeUnit.NANOSECONDS);
-        } else if (requestDone && now - requestDoneNanos < responseTimeoutNanos) {
-            timer = client.eventLoop().schedule(timeoutTask, responseTimeoutNanos - (now - requestDoneNanos),
-                    TimeUnit.NANOSECONDS);
-        } else {
-            fail(HttpResponseStatus.GATEWAY_TIMEOUT, (node != null ? "node " + node.name() : "cluster " + cluster.name())
-                    + " did not answer within " + cluster.config().responseTimeoutMsOrDefault() + " ms");
-        }
-    }
-
-    private void cancelTimer() {
-        if (timer != null) {
-            timer.cancel(false);
-            timer = null;
-        }
-    }
-
-    private void pause(int reason) {
+    void pause(int reason) {
         int before = paused;
         paused |= reason;
         if (before == 0) {
@@ -626,7 +284,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Node
         }
     }
 
-    private void resume(int reasons) {
+    void resume(int reasons) {
         if ((paused & reasons) == 0) {
             return;
         }
@@ -641,9 +299,5 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Node
         while ((msg = queued.pollFirst()) != null) {
             ReferenceCountUtil.release(msg);
         }
-    }
-
-    private static BackendHandler handler(Channel channel) {
-        return (BackendHandler) channel.pipeline().get(BackendHandler.NAME);
     }
 }

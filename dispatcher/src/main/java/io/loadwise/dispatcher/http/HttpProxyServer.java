@@ -14,13 +14,11 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpServerCodec;
-import io.netty.handler.timeout.IdleStateHandler;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * <p>{@code Expect: 100-continue} is forwarded to the node and its {@code 100} relayed, so a node that
  * rejects the request does so before the client sends the body.
  *
- * <p>Client pipeline: bytes meter, idle detector, HTTP codec, {@link FrontendHandler}. Backend
+ * <p>Client pipeline: bytes meter, HTTP codec, {@link FrontendHandler}. Backend
  * connections are pooled per event loop and node ({@link BackendPools}).
  */
 public final class HttpProxyServer implements ClusterListener {
@@ -72,7 +70,6 @@ public final class HttpProxyServer implements ClusterListener {
         HttpDecoderConfig decoder = new HttpDecoderConfig()
                 .setMaxInitialLineLength(config.maxHeaderBytesOrDefault())
                 .setMaxHeaderSize(config.maxHeaderBytesOrDefault());
-        long idleMs = config.idleTimeoutMsOrDefault();
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(transport.acceptor(), transport.workers())
                 .channel(transport.serverChannelClass())
@@ -83,7 +80,6 @@ public final class HttpProxyServer implements ClusterListener {
                     @Override
                     protected void initChannel(Channel ch) {
                         ch.pipeline().addLast("meter", new TrafficMeter(cluster.counters(), true));
-                        ch.pipeline().addLast("idle", new IdleStateHandler(0, 0, idleMs, TimeUnit.MILLISECONDS));
                         ch.pipeline().addLast("codec", new HttpServerCodec(decoder));
                         ch.pipeline().addLast(FRONTEND, new FrontendHandler(HttpProxyServer.this));
                     }

@@ -34,7 +34,11 @@ final class NodePool {
     private final ChannelFutureListener onClose = this::onClose;
     private int open;
 
-    /** @param base the event loop's bootstrap, without a handler */
+    /**
+     * @param base the event loop's bootstrap, without a handler
+     * @param decoder response decoding limits; nodes are trusted, so their header values are not
+     *     re-validated
+     */
     NodePool(NodeState node, Bootstrap base, HttpDecoderConfig decoder, SocketAddress address, int max) {
         this.node = node;
         this.address = address;

@@ -101,13 +101,15 @@ final class ProxyHeaders {
 
     /** Removes Connection, the headers it names, Keep-Alive, Proxy-*, TE, Trailer and (unless kept) Upgrade. */
     static void stripHopByHop(HttpHeaders headers, boolean keepUpgrade) {
-        List<String> connection = headers.getAll(HttpHeaderNames.CONNECTION);
-        for (int i = 0; i < connection.size(); i++) {
-            for (String token : connection.get(i).split(",")) {
-                String name = token.trim();
-                if (!name.isEmpty() && !(keepUpgrade && HttpHeaderNames.UPGRADE.contentEqualsIgnoreCase(name))
-                        && !HttpHeaderNames.TRANSFER_ENCODING.contentEqualsIgnoreCase(name)) {
-                    headers.remove(name);
+        if (headers.contains(HttpHeaderNames.CONNECTION)) {
+            List<String> named = null; // removed after the iteration, which must not see the map change
+            Iterator<? extends CharSequence> values = headers.valueCharSequenceIterator(HttpHeaderNames.CONNECTION);
+            while (values.hasNext()) {
+                named = namedIn(values.next(), keepUpgrade, named);
+            }
+            if (named != null) {
+                for (int i = 0; i < named.size(); i++) {
+                    headers.remove(named.get(i));
                 }
             }
         }
@@ -135,5 +137,43 @@ final class ProxyHeaders {
                 headers.remove(proxyHeaders.get(i));
             }
         }
+    }
+
+    /**
+     * Adds the header names a Connection value lists to {@code named} (created when needed). The usual
+     * tokens (keep-alive, close, upgrade) name no header and cost no allocation.
+     */
+    private static List<String> namedIn(CharSequence connection, boolean keepUpgrade, List<String> named) {
+        int length = connection.length();
+        int start = 0;
+        while (start < length) {
+            int end = start;
+            while (end < length && connection.charAt(end) != ',') {
+                end++;
+            }
+            int from = start;
+            int to = end;
+            while (from < to && connection.charAt(from) == ' ') {
+                from++;
+            }
+            while (to > from && connection.charAt(to - 1) == ' ') {
+                to--;
+            }
+            if (to > from && !isToken(connection, from, to, HttpHeaderValues.KEEP_ALIVE)
+                    && !isToken(connection, from, to, HttpHeaderValues.CLOSE)
+                    && !isToken(connection, from, to, HttpHeaderNames.TRANSFER_ENCODING)
+                    && !(keepUpgrade && isToken(connection, from, to, HttpHeaderValues.UPGRADE))) {
+                if (named == null) {
+                    named = new ArrayList<>(2);
+                }
+                named.add(connection.subSequence(from, to).toString());
+            }
+            start = end + 1;
+        }
+        return named;
+    }
+
+    private static boolean isToken(CharSequence value, int from, int to, AsciiString token) {
+        return to - from == token.length() && AsciiString.regionMatches(value, true, from, token, 0, to - from);
     }
 }

@@ -22,10 +22,15 @@ final class ClusterEdits {
 
     static ClusterConfig withPolicy(ClusterConfig c, String policy, Map<String, Double> options) {
         return new ClusterConfig(c.name(), c.mode(), c.listen(), policy,
-                options == null || options.isEmpty() ? null : Map.copyOf(options), c.balance(), c.affinity(),
+                options == null || options.isEmpty() ? null : copyKeepingNulls(options), c.balance(), c.affinity(),
                 c.affinityCookie(), c.connectTimeoutMs(), c.responseTimeoutMs(), c.idleTimeoutMs(),
                 c.maxHeaderBytes(), c.maxConnectionsPerNode(), c.connectAttempts(), c.unhealthyRetryMs(),
                 c.agentPath(), c.agentPollIntervalMs(), c.agentExpiryMs(), c.agentReprobeMs(), c.nodes());
+    }
+
+    /** Map.copyOf refuses null values; the validator reports them with their path instead. */
+    private static Map<String, Double> copyKeepingNulls(Map<String, Double> options) {
+        return java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(options));
     }
 
     static ClusterConfig withName(ClusterConfig c, String name) {

@@ -14,6 +14,8 @@ import io.loadwise.dispatcher.control.ControlPlane;
 import io.loadwise.dispatcher.metrics.CounterReading;
 import io.loadwise.dispatcher.metrics.MetricsHistory;
 import io.loadwise.dispatcher.metrics.MetricsSnapshot;
+import io.loadwise.dispatcher.monitor.AgentStats;
+import io.loadwise.dispatcher.monitor.NodeMonitor;
 import io.loadwise.dispatcher.net.ClusterListener;
 import io.loadwise.dispatcher.net.Transport;
 import io.loadwise.policy.PolicyOptions;
@@ -30,8 +32,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A running dispatcher: one listener per cluster on shared event loops, the metrics history and, when
- * one is on the class path, the admin control plane.
+ * A running dispatcher: one listener per cluster on shared event loops, the node monitor (agents of
+ * HTTP clusters), the metrics history and, when one is on the class path, the admin control plane.
  *
  * <p>Every change goes the same way: build the whole new configuration, validate it exactly like the
  * file, write it atomically, then apply it. Validation failures change nothing; a listener that cannot
@@ -48,6 +50,7 @@ public final class Dispatcher implements ClusterControl, AutoCloseable {
     private final Transport transport;
     private final ListenerFactory listeners;
     private final MetricsHistory history;
+    private final NodeMonitor monitor = new NodeMonitor();
     private final Map<String, RunningCluster> running = new LinkedHashMap<>();
 
     private volatile LoadwiseConfig config;
@@ -106,7 +109,7 @@ public final class Dispatcher implements ClusterControl, AutoCloseable {
 
     private RunningCluster launch(ClusterConfig cluster) throws IOException {
         VirtualCluster vc = new VirtualCluster(cluster, policies, System::nanoTime);
-        return RunningCluster.start(vc, listeners, transport);
+        return RunningCluster.start(vc, listeners, transport, monitor);
     }
 
     private void publish() {
@@ -161,6 +164,13 @@ public final class Dispatcher implements ClusterControl, AutoCloseable {
     @Override
     public List<MetricsSnapshot> nodeHistory(String cluster, String node) {
         return history.nodeHistory(cluster, node);
+    }
+
+    @Override
+    public AgentStats agentStats(String cluster, String node) {
+        VirtualCluster vc = cluster(cluster);
+        NodeState state = vc == null ? null : vc.node(node);
+        return state == null ? null : monitor.stats(state);
     }
 
     @Override
@@ -228,7 +238,7 @@ public final class Dispatcher implements ClusterControl, AutoCloseable {
             applyLive(current.cluster(), old, changed);
             return;
         }
-        current.close();
+        current.close(monitor);
         running.remove(name);
         try {
             running.put(changed.name(), launch(changed));
@@ -236,7 +246,7 @@ public final class Dispatcher implements ClusterControl, AutoCloseable {
             String message = "clusters[" + index + "].listen: " + e.getMessage();
             rollBack(previous);
             try {
-                running.put(name, RunningCluster.start(current.cluster(), listeners, transport));
+                running.put(name, RunningCluster.start(current.cluster(), listeners, transport, monitor));
             } catch (IOException | RuntimeException again) {
                 log.error("cluster {}: could not restart the previous listener either", name, again);
             }
@@ -255,7 +265,7 @@ public final class Dispatcher implements ClusterControl, AutoCloseable {
         List<ClusterConfig> list = new ArrayList<>(config.clustersOrEmpty());
         list.remove(index);
         commit(new LoadwiseConfig(config.admin(), config.logging(), list));
-        running.remove(name).close();
+        running.remove(name).close(monitor);
         publish();
         log.info("cluster {} deleted", name);
     }
@@ -341,8 +351,9 @@ public final class Dispatcher implements ClusterControl, AutoCloseable {
         }
         history.close();
         for (RunningCluster rc : running.values()) {
-            rc.close();
+            rc.close(monitor);
         }
+        monitor.close();
         running.clear();
         publish();
     }

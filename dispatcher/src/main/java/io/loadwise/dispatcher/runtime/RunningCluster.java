@@ -1,6 +1,9 @@
 package io.loadwise.dispatcher.runtime;
 
 import io.loadwise.dispatcher.cluster.VirtualCluster;
+import io.loadwise.dispatcher.config.Mode;
+import io.loadwise.dispatcher.http.HttpProxyServer;
+import io.loadwise.dispatcher.monitor.NodeMonitor;
 import io.loadwise.dispatcher.net.ClusterListener;
 import io.loadwise.dispatcher.net.Transport;
 import java.io.IOException;
@@ -12,14 +15,26 @@ record RunningCluster(VirtualCluster cluster, ClusterListener listener) {
 
     private static final Logger log = LoggerFactory.getLogger(RunningCluster.class);
 
-    static RunningCluster start(VirtualCluster cluster, ListenerFactory factory, Transport transport)
-            throws IOException {
+    /**
+     * Creates and starts the cluster's listener. An HTTP cluster's agents are watched by {@code monitor},
+     * which also receives the load reports its nodes piggyback on responses; a TCP cluster is not
+     * monitored (its policies are state-blind, see the validator).
+     */
+    static RunningCluster start(VirtualCluster cluster, ListenerFactory factory, Transport transport,
+            NodeMonitor monitor) throws IOException {
         ClusterListener listener = factory.create(cluster, transport);
+        if (listener instanceof HttpProxyServer http) {
+            http.setLoadReportSink((node, header) -> monitor.acceptLoadReport(cluster, node, header));
+        }
         listener.start();
+        if (cluster.config().mode() == Mode.HTTP) {
+            monitor.watch(cluster);
+        }
         return new RunningCluster(cluster, listener);
     }
 
-    void close() {
+    void close(NodeMonitor monitor) {
+        monitor.unwatch(cluster);
         try {
             listener.close();
         } catch (RuntimeException e) {

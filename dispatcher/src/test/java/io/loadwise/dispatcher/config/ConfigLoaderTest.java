@@ -44,6 +44,12 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void theTopLevelMustBeAnObject() {
+        assertEquals(List.of("(top level): expected a JSON object"), errorsOf("[1, 2]"));
+        assertEquals(List.of("clusters: expected array"), errorsOf(j("{'clusters':{'name':'a'}}")));
+    }
+
+    @Test
     void emptyInputIsAnError() {
         assertEquals(List.of("the configuration is empty"), errorsOf("  \n"));
     }

@@ -112,6 +112,12 @@ class ConfigValidatorTest {
                         j("{'logging':{'level':'verbose','levels':{'io.netty':'loud'}},'clusters':[]}"),
                         List.of("logging.level: unknown level 'verbose', expected one of trace, debug, info, warn, error, off",
                                 "logging.levels.io.netty: unknown level 'loud', expected one of trace, debug, info, warn, error, off")),
+                Arguments.of("null option value and null log level",
+                        j("{'logging':{'levels':{'io.netty':null}},'clusters':[{'name':'a','mode':'http',"
+                                + "'listen':'127.0.0.1:8080','policy':'test-agent','policyOptions':{'threshold':null},"
+                                + "'nodes':[" + N1 + "]}]}"),
+                        List.of("logging.levels.io.netty: missing level",
+                                "clusters[0].policyOptions.threshold: missing value")),
                 Arguments.of("agent path without slash",
                         config(j("{'name':'a','mode':'http','listen':'127.0.0.1:8080','policy':'jvm-aware',"
                                 + "'agentPath':'metrics','nodes':[" + N1 + "]}")),

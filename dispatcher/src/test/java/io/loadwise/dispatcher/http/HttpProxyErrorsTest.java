@@ -157,6 +157,27 @@ class HttpProxyErrorsTest {
     }
 
     @Test
+    void fastRequestsOnALongLivedConnectionNeverTimeOut() throws Exception {
+        TestBackend a = backend("a");
+        proxy = new ProxyFixture();
+        proxy.responseTimeoutMs = 150;
+        proxy.idleTimeoutMs = 400;
+        proxy.node("a", a.address()).start();
+
+        long end = System.nanoTime() + 1_200_000_000L; // several timeout and idle periods
+        int requests = 0;
+        try (RawHttpClient client = proxy.client()) {
+            while (System.nanoTime() < end) {
+                assertEquals(200, client.get("/").status(), "request " + requests);
+                requests++;
+            }
+        }
+        assertTrue(requests > 10, "only " + requests + " requests");
+        proxy.assertSettled();
+        assertEquals(0, proxy.cluster.counters().failedRequests());
+    }
+
+    @Test
     void idleClientConnectionIsClosedButNotWhileARequestIsInFlight() throws Exception {
         TestBackend a = backend("a");
         a.delayMillis = 700;

@@ -104,6 +104,19 @@ class HttpProxyHeadersTest {
     }
 
     @Test
+    void headRequestGetsTheHeadersOnlyAndTheConnectionStaysInSync() throws Exception {
+        try (RawHttpClient client = proxy.client()) {
+            client.write("HEAD / HTTP/1.1\r\nHost: x\r\n\r\n");
+            RawHttpClient.Response head = client.read(true);
+            assertEquals(200, head.status());
+            assertEquals("1", head.header("content-length"));
+            RawHttpClient.Response next = client.get("/");
+            assertEquals("a", next.text(), "no body byte was left behind the HEAD response");
+        }
+        proxy.assertSettled();
+    }
+
+    @Test
     void http10ClientGetsAKeepAliveAnswerOnlyWhenItAskedForOne() throws Exception {
         try (RawHttpClient client = proxy.client()) {
             client.write("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n");

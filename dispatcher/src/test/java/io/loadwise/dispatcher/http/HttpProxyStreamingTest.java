@@ -69,6 +69,22 @@ class HttpProxyStreamingTest {
     }
 
     @Test
+    void nodeAnsweringBeforeTheBodyEndsIsRelayedAndTheConnectionClosedAfterwards() throws Exception {
+        try (ScriptedBackend early = new ScriptedBackend(
+                        "HTTP/1.1 413 Payload Too Large\r\nContent-Length: 5\r\n\r\nearly", false);
+                ProxyFixture earlyProxy = new ProxyFixture().node("early", early.address()).start();
+                RawHttpClient client = earlyProxy.client()) {
+            client.write("POST /big HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nabcd\r\n");
+            RawHttpClient.Response answer = client.read(false);
+            assertEquals(413, answer.status());
+            assertEquals("early", answer.text());
+            client.write("0\r\n\r\n");
+            assertTrue(client.closedWithin(3_000), "the rest of the body cannot be resynchronised");
+            earlyProxy.assertSettled();
+        }
+    }
+
+    @Test
     void expectContinueIsForwardedAndTheNodesContinueRelayed() throws Exception {
         try (RawHttpClient client = proxy.client()) {
             client.write("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 11\r\nExpect: 100-continue\r\n\r\n");
@@ -135,7 +151,7 @@ class HttpProxyStreamingTest {
 
     @Test
     void upgradedConnectionIsTunnelledAsRawBytes() throws Exception {
-        try (EchoUpgradeBackend echo = new EchoUpgradeBackend();
+        try (ScriptedBackend echo = ScriptedBackend.upgrade();
                 ProxyFixture upgradeProxy = new ProxyFixture().node("ws", echo.address()).start();
                 RawHttpClient client = upgradeProxy.client()) {
             client.write("GET /socket HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: echo\r\n\r\n");

@@ -131,6 +131,11 @@ class DispatcherTest {
         ConfigValidationException agent = assertThrows(ConfigValidationException.class,
                 () -> dispatcher.switchPolicy("web", "test-agent", Map.of()));
         assertTrue(agent.getMessage().contains("needs node agent metrics"), agent.getMessage());
+        java.util.Map<String, Double> nullOption = new java.util.HashMap<>();
+        nullOption.put("threshold", null);
+        ConfigValidationException nullValue = assertThrows(ConfigValidationException.class,
+                () -> dispatcher.switchPolicy("web", "round-robin", nullOption));
+        assertEquals(List.of("clusters[0].policyOptions.threshold: missing value"), nullValue.errors());
         ConfigValidationException missing = assertThrows(ConfigValidationException.class,
                 () -> dispatcher.updateNode("nope", "n1", false, null, null));
         assertEquals(List.of("cluster 'nope': no such cluster"), missing.errors());
@@ -258,6 +263,52 @@ class DispatcherTest {
             assertEquals(200, response.statusCode());
             assertEquals("hello from node, /cart?id=7", response.body());
             assertEquals(Mode.HTTP, ConfigLoader.load(file).clusters().get(1).mode());
+        } finally {
+            node.stop(0);
+        }
+    }
+
+    @Test
+    void httpClustersAreMonitoredAndTheirPiggybackedLoadReportsReachTheNodes() throws Exception {
+        com.sun.net.httpserver.HttpServer node = com.sun.net.httpserver.HttpServer.create(
+                new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        node.createContext("/", exchange -> {
+            if (exchange.getRequestURI().getPath().startsWith("/loadwise-agent/")) {
+                exchange.sendResponseHeaders(404, -1); // no agent installed: polls fail
+                exchange.close();
+                return;
+            }
+            exchange.getResponseHeaders().add("endpoint-load-metrics",
+                    "TEXT cpu_utilization=0.25,named_metrics.jvm_heap_used=0.5");
+            exchange.sendResponseHeaders(200, 2);
+            exchange.getResponseBody().write("ok".getBytes(StandardCharsets.UTF_8));
+            exchange.close();
+        });
+        node.start();
+        try {
+            // round-robin first: a node without an agent would be excluded by jvm-aware once samples expire.
+            ClusterConfig http = new ClusterConfig("shop", Mode.HTTP, "127.0.0.1:0", "round-robin", null, null, null,
+                    null, null, null, null, null, null, null, null, null, 100, null, null,
+                    Configs.nodes("127.0.0.1:" + node.getAddress().getPort()));
+            dispatcher.createCluster(http);
+            InetSocketAddress shop = dispatcher.boundAddress("shop");
+            java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient().send(
+                    java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + shop.getPort() + "/"))
+                            .build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertEquals("ok", response.body());
+            assertFalse(response.headers().firstValue("endpoint-load-metrics").isPresent(), "stripped by the proxy");
+
+            var n1 = dispatcher.cluster("shop").node("n1");
+            Await.until("the piggybacked report reached the node", () -> n1.latestAgentSample() != null
+                    && Double.valueOf(50.0).equals(n1.latestAgentSample().metrics().get("JVM_HEAP_USED%")));
+            assertEquals(1, dispatcher.agentStats("shop", "n1").piggybackReports());
+            assertEquals(0, dispatcher.agentStats("shop", "n1").pollsFailed(), "no polling for round-robin");
+
+            dispatcher.switchPolicy("shop", "jvm-aware", Map.of());
+            Await.until("the agent is polled once the policy reads agent metrics",
+                    () -> dispatcher.agentStats("shop", "n1").pollsFailed() > 0);
+            assertNull(dispatcher.agentStats("web", "n1"), "tcp clusters are not monitored");
+            assertNull(dispatcher.agentStats("shop", "n9"));
         } finally {
             node.stop(0);
         }

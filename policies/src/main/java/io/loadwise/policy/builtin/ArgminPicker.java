@@ -89,7 +89,7 @@ final class ArgminPicker implements Picker {
                 eligible += sorted[i].usable() && !Avoid.matches(sorted[i], avoid) ? 1 : 0;
             }
             if (eligible > 0) {
-                int target = eligible == 1 ? 0 : Integer.remainderUnsigned(tieCounter.getAndIncrement(), eligible);
+                int target = eligible == 1 ? 0 : (tieCounter.getAndIncrement() & Integer.MAX_VALUE) % eligible;
                 NodeView first = null;
                 for (int i = from; i < to; i++) {
                     NodeView node = sorted[i];
@@ -108,12 +108,16 @@ final class ArgminPicker implements Picker {
         return null;
     }
 
-    /** One pass over all nodes by rank, then load; a second pass only to rotate among ties. */
+    /**
+     * One pass over all nodes by rank, then load. Up to 64 nodes the tied positions are remembered in a
+     * bit mask, so rotating among them costs no second pass; larger clusters re-scan for the n-th tie.
+     */
     private NodeView scan(NodeView avoid) {
         int n = nodes.size();
         NodeView best = null;
         int bestRank = NodeLoad.EXCLUDED;
         int ties = 0;
+        long tieMask = 0; // meaningful only when n <= 64
         NodeView avoided = null;
         for (int i = 0; i < n; i++) {
             NodeView node = nodes.node(i);
@@ -133,14 +137,26 @@ final class ArgminPicker implements Picker {
                 best = node;
                 bestRank = rank;
                 ties = 1;
+                tieMask = 1L << i;
             } else if (order == 0) {
                 ties++;
+                tieMask |= 1L << i;
             }
         }
         if (best == null) {
             return avoided;
         }
-        return ties == 1 ? best : nthTie(best, bestRank, Integer.remainderUnsigned(tieCounter.getAndIncrement(), ties), avoid);
+        if (ties == 1) {
+            return best;
+        }
+        int target = (tieCounter.getAndIncrement() & Integer.MAX_VALUE) % ties;
+        if (n > Long.SIZE) {
+            return nthTie(best, bestRank, target, avoid);
+        }
+        for (; target > 0; target--) {
+            tieMask &= tieMask - 1; // drop the lowest tied position
+        }
+        return nodes.node(Long.numberOfTrailingZeros(tieMask));
     }
 
     /** The {@code target}-th node (0-based) tied with {@code best}; {@code best} if counters moved meanwhile. */

@@ -95,7 +95,8 @@ final class SmoothWrrTable {
     NodeView next(NodeView avoid) {
         int length = slots.length;
         for (int d = 0; d < maxDraws; d++) {
-            NodeView node = slots[Integer.remainderUnsigned(cursor.getAndIncrement(), length)];
+            // Masking the sign bit keeps the division 32-bit; the cycle jumps once per 2^31 picks.
+            NodeView node = slots[(cursor.getAndIncrement() & Integer.MAX_VALUE) % length];
             if (node.usable() && !Avoid.matches(node, avoid)) {
                 return node;
             }

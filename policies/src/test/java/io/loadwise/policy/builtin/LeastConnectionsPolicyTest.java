@@ -9,6 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 
 import io.loadwise.policy.Picker;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class LeastConnectionsPolicyTest {
 
@@ -35,6 +37,27 @@ class LeastConnectionsPolicyTest {
         TestCluster cluster = TestCluster.of("least-connections", 3);
         cluster.node('B').active(4);
         assertEquals("ACACAC", sequence(cluster.picker(), 6));
+    }
+
+    /** Up to 64 nodes ties are tracked in a bit mask, above that by a second scan: both must rotate. */
+    @ParameterizedTest
+    @ValueSource(ints = {10, 64, 65, 100})
+    void tiesRotateExactlyAtEveryClusterSize(int size) {
+        TestCluster cluster = TestCluster.of("least-connections", size);
+        for (TestNode node : cluster.nodes) {
+            node.active(1);
+        }
+        int[] tied = {2, size / 2, size - 1};
+        for (int i : tied) {
+            cluster.nodes[i].active(0);
+        }
+        cluster.nodes[size - 2].active(0).healthy(false);
+        Picker picker = cluster.picker();
+        for (int round = 0; round < 3; round++) {
+            for (int i : tied) {
+                assertSame(cluster.nodes[i], picker.pick(null), "size " + size + " round " + round);
+            }
+        }
     }
 
     @Test

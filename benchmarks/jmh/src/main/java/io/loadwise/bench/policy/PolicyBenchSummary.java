@@ -98,7 +98,12 @@ public final class PolicyBenchSummary {
         out.append("One `Picker.pick(null)` per operation, single thread, `PolicySelectionBenchmark` in ")
                 .append("`benchmarks/jmh`. Cells are ns/op ± 99.9% error, then B/op from `-prof gc` ")
                 .append("(`gc.alloc.rate.norm`). Target: ≤ ").append((int) TARGET_NANOS)
-                .append(" ns and 0 B/op; ✗ marks a cell over the time target.\n\n");
+                .append(" ns and 0 B/op; ✗ marks a cell over the time target.\n\n")
+                .append("The row `baseline: bare scan` (`NodeScanBaselineBenchmark`) is the cheapest possible ")
+                .append("least-connections loop over the same kind of nodes, measured in the same run: on a ")
+                .append("shared machine compare the scanning policies with it rather than with the target. ")
+                .append("A load average above the CPU count in the settings line means the figures are ")
+                .append("inflated by other processes and their error bars are wide.\n\n");
         out.append("Settings: ").append(settings).append("\n\n| policy |");
         for (int size : sizes) {
             out.append(' ').append(size).append(" nodes |");

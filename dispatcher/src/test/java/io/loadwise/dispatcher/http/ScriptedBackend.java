@@ -11,18 +11,30 @@ import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
- * A node that answers any request with {@code 101 Switching Protocols} and then echoes raw bytes, as a
- * WebSocket server would after its handshake. One connection at a time, on its own thread.
+ * A node written byte by byte: reads a request head, answers with a fixed response at once (whatever
+ * body may follow), then echoes every further byte back ({@link #upgrade()}: a WebSocket-like server
+ * after its handshake) or just drains them. One connection at a time, on its own thread.
  */
-final class EchoUpgradeBackend implements AutoCloseable {
+final class ScriptedBackend implements AutoCloseable {
+
+    static final String SWITCHING = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: echo\r\nConnection: Upgrade\r\n\r\n";
 
     private final ServerSocket server;
     private final Thread thread;
+    private final String response;
+    private final boolean echo;
     final ConcurrentLinkedQueue<String> heads = new ConcurrentLinkedQueue<>();
 
-    EchoUpgradeBackend() throws IOException {
+    /** Answers 101, then echoes. */
+    static ScriptedBackend upgrade() throws IOException {
+        return new ScriptedBackend(SWITCHING, true);
+    }
+
+    ScriptedBackend(String response, boolean echo) throws IOException {
+        this.response = response;
+        this.echo = echo;
         server = new ServerSocket(0, 10, InetAddress.getLoopbackAddress());
-        thread = new Thread(this::serve, "echo-upgrade-backend");
+        thread = new Thread(this::serve, "scripted-backend");
         thread.setDaemon(true);
         thread.start();
     }
@@ -45,14 +57,15 @@ final class EchoUpgradeBackend implements AutoCloseable {
                     head.write(c);
                 }
                 heads.add(head.toString(StandardCharsets.ISO_8859_1));
-                out.write(("HTTP/1.1 101 Switching Protocols\r\nUpgrade: echo\r\nConnection: Upgrade\r\n\r\n")
-                        .getBytes(StandardCharsets.ISO_8859_1));
+                out.write(response.getBytes(StandardCharsets.ISO_8859_1));
                 out.flush();
                 byte[] buffer = new byte[8192];
                 int n;
                 while ((n = in.read(buffer)) > 0) {
-                    out.write(buffer, 0, n);
-                    out.flush();
+                    if (echo) {
+                        out.write(buffer, 0, n);
+                        out.flush();
+                    }
                 }
             } catch (IOException e) {
                 // closed: the test is over

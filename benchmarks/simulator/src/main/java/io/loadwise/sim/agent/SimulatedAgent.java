@@ -1,0 +1,62 @@
+package io.loadwise.sim.agent;
+
+import io.loadwise.policy.AgentSample;
+import io.loadwise.policy.PolicyMetric;
+import io.loadwise.sim.engine.SimulatedNode;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/**
+ * Turns a simulated node's state into the seed-001 metrics a node agent would report. A simulated node
+ * has no heap or thread pool, so the mapping is a stand-in chosen to move with load the way the real
+ * metrics do:
+ * <ul>
+ *   <li>{@code OS_CPU_USED%}: the node's busy fraction over the last sample period × 100;</li>
+ *   <li>{@code AMX_CONNS_Q_THRBSY%}, {@code AMX_JDBC_ACTC%}: requests in the node over a nominal pool of
+ *       {@value #POOL_SIZE} threads / connections, capped at 100;</li>
+ *   <li>{@code AMX_CONNS_Q_USED%}: requests beyond the pool over a nominal queue of {@value #QUEUE_SIZE};</li>
+ *   <li>{@code JVM_HEAP_USED%}: 30 % baseline plus 50 % × busy fraction (at most 80 %, below jvm-aware's
+ *       default 85 % threshold, so that its saturation exclusion comes from the queue metric);</li>
+ *   <li>{@code OS_MEM_USED%}: 50 % constant; {@code OS_CPU_IOWAIT%}: 0;</li>
+ *   <li>{@code AMX_SESSIONS_ACT}: requests in the node.</li>
+ * </ul>
+ * Every value is then multiplied by {@code 1 + noise·N(0,1)} and percentages are clamped to 0..100.
+ */
+public final class SimulatedAgent {
+
+    static final int POOL_SIZE = 10;
+    static final int QUEUE_SIZE = 100;
+
+    private final double noise;
+    private final SplittableRandom random;
+
+    public SimulatedAgent(double noise, SplittableRandom random) {
+        this.noise = noise;
+        this.random = random;
+    }
+
+    /**
+     * @param busyFraction the node's utilisation over the sample period just ended
+     * @param takenAtMillis virtual time of the sample
+     */
+    public AgentSample sample(SimulatedNode node, double busyFraction, long takenAtMillis) {
+        int inNode = node.inFlightRequests();
+        Map<String, Double> m = new LinkedHashMap<>();
+        put(m, PolicyMetric.OS_CPU_USED, 100 * busyFraction, true);
+        put(m, PolicyMetric.OS_MEM_USED, 50, true);
+        put(m, PolicyMetric.OS_CPU_IOWAIT, 0, true);
+        put(m, PolicyMetric.JVM_HEAP_USED, 30 + 50 * busyFraction, true);
+        put(m, PolicyMetric.AMX_CONNS_Q_THRBSY, 100.0 * Math.min(inNode, POOL_SIZE) / POOL_SIZE, true);
+        put(m, PolicyMetric.AMX_JDBC_ACTC, 100.0 * Math.min(inNode, POOL_SIZE) / POOL_SIZE, true);
+        put(m, PolicyMetric.AMX_CONNS_Q_USED, 100.0 * Math.max(0, inNode - POOL_SIZE) / QUEUE_SIZE, true);
+        put(m, PolicyMetric.AMX_SESSIONS_ACT, inNode, false);
+        return new AgentSample(takenAtMillis, AgentSample.Source.SIMULATED, m);
+    }
+
+    private void put(Map<String, Double> m, PolicyMetric metric, double value, boolean percent) {
+        double v = noise > 0 ? value * (1 + noise * random.nextGaussian()) : value;
+        v = Math.max(0, v);
+        m.put(metric.seedName(), percent ? Math.min(100, v) : v);
+    }
+}

@@ -1,0 +1,149 @@
+package io.loadwise.sim.engine;
+
+import io.loadwise.policy.AgentSample;
+import io.loadwise.policy.NodeView;
+
+/**
+ * A simulated back end: one FCFS server (seed 004's model) of relative {@code speed}, seen by policies
+ * through the same {@link NodeView} the dispatcher's nodes implement. The simulator sets its counters on
+ * dispatch and completion events, as the dispatcher does on connection events.
+ */
+public final class SimulatedNode implements NodeView {
+
+    private static final long WINDOW_NANOS = 1_000_000_000L;
+
+    private final int index;
+    private final String name;
+    private final int weight;
+    private final double speed;
+    private final VirtualClock clock;
+    private final long sampleExpiryNanos;
+
+    private int active;
+    private long busyUntil;
+    private long assignedWork;
+    private long served;
+
+    // TAPR-08: mean response time of the requests completed in the last whole second
+    private long windowStart;
+    private long windowSum;
+    private int windowCount;
+    private double lastWindowMeanMillis = Double.NaN;
+
+    private AgentSample sample;
+
+    SimulatedNode(int index, int weight, double speed, VirtualClock clock, long sampleExpiryNanos) {
+        this.index = index;
+        this.name = "node" + (index + 1);
+        this.weight = weight;
+        this.speed = speed;
+        this.clock = clock;
+        this.sampleExpiryNanos = sampleExpiryNanos;
+    }
+
+    @Override
+    public int index() {
+        return index;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public int weight() {
+        return weight;
+    }
+
+    @Override
+    public boolean enabled() {
+        return true;
+    }
+
+    @Override
+    public boolean healthy() {
+        return true;
+    }
+
+    @Override
+    public int activeConnections() {
+        return active;
+    }
+
+    @Override
+    public int inFlightRequests() {
+        return active;
+    }
+
+    @Override
+    public double recentResponseTimeMillis() {
+        roll(clock.nanoTime());
+        return lastWindowMeanMillis;
+    }
+
+    @Override
+    public AgentSample agentSample() {
+        AgentSample s = sample;
+        if (s == null || clock.nanoTime() / 1_000_000L - s.timestampMillis() > sampleExpiryNanos / 1_000_000L) {
+            return null;
+        }
+        return s;
+    }
+
+    /** Relative processing speed; a request of demand d takes d / speed. */
+    public double speed() {
+        return speed;
+    }
+
+    /** When this node's FCFS queue drains if nothing else arrives. */
+    public long busyUntil() {
+        return busyUntil;
+    }
+
+    /** Unfinished work in nanoseconds at {@code now} (the oracle's "work left"). */
+    public long workLeft(long now) {
+        return Math.max(0, busyUntil - now);
+    }
+
+    /** Busy time accumulated up to {@code now}: all work assigned minus the work not yet done. */
+    long busyNanosUntil(long now) {
+        return assignedWork - workLeft(now);
+    }
+
+    long servedRequests() {
+        return served;
+    }
+
+    /** Queues a request of {@code serviceNanos}; returns its completion time. */
+    long assign(long now, long serviceNanos) {
+        long start = Math.max(now, busyUntil);
+        busyUntil = start + serviceNanos;
+        assignedWork += serviceNanos;
+        active++;
+        served++;
+        return busyUntil;
+    }
+
+    void complete(long now, long responseNanos) {
+        active--;
+        roll(now);
+        windowSum += responseNanos;
+        windowCount++;
+    }
+
+    void deliver(AgentSample delivered) {
+        sample = delivered;
+    }
+
+    private void roll(long now) {
+        long current = now - now % WINDOW_NANOS;
+        if (current != windowStart) {
+            boolean previousSecond = current - windowStart == WINDOW_NANOS;
+            lastWindowMeanMillis = previousSecond && windowCount > 0 ? windowSum / 1e6 / windowCount : Double.NaN;
+            windowStart = current;
+            windowSum = 0;
+            windowCount = 0;
+        }
+    }
+}

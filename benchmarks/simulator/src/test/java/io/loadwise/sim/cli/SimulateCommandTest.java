@@ -1,0 +1,135 @@
+package io.loadwise.sim.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class SimulateCommandTest {
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    private int run(String... args) {
+        return SimulateCommand.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    private String out() {
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private String err() {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void helpDocumentsTheOptions() {
+        assertEquals(0, run("--help"));
+        for (String option : List.of("--workload", "--rate", "--time-scale", "--policy", "--service", "teo-ayani",
+                "--agent-delay-ms", "--agent-noise", "--seed", "--out", "wc98:PATH", "clf:PATH", "oracle-lwl")) {
+            assertTrue(out().contains(option), "help mentions " + option);
+        }
+    }
+
+    @Test
+    void listsRegisteredPoliciesAndTheOracle() {
+        assertEquals(0, run("--list-policies"));
+        assertTrue(out().contains("round-robin"), out());
+        assertTrue(out().contains("least-connections"), out());
+        assertTrue(out().contains("oracle-lwl"), out());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "--bogus|unknown option --bogus",
+        "--rate|--rate needs a value",
+        "--rate abc|--rate: 'abc' is not a number",
+        "--workload poisson|--rate is required for the poisson workload",
+        "--rate 10 --policy no-such-policy|unknown policy 'no-such-policy', known policies:",
+        "--rate 10 --workload ftp:x|--workload ftp:x: expected poisson, surge, clf:PATH or wc98:PATH",
+        "--rate 10 --nodes 3 --speeds 1,2|--speeds: 2 values for 3 nodes",
+        "--rate 10 --service gamma|--service gamma: unknown service-time model",
+        "--rate 10 --service size-linear:1,2|size-linear needs 4 values",
+        "--rate 10 --service-ms 5 --service-rate 3|give either --service-ms or --service-rate, not both",
+        "--rate 10..5|--rate: range 10..5 needs FROM <= TO",
+        "--workload clf:/no/such/file --rate 5|cannot read /no/such/file",
+        "--rate 10 --policy-option x|--policy-option x: expected NAME=VALUE or POLICY:NAME=VALUE",
+        "--rate 10 --policy-option heapThreshold=80|policy round-robin: policyOptions.heapThreshold: unknown option",
+        "--rate 10 --policy-option jvm-aware:heapThreshold=80|policy jvm-aware is not in --policy",
+        "--rate 10 --policy jvm-aware --policy-option jvm-aware:heapThreshold=180|heapThreshold: 180.0 out of range",
+        "--rate 10 --requests 100 --warmup 100|warm-up of 100 requests leaves none"})
+    void badOptionsFailWithASpecificMessage(String args, String message) {
+        assertEquals(2, run(args.split(" ")));
+        assertTrue(err().contains(message), "stderr: " + err());
+    }
+
+    @Test
+    void runsASweepAndWritesTableCsvAndPlots(@TempDir Path dir) throws IOException {
+        int rc = run("--rate", "100,300", "--nodes", "4", "--requests", "20000", "--service-ms", "10",
+                "--policy", "round-robin,least-connections", "--out", dir.toString());
+        assertEquals(0, rc, err());
+        String text = out();
+        assertTrue(text.contains("Load 100.00 req/s"), text);
+        assertTrue(text.contains("Load 300.00 req/s"), text);
+        assertTrue(text.contains("oracle-lwl") && text.contains("round-robin") && text.contains("least-connections"));
+        List<String> csv = Files.readAllLines(dir.resolve("results.csv"));
+        assertEquals(1 + 2 * 3, csv.size(), "header + 2 rates × (oracle + 2 policies)");
+        String oracleRow = csv.stream().filter(l -> l.contains(",oracle-lwl,")).findFirst().orElseThrow();
+        String[] cells = oracleRow.split(",");
+        assertEquals(1.0, Double.parseDouble(cells[15]), 1e-9, "the oracle's ratio to itself");
+        for (String png : List.of("response-time.png", "waiting-time.png", "normalised-waiting.png", "utilisation.png")) {
+            BufferedImage image = ImageIO.read(dir.resolve(png).toFile());
+            assertEquals(960, image.getWidth(), png);
+        }
+    }
+
+    @Test
+    void scopedPolicyOptionsReachOnlyTheirPolicy() {
+        assertEquals(0, run("--rate", "50", "--nodes", "2", "--requests", "2000", "--policy", "round-robin,jvm-aware",
+                "--policy-option", "jvm-aware:heapThreshold=80"), err());
+    }
+
+    @Test
+    void requestsAPolicyFindsNoNodeForAreCountedAsRejected() {
+        assertEquals(0, run("--rate", "50", "--nodes", "2", "--requests", "1000", "--policy", "test-reject-all"), err());
+        assertTrue(out().contains("test-reject-all at 50.00 req/s returned no node for 1000 requests (100.000 %)"), out());
+    }
+
+    @Test
+    void sameSeedGivesTheSameResults() {
+        String[] args = {"--workload", "surge", "--rate", "80", "--nodes", "2", "--requests", "5000", "--service", "teo-ayani"};
+        assertEquals(0, run(args));
+        String first = out().substring(out().indexOf("Load "));
+        out.reset();
+        assertEquals(0, run(args));
+        assertEquals(first, out().substring(out().indexOf("Load ")));
+    }
+
+    @Test
+    void replaysAnAccessLogAsRecordedOrTimeScaled(@TempDir Path dir) throws IOException {
+        StringBuilder log = new StringBuilder();
+        for (int i = 0; i < 600; i++) {
+            log.append(String.format("10.0.0.%d - - [10/Oct/2000:13:%02d:%02d +0000] \"GET /f%d.html HTTP/1.0\" 200 %d%n",
+                    i % 9, 50 + i / 120, (i / 2) % 60, i % 30, 1000 + i));
+        }
+        Path file = dir.resolve("access.log");
+        Files.writeString(file, log + "not a record\n");
+        assertEquals(0, run("--workload", "clf:" + file, "--time-scale", "0.01", "--nodes", "2", "--service", "teo-ayani"),
+                err());
+        assertTrue(out().contains("skipped 1 malformed records"), out());
+        assertTrue(out().contains("Load 200.00 req/s"), "600 requests over 299 s, ×0.01: " + out());
+    }
+}
