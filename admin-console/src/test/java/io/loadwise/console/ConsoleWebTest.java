@@ -277,6 +277,21 @@ class ConsoleWebTest {
     }
 
     @Test
+    void everyIndexedDocumentationPageRenders() throws Exception {
+        Session s = admin();
+        HttpResponse<String> index = s.get("/docs");
+        Matcher links = Pattern.compile("href=\"(/docs/[a-z0-9-]+)\"").matcher(index.body());
+        int pages = 0;
+        while (links.find()) {
+            HttpResponse<String> page = s.get(links.group(1));
+            assertEquals(200, page.statusCode(), links.group(1));
+            assertTrue(page.body().contains("<article class=\"doc\"><h1"), links.group(1));
+            pages++;
+        }
+        assertTrue(pages >= 9, "index lists the docs: " + pages);
+    }
+
+    @Test
     void jvmPageListsMemoryAndThreads() throws Exception {
         HttpResponse<String> r = admin().get("/jvm");
         assertEquals(200, r.statusCode());

@@ -27,6 +27,9 @@ final class DocsPage {
         PAGES.put("operations", "Running, logging, upgrading");
         PAGES.put("rest-api", "The REST API");
         PAGES.put("architecture", "Architecture");
+        PAGES.put("simulator", "The trace-driven policy simulator");
+        PAGES.put("capacity-planning", "Capacity planning");
+        PAGES.put("trade-app", "The benchmark trade application and node launcher");
         PAGES.put("third-party", "Third-party libraries and their licences");
     }
 
