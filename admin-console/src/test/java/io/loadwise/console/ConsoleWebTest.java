@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.loadwise.console.testing.ConsoleFixture;
@@ -289,6 +290,61 @@ class ConsoleWebTest {
             pages++;
         }
         assertTrue(pages >= 9, "index lists the docs: " + pages);
+    }
+
+    @Test
+    void withoutAPasswordTheLoginPageSaysHowToSetOne() throws Exception {
+        Path file = dir.resolve("data").resolve("admin-password");
+        Path aside = dir.resolve("admin-password.aside");
+        Files.move(file, aside);
+        try {
+            Session s = new Session();
+            HttpResponse<String> page = s.get("/login");
+            assertTrue(page.body().contains("id=\"no-password\""), page.body());
+            assertTrue(page.body().contains("./loadwise passwd --config"), page.body());
+            assertTrue(page.body().contains("LOADWISE_ADMIN_PASSWORD"), page.body());
+            HttpResponse<String> attempt = s.post("/login", form("_csrf", s.csrf, "password", ConsoleFixture.PASSWORD));
+            assertEquals(401, attempt.statusCode());
+            assertEquals(302, s.get("/").statusCode(), "no login without a password file");
+            HttpResponse<String> api = http.send(HttpRequest.newBuilder(URI.create(fixture.base() + "/api/clusters"))
+                    .header("Authorization", "Bearer " + ConsoleFixture.TOKEN).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, api.statusCode(), "the API keeps its bearer token");
+        } finally {
+            Files.move(aside, file);
+        }
+    }
+
+    @Test
+    void nodeActionsAndClusterLifecycleThroughTheForms() throws Exception {
+        Session s = admin();
+        s.get("/clusters");
+        HttpResponse<String> created = s.post("/clusters/save", form("_csrf", s.csrf, "editing", "false", "name", "tmp",
+                "mode", "tcp", "listen", "127.0.0.1:0", "policy", "round-robin",
+                "node.0.name", "x", "node.0.address", fixture.nodeAddress(0), "node.0.weight", "2", "node.0.enabled", "on",
+                "node.1.name", "y", "node.1.address", fixture.nodeAddress(1), "node.1.weight", "1", "node.1.enabled", "on"));
+        assertEquals(303, created.statusCode(), created.body());
+        assertTrue(s.get("/clusters").body().contains("Created cluster &#39;tmp&#39;."));
+        var tmp = fixture.dispatcher.cluster("tmp");
+        assertEquals(2, tmp.node("x").weight());
+
+        assertEquals(303, s.post("/clusters/node", form("_csrf", s.csrf, "cluster", "tmp", "node", "x", "action", "disable")).statusCode());
+        assertFalse(tmp.node("x").configuredEnabled());
+        assertTrue(Files.readString(fixture.configFile).contains("\"enabled\" : false")
+                || Files.readString(fixture.configFile).contains("\"enabled\":false"), "persisted");
+        s.post("/clusters/node", form("_csrf", s.csrf, "cluster", "tmp", "node", "y", "action", "drain"));
+        assertTrue(tmp.node("y").draining());
+        s.post("/clusters/node", form("_csrf", s.csrf, "cluster", "tmp", "node", "y", "action", "weight", "weight", "7"));
+        assertEquals(7, tmp.node("y").weight());
+        s.post("/clusters/node", form("_csrf", s.csrf, "cluster", "tmp", "node", "y", "action", "weight", "weight", "heavy"));
+        HttpResponse<String> refused = s.get("/clusters");
+        assertTrue(refused.body().contains("Not changed: weight: &#39;heavy&#39; is not a whole number"), refused.body());
+        assertEquals(7, tmp.node("y").weight());
+        String table = s.get("/clusters").body();
+        assertTrue(table.contains("<td class=\"state\">disabled</td>") && table.contains("<td class=\"state\">draining</td>"));
+
+        assertEquals(303, s.post("/clusters/delete", form("_csrf", s.csrf, "name", "tmp")).statusCode());
+        assertNull(fixture.dispatcher.cluster("tmp"));
+        assertFalse(Files.readString(fixture.configFile).contains("\"tmp\""));
     }
 
     @Test
