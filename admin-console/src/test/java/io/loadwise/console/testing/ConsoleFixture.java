@@ -2,9 +2,7 @@ package io.loadwise.console.testing;
 
 import com.sun.net.httpserver.HttpServer;
 import io.loadwise.console.ConsoleControlPlane;
-import io.loadwise.console.auth.AdminPassword;
-import io.loadwise.console.auth.PasswordFile;
-import io.loadwise.console.auth.PasswordHasher;
+import io.loadwise.console.auth.TestPasswords;
 import io.loadwise.dispatcher.config.ConfigLoader;
 import io.loadwise.dispatcher.config.ConfigStore;
 import io.loadwise.dispatcher.config.ConfigValidator;
@@ -49,7 +47,7 @@ public final class ConsoleFixture implements AutoCloseable {
         logDir = Files.createDirectories(dir.resolve("logs"));
         Files.writeString(logDir.resolve("loadwise.log"), "first line\nINFO loadwise started\n<script>x</script>\nlast line\n");
         Path dataDir = dir.resolve("data");
-        new AdminPassword(PasswordFile.inDataDir(dataDir), new PasswordHasher()).set(PASSWORD.toCharArray());
+        TestPasswords.set(dataDir, PASSWORD);
         configFile = dir.resolve("loadwise.json");
         Files.writeString(configFile, """
                 {"admin": {"listen": "127.0.0.1:0", "token": "%s", "dataDir": "%s"},
