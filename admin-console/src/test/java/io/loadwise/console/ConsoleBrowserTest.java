@@ -34,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
@@ -116,8 +117,12 @@ class ConsoleBrowserTest {
         Files.write(SCREENSHOTS.resolve(name + ".png"), png);
     }
 
+    /** The visible text of an element; retried if the page reloads itself meanwhile (the overview does). */
     private static String text(String css) {
-        return wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector(css))).getText();
+        return wait.ignoring(StaleElementReferenceException.class).until(d -> {
+            WebElement element = d.findElement(By.cssSelector(css));
+            return element.isDisplayed() ? element.getText() : null;
+        });
     }
 
     private static void logIn(String password) {
@@ -137,7 +142,7 @@ class ConsoleBrowserTest {
         logIn(ConsoleFixture.PASSWORD);
         assertEquals("Overview", text("h1"));
         assertTrue(text("#cluster-shop .policy").contains("round-robin"));
-        assertTrue(browser.findElements(By.cssSelector("#cluster-shop .health.good")).size() == 2, "both nodes up");
+        assertEquals(2, browser.findElements(By.cssSelector("#cluster-shop .health.good")).size(), "both nodes up");
         screenshot("overview");
     }
 

@@ -23,7 +23,8 @@ public final class TrafficLoop implements AutoCloseable {
     private final Thread thread;
 
     private TrafficLoop(InetSocketAddress listener, Duration bound) {
-        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(5)).build();
         URI uri = URI.create("http://127.0.0.1:" + listener.getPort() + "/traffic");
         long deadline = System.nanoTime() + bound.toNanos();
         thread = new Thread(() -> {
