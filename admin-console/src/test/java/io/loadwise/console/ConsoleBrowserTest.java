@@ -71,8 +71,11 @@ class ConsoleBrowserTest {
 
     @BeforeAll
     static void startBrowser() throws Exception {
-        Assumptions.assumeFalse(Boolean.getBoolean("loadwise.skipBrowserTests"),
-                "browser tests skipped: -Dloadwise.skipBrowserTests=true was given");
+        if (Boolean.getBoolean("loadwise.skipBrowserTests")) {
+            String why = "ConsoleBrowserTest skipped: -Dloadwise.skipBrowserTests=true was given";
+            System.err.println(why);
+            Assumptions.abort(why);
+        }
         if (!Files.isExecutable(Path.of(CHROMIUM)) || !Files.isExecutable(Path.of(CHROMEDRIVER))) {
             fail("browser tests need Debian's chromium and chromium-driver (" + CHROMIUM + ", " + CHROMEDRIVER
                     + "): install them with `bash .ci/install-deps chromium chromium-driver`, "
