@@ -61,7 +61,9 @@ final class GraphsResource {
     }
 
     private Reply list(StoreKey key) throws ApiException, IOException {
-        store(key);
+        if (!live(key) && stores.existing(key) == null) {
+            throw notFound(key);
+        }
         String base = basePath(key);
         Map<String, List<Map<String, String>>> groups = new LinkedHashMap<>();
         for (Map.Entry<SeriesGroup, List<Series>> group : key.catalog().byGroup().entrySet()) {
@@ -109,11 +111,15 @@ final class GraphsResource {
     private MetricStore store(StoreKey key) throws ApiException, IOException {
         MetricStore store = live(key) ? stores.openOrCreate(key) : stores.existing(key);
         if (store == null) {
-            throw ApiException.notFound(key.isNode()
-                    ? "no node " + key.node() + " in cluster " + key.cluster() + " and no recorded metrics of it"
-                    : "no cluster " + key.cluster() + " and no recorded metrics of it");
+            throw notFound(key);
         }
         return store;
+    }
+
+    private static ApiException notFound(StoreKey key) {
+        return ApiException.notFound(key.isNode()
+                ? "no node " + key.node() + " in cluster " + key.cluster() + " and no recorded metrics of it"
+                : "no cluster " + key.cluster() + " and no recorded metrics of it");
     }
 
     private boolean live(StoreKey key) {

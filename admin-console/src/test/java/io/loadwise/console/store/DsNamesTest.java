@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -37,6 +39,18 @@ class DsNamesTest {
                 () -> DsNames.of("AMX_CONNS_Q_THRBSY_EXTRA"));
         assertTrue(e.getMessage().contains("DsNames"), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> DsNames.of("NEW_METRIC%%"));
+    }
+
+    @Test
+    void docsListEveryDataSourceOfBothStoresInOrder() throws Exception {
+        String docs = Files.readString(Path.of("..", "docs", "metrics.md"));
+        for (SeriesCatalog catalog : new SeriesCatalog[] {SeriesCatalog.CLUSTER, SeriesCatalog.NODE}) {
+            for (int i = 0; i < catalog.size(); i++) {
+                Series s = catalog.series().get(i);
+                String row = "| " + i + " | `" + s.metric() + "` | `" + s.dsName() + "` | " + s.group().key() + " |";
+                assertTrue(docs.contains(row), "docs/metrics.md lacks " + row);
+            }
+        }
     }
 
     @Test

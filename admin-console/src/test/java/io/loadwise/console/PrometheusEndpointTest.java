@@ -1,0 +1,85 @@
+package io.loadwise.console;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.loadwise.console.prometheus.ExpositionParser;
+import io.loadwise.console.testing.ApiClient;
+import io.loadwise.dispatcher.metrics.CounterReading;
+import io.loadwise.policy.AgentSample;
+import java.net.InetSocketAddress;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** {@code GET /metrics} over the real dispatcher after real TCP traffic, read back with a strict parser. */
+class PrometheusEndpointTest extends ApiTestBase {
+
+    private static final String ODD_METRIC = "odd\"name\\x";
+
+    @Test
+    void exposesCountersAndGaugesOfEveryClusterAndNodeInTheTextFormat() throws Exception {
+        InetSocketAddress listener = control.boundAddress("web");
+        for (int i = 0; i < 5; i++) {
+            assertEquals("hello", roundTrip(listener, "hello"));
+        }
+        awaitTrue(() -> {
+            CounterReading r = control.totals("web");
+            return r.completed() + r.failed() == 5 && r.activeConnections() == 0;
+        }, "five finished tunnels");
+        sampleMetrics();
+        control.cluster("web").node("n2").updateAgentSample(new AgentSample(System.currentTimeMillis(),
+                AgentSample.Source.POLL, Map.of("JVM_HEAP_USED%", 33.25, ODD_METRIC, 1.0)));
+
+        ApiClient.Response response = api.get("/metrics");
+        assertEquals(200, response.status(), response.body());
+        assertEquals("text/plain;version=0.0.4;charset=utf-8",
+                response.header("Content-Type").toLowerCase().replace(" ", ""));
+        ExpositionParser metrics = ExpositionParser.parse(response.body());
+
+        Map<String, String> web = Map.of("cluster", "web");
+        assertEquals(5, metrics.value("loadwise_cluster_requests_total", web));
+        assertEquals(0, metrics.value("loadwise_cluster_requests_failed_total", web));
+        assertEquals(5, metrics.value("loadwise_cluster_connections_total", web));
+        assertEquals(30, metrics.value("loadwise_cluster_bytes_in_total", web), "5 × 'hello\\n'");
+        assertEquals(30, metrics.value("loadwise_cluster_bytes_out_total", web));
+        assertEquals(0, metrics.value("loadwise_cluster_active_connections", web));
+        double perNode = 0;
+        for (ExpositionParser.Sample s : metrics.all("loadwise_requests_total")) {
+            assertEquals("web", s.labels().get("cluster"));
+            perNode += s.value();
+        }
+        assertEquals(2, metrics.all("loadwise_requests_total").size(), "one series per node");
+        assertEquals(5, perNode);
+        assertEquals(5, metrics.value("loadwise_selections_total", Map.of("cluster", "web", "node", "n1"))
+                + metrics.value("loadwise_selections_total", Map.of("cluster", "web", "node", "n2")));
+        assertEquals(2, metrics.value("loadwise_node_weight", Map.of("cluster", "web", "node", "n2")));
+        assertEquals(1, metrics.value("loadwise_node_up", Map.of("cluster", "web", "node", "n1")));
+        assertEquals(12, metrics.all("loadwise_cluster_last_second").size(), "every Table 2 figure");
+        assertTrue(metrics.all("loadwise_cluster_last_second").stream()
+                .anyMatch(s -> s.labels().get("metric").equals("TD_AVE_THROUGHPUT")));
+
+        Map<String, String> n2 = Map.of("cluster", "web", "node", "n2");
+        assertEquals(33.25, metrics.value("loadwise_agent_metric", with(n2, "JVM_HEAP_USED%")));
+        assertEquals(1.0, metrics.value("loadwise_agent_metric", with(n2, ODD_METRIC)), "label value escaped");
+
+        assertEquals("counter", metrics.types.get("loadwise_requests_total"));
+        assertEquals("counter", metrics.types.get("loadwise_cluster_bytes_out_total"));
+        assertEquals("gauge", metrics.types.get("loadwise_active_connections"));
+        assertEquals("gauge", metrics.types.get("loadwise_agent_metric"));
+        for (Map.Entry<String, String> family : metrics.types.entrySet()) {
+            assertEquals(family.getValue().equals("counter"), family.getKey().endsWith("_total"), family.getKey());
+        }
+    }
+
+    @Test
+    void needsTheBearerToken() {
+        assertEquals(401, api.send("GET", "/metrics", null, null).status());
+        assertEquals(401, api.send("GET", "/metrics", null, "Bearer wrong").status());
+    }
+
+    private static Map<String, String> with(Map<String, String> labels, String metric) {
+        Map<String, String> out = new java.util.HashMap<>(labels);
+        out.put("metric", metric);
+        return out;
+    }
+}

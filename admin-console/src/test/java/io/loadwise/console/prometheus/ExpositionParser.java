@@ -1,0 +1,128 @@
+package io.loadwise.console.prometheus;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A strict reader of the Prometheus text format 0.0.4 for tests: every sample must belong to a family
+ * whose HELP and TYPE came first, a family's samples must be contiguous, names and labels must be
+ * well-formed and values must be numbers (or NaN, +Inf, -Inf). Throws {@link IllegalArgumentException}
+ * naming the line otherwise.
+ */
+public final class ExpositionParser {
+
+    private static final Pattern NAME = Pattern.compile("[a-zA-Z_:][a-zA-Z0-9_:]*");
+    private static final Pattern SAMPLE = Pattern.compile("([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\\{(.*)\\})? (\\S+)");
+    private static final Pattern LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\"(,|$)");
+
+    public record Sample(String name, Map<String, String> labels, double value) {
+    }
+
+    public final Map<String, String> types = new HashMap<>();
+    public final Map<String, String> helps = new HashMap<>();
+    public final List<Sample> samples = new ArrayList<>();
+
+    public static ExpositionParser parse(String text) {
+        ExpositionParser out = new ExpositionParser();
+        Set<String> finished = new HashSet<>();
+        String current = null;
+        int lineNo = 0;
+        for (String line : text.split("\n", -1)) {
+            lineNo++;
+            if (line.isEmpty()) {
+                continue;
+            }
+            String at = "line " + lineNo + " '" + line + "': ";
+            if (line.startsWith("# HELP ")) {
+                String[] parts = line.substring(7).split(" ", 2);
+                check(NAME.matcher(parts[0]).matches() && parts.length == 2, at + "bad HELP");
+                check(!finished.contains(parts[0]) && !parts[0].equals(current), at + "family declared twice");
+                if (current != null) {
+                    finished.add(current);
+                }
+                current = parts[0];
+                out.helps.put(parts[0], parts[1]);
+            } else if (line.startsWith("# TYPE ")) {
+                String[] parts = line.substring(7).split(" ");
+                check(parts.length == 2 && parts[0].equals(current), at + "TYPE must follow the family's HELP");
+                check(Set.of("counter", "gauge", "summary", "histogram", "untyped").contains(parts[1]), at + "bad type");
+                out.types.put(parts[0], parts[1]);
+            } else if (line.startsWith("#")) {
+                continue;
+            } else {
+                Matcher m = SAMPLE.matcher(line);
+                check(m.matches(), at + "not a sample");
+                String name = m.group(1);
+                check(name.equals(current) && out.types.containsKey(name), at + "sample outside its family");
+                Map<String, String> labels = new LinkedHashMap<>();
+                if (m.group(2) != null) {
+                    Matcher l = LABEL.matcher(m.group(2));
+                    int end = 0;
+                    while (l.lookingAt()) {
+                        labels.put(l.group(1), unescape(l.group(2)));
+                        end = l.end();
+                        l.region(end, m.group(2).length());
+                    }
+                    check(end == m.group(2).length(), at + "malformed labels");
+                }
+                out.samples.add(new Sample(name, labels, value(m.group(3), at)));
+            }
+        }
+        return out;
+    }
+
+    /** The value of the one sample with exactly these labels. */
+    public double value(String name, Map<String, String> labels) {
+        List<Sample> found = samples.stream().filter(s -> s.name().equals(name) && s.labels().equals(labels)).toList();
+        check(found.size() == 1, found.size() + " samples of " + name + labels);
+        return found.get(0).value();
+    }
+
+    public List<Sample> all(String name) {
+        return samples.stream().filter(s -> s.name().equals(name)).toList();
+    }
+
+    private static double value(String text, String at) {
+        switch (text) {
+            case "NaN":
+                return Double.NaN;
+            case "+Inf":
+                return Double.POSITIVE_INFINITY;
+            case "-Inf":
+                return Double.NEGATIVE_INFINITY;
+            default:
+                try {
+                    return Double.parseDouble(text);
+                } catch (NumberFormatException e) {
+                    throw new IllegalArgumentException(at + "bad value");
+                }
+        }
+    }
+
+    private static String unescape(String value) {
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c == '\\' && i + 1 < value.length()) {
+                char next = value.charAt(++i);
+                out.append(next == 'n' ? '\n' : next);
+            } else {
+                out.append(c);
+            }
+        }
+        return out.toString();
+    }
+
+    private static void check(boolean condition, String message) {
+        if (!condition) {
+            throw new IllegalArgumentException(message);
+        }
+    }
+}
