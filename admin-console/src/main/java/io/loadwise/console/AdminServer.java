@@ -3,6 +3,8 @@ package io.loadwise.console;
 import io.loadwise.console.api.ApiErrorReportValve;
 import io.loadwise.console.api.ApiServlet;
 import io.loadwise.console.api.AuthFilter;
+import io.loadwise.console.auth.LoginGuard;
+import io.loadwise.console.web.ConsoleWeb;
 import io.loadwise.console.store.MetricStores;
 import io.loadwise.dispatcher.control.ClusterControl;
 import java.io.IOException;
@@ -27,7 +29,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Embedded Tomcat serving the REST API. Everything is registered programmatically: no web.xml, no
+ * Embedded Tomcat serving the REST API and the web console. Everything is registered programmatically: no web.xml, no
  * annotation or JAR scanning, no JSP, no JMX registry, so it starts in well under a second. Tomcat's own
  * files (work directory) live in a temporary directory removed on {@link #close()}.
  */
@@ -71,7 +73,7 @@ public final class AdminServer implements AutoCloseable {
      * @throws IOException when the address cannot be bound
      */
     public static AdminServer start(InetSocketAddress listen, ClusterControl control, String token,
-            MetricStores stores) throws IOException {
+            MetricStores stores, LoginGuard login) throws IOException {
         Path baseDir = Files.createTempDirectory("loadwise-admin-");
         Tomcat tomcat = new Tomcat();
         tomcat.setBaseDir(baseDir.toString());
@@ -95,22 +97,24 @@ public final class AdminServer implements AutoCloseable {
         // would only warn about --add-opens.
         context.setClearReferencesThreadLocals(false);
         context.setClearReferencesRmiTargets(false);
-        // The API is stateless: no session cookies, and no session persistence across restarts, which
-        // would use Java serialization.
-        context.setCookies(false);
+        // Console sessions live in memory only: no session persistence across restarts, which would use
+        // Java serialization. The API itself stays stateless (bearer token) unless called from the console.
         StandardManager sessions = new StandardManager();
         sessions.setPathname(null);
         context.setManager(sessions);
+        ConsoleWeb.install(context, control, login);
         FilterDef auth = new FilterDef();
         auth.setFilterName("auth");
         auth.setFilter(new AuthFilter(token));
         context.addFilterDef(auth);
         FilterMap authMap = new FilterMap();
         authMap.setFilterName("auth");
-        authMap.addURLPatternDecoded("/*");
+        authMap.addURLPatternDecoded("/api/*");
+        authMap.addURLPatternDecoded("/metrics");
         context.addFilterMap(authMap);
         Tomcat.addServlet(context, "api", new ApiServlet(control, stores));
-        context.addServletMappingDecoded("/", "api");
+        context.addServletMappingDecoded("/api/*", "api");
+        context.addServletMappingDecoded("/metrics", "api");
 
         AdminServer server = new AdminServer(tomcat, connector, baseDir);
         TOMCAT_LIFECYCLE_JUL.setLevel(Level.OFF);
@@ -128,7 +132,7 @@ public final class AdminServer implements AutoCloseable {
         }
         String shownHost = listen.getHostString().indexOf(':') >= 0 ? "[" + listen.getHostString() + "]"
                 : listen.getHostString();
-        log.info("admin API listening on http://{}:{}/api", shownHost, server.port());
+        log.info("admin console on http://{}:{}/ (REST API under /api)", shownHost, server.port());
         return server;
     }
 

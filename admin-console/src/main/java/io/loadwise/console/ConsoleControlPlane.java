@@ -1,5 +1,9 @@
 package io.loadwise.console;
 
+import io.loadwise.console.auth.AdminPassword;
+import io.loadwise.console.auth.LoginGuard;
+import io.loadwise.console.auth.PasswordFile;
+import io.loadwise.console.auth.PasswordHasher;
 import io.loadwise.dispatcher.cluster.NodeAddress;
 import io.loadwise.dispatcher.config.AdminConfig;
 import io.loadwise.dispatcher.control.ClusterControl;
@@ -7,10 +11,12 @@ import io.loadwise.dispatcher.control.ControlPlane;
 import io.loadwise.console.store.MetricsRecorder;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.time.Clock;
 
 /**
- * The admin side of the dispatcher process: the REST API on embedded Tomcat, bound to
- * {@code admin.listen} (loopback by default), and the metric stores under {@code <admin.dataDir>/rrd}. Found by the dispatcher through {@link java.util.ServiceLoader}.
+ * The admin side of the dispatcher process: the REST API and the web console on embedded Tomcat, bound to
+ * {@code admin.listen} (loopback by default), and the metric stores under {@code <admin.dataDir>/rrd}.
+ * Found by the dispatcher through {@link java.util.ServiceLoader}.
  */
 public final class ConsoleControlPlane implements ControlPlane {
 
@@ -42,10 +48,14 @@ public final class ConsoleControlPlane implements ControlPlane {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("admin.listen: " + e.getMessage(), e);
         }
-        String dataDir = admin == null ? new AdminConfig(null, null, null).dataDirOrDefault() : admin.dataDirOrDefault();
-        recorder = MetricsRecorder.start(control, Path.of(dataDir).resolve("rrd"));
+        AdminConfig settings = admin == null ? new AdminConfig(null, null, null) : admin;
+        Path dataDir = Path.of(settings.dataDirOrDefault());
+        AdminPassword password = new AdminPassword(PasswordFile.inDataDir(dataDir), new PasswordHasher());
+        password.initialiseFrom(System.getenv());
+        recorder = MetricsRecorder.start(control, dataDir.resolve("rrd"));
         try {
-            server = AdminServer.start(address, control, token, recorder.stores());
+            server = AdminServer.start(address, control, token, recorder.stores(),
+                    new LoginGuard(password, Clock.systemUTC()));
         } catch (Exception e) {
             recorder.close();
             recorder = null;

@@ -1,5 +1,7 @@
 package io.loadwise.console.api;
 
+import io.loadwise.console.auth.ConsoleSession;
+import io.loadwise.console.auth.CsrfTokens;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpFilter;
@@ -11,8 +13,10 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 
 /**
- * Lets a request through only with {@code Authorization: Bearer <token>} (SR-01); anything else gets 401
- * with {@code WWW-Authenticate: Bearer}. Tokens are compared as SHA-256 digests with
+ * Lets a request through only with {@code Authorization: Bearer <token>} (SR-01) or from a logged-in
+ * console session; anything else gets 401 with {@code WWW-Authenticate: Bearer}. A session-authenticated
+ * request that changes state must also carry the session's CSRF token in {@code X-CSRF-Token} (403
+ * otherwise); a bearer token is never sent by a browser on its own, so bearer requests need none. Tokens are compared as SHA-256 digests with
  * {@link MessageDigest#isEqual}, so the time taken depends neither on where they differ nor on their lengths.
  */
 public final class AuthFilter extends HttpFilter {
@@ -33,6 +37,16 @@ public final class AuthFilter extends HttpFilter {
     protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws IOException, ServletException {
         String header = request.getHeader("Authorization");
+        if (header == null && ConsoleSession.loggedIn(request)) {
+            if (CsrfTokens.isStateChanging(request.getMethod())
+                    && !CsrfTokens.matches(request.getSession(false), request.getHeader(CsrfTokens.HEADER))) {
+                Responses.writeError(response, new ApiException(403, "missing or invalid CSRF token: a console "
+                        + "session must send its token in the " + CsrfTokens.HEADER + " header"));
+                return;
+            }
+            chain.doFilter(request, response);
+            return;
+        }
         if (header == null || !header.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
             reject(response, "Bearer realm=\"loadwise\"", "missing bearer token (Authorization: Bearer <token>)");
             return;

@@ -1,0 +1,93 @@
+package io.loadwise.console.web;
+
+import io.loadwise.console.auth.AdminPassword;
+import io.loadwise.console.auth.ConsoleSession;
+import io.loadwise.console.auth.LoginGuard;
+import io.loadwise.console.auth.PasswordHasher;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.time.Duration;
+
+/** {@code /login} and {@code /logout}. */
+final class LoginPage {
+
+    private final LoginGuard guard;
+
+    LoginPage(LoginGuard guard) {
+        this.guard = guard;
+    }
+
+    void get(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        if (ConsoleSession.loggedIn(request)) {
+            Layout.redirect(response, "/");
+            return;
+        }
+        show(request, response, 200, null);
+    }
+
+    void post(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        String typed = request.getParameter("password");
+        char[] password = typed == null ? new char[0] : typed.toCharArray();
+        LoginGuard.Outcome outcome;
+        try {
+            outcome = guard.attempt(password, request.getRemoteAddr());
+        } finally {
+            PasswordHasher.wipe(password);
+        }
+        if (outcome instanceof LoginGuard.Outcome.Success) {
+            ConsoleSession.logIn(request);
+            Layout.redirect(response, "/");
+            return;
+        }
+        String message;
+        if (outcome instanceof LoginGuard.Outcome.Wrong wrong) {
+            message = "Wrong password. " + wrong.attemptsLeft() + (wrong.attemptsLeft() == 1 ? " attempt" : " attempts")
+                    + " left before the console locks for " + LoginGuard.LOCK_TIME.toMinutes() + " minutes.";
+        } else if (outcome instanceof LoginGuard.Outcome.Locked locked) {
+            message = lockedMessage(locked.remaining());
+        } else {
+            message = "No admin password is set yet (see below).";
+        }
+        show(request, response, outcome instanceof LoginGuard.Outcome.Locked ? 429 : 401, message);
+    }
+
+    void logout(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        ConsoleSession.logOut(request);
+        Layout.redirect(response, "/login");
+    }
+
+    static String lockedMessage(Duration remaining) {
+        long seconds = Math.max(1, remaining.toSeconds() + (remaining.toNanosPart() > 0 ? 1 : 0));
+        return "Too many wrong passwords: login is locked. Try again in " + (seconds >= 60
+                ? (seconds + 59) / 60 + " minutes" : seconds + " seconds") + ".";
+    }
+
+    private void show(HttpServletRequest request, HttpServletResponse response, int status, String error)
+            throws IOException {
+        StringBuilder body = new StringBuilder("<section class=\"narrow\"><h1>Log in to the Loadwise console</h1>");
+        if (error != null) {
+            body.append("<p class=\"error\" id=\"login-error\" role=\"alert\">").append(Html.text(error)).append("</p>");
+        }
+        Duration locked = guard.lockRemaining();
+        if (error == null && !locked.isZero()) {
+            body.append("<p class=\"error\" id=\"login-error\" role=\"alert\">")
+                    .append(Html.text(lockedMessage(locked))).append("</p>");
+        }
+        AdminPassword password = guard.password();
+        if (!password.isSet()) {
+            body.append("<div class=\"notice\" id=\"no-password\"><h2>No admin password is set</h2>")
+                    .append("<p>The console has no default password. Set one on the dispatcher's machine, then log in:</p>")
+                    .append("<pre>./loadwise passwd --config loadwise.json</pre>")
+                    .append("<p>or start the dispatcher the first time with the environment variable <code>")
+                    .append(AdminPassword.ENV_VARIABLE).append("</code> set. The password is stored hashed in <code>")
+                    .append(Html.text(password.file().path())).append("</code>. The REST API keeps working with ")
+                    .append("its bearer token meanwhile.</p></div>");
+        }
+        body.append("<form method=\"post\" action=\"/login\" class=\"login\">").append(Layout.csrfField(request))
+                .append("<label for=\"password\">Admin password</label>")
+                .append("<input type=\"password\" id=\"password\" name=\"password\" autocomplete=\"current-password\" required autofocus>")
+                .append("<button type=\"submit\" id=\"login-submit\">Log in</button></form></section>");
+        Layout.write(request, response, status, "Log in", "/login", body.toString());
+    }
+}

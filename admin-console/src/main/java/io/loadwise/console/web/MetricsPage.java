@@ -1,0 +1,79 @@
+package io.loadwise.console.web;
+
+import io.loadwise.dispatcher.cluster.NodeState;
+import io.loadwise.dispatcher.cluster.VirtualCluster;
+import io.loadwise.dispatcher.control.ClusterControl;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * {@code /graphs?cluster=C[&node=N][&window=1h]}: the rrd4j graphs of a cluster (dispatcher figures) or
+ * of one node (OS, OS network, JVM, app server, policy). The page script asks the graph listing API which
+ * series exist and shows each as an image with a CSV link; images reload while the page is open.
+ */
+final class MetricsPage {
+
+    static final List<String> WINDOWS = List.of("10m", "1h", "24h", "30d");
+    private static final List<String> WINDOW_LABELS = List.of("10 minutes", "1 hour", "24 hours", "30 days");
+    private final ClusterControl control;
+
+    MetricsPage(ClusterControl control) {
+        this.control = control;
+    }
+
+    void get(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        List<VirtualCluster> clusters = control.clusters();
+        StringBuilder b = new StringBuilder("<h1>Metrics</h1>");
+        if (clusters.isEmpty()) {
+            b.append("<p>No clusters, so no graphs yet.</p>");
+            Layout.ok(request, response, "Metrics", "/graphs", b.toString());
+            return;
+        }
+        String clusterName = request.getParameter("cluster");
+        VirtualCluster cluster = clusterName == null ? clusters.get(0) : control.cluster(clusterName);
+        if (cluster == null) {
+            Layout.write(request, response, 404, "Metrics", "/graphs",
+                    b.append("<p class=\"error\">No cluster named '").append(Html.text(clusterName))
+                            .append("'. <a href=\"/graphs\">Show the first cluster</a></p>").toString());
+            return;
+        }
+        String nodeName = request.getParameter("node");
+        NodeState node = nodeName == null || nodeName.isEmpty() ? null : cluster.node(nodeName);
+        if (nodeName != null && !nodeName.isEmpty() && node == null) {
+            Layout.write(request, response, 404, "Metrics", "/graphs",
+                    b.append("<p class=\"error\">Cluster '").append(Html.text(cluster.name())).append("' has no node '")
+                            .append(Html.text(nodeName)).append("'.</p>").toString());
+            return;
+        }
+        String window = WINDOWS.contains(request.getParameter("window")) ? request.getParameter("window") : "1h";
+        b.append("<nav class=\"choices\"><span>Cluster:</span>");
+        for (VirtualCluster c : clusters) {
+            b.append(link(c.name(), null, window, c.name(), c == cluster && node == null));
+        }
+        b.append("</nav><nav class=\"choices\"><span>Node:</span>");
+        for (NodeState n : cluster.nodes()) {
+            b.append(link(cluster.name(), n.name(), window, n.name(), n == node));
+        }
+        b.append("</nav><nav class=\"choices\" id=\"windows\"><span>Window:</span>");
+        for (int i = 0; i < WINDOWS.size(); i++) {
+            b.append(link(cluster.name(), node == null ? null : node.name(), WINDOWS.get(i), WINDOW_LABELS.get(i),
+                    WINDOWS.get(i).equals(window)));
+        }
+        String base = "/api/clusters/" + Html.url(cluster.name()) + (node == null ? "" : "/nodes/" + Html.url(node.name()));
+        b.append("</nav><h2>").append(node == null ? "Cluster " + Html.text(cluster.name()) + ": dispatcher metrics"
+                : "Node " + Html.text(node.name()) + " of " + Html.text(cluster.name())).append("</h2>")
+                .append("<p class=\"hint\">Graphs reload every ").append(window.equals("10m") ? "10" : "60")
+                .append(" seconds. Each series can be downloaded as CSV for the same window.</p>")
+                .append("<div id=\"graphs\" data-base=\"").append(Html.text(base)).append("\" data-window=\"")
+                .append(window).append("\" data-refresh=\"").append(window.equals("10m") ? 10 : 60)
+                .append("\"><p class=\"hint\" id=\"graphs-loading\">Loading the list of series…</p></div>");
+        Layout.ok(request, response, "Metrics", "/graphs", b.toString());
+    }
+
+    private static String link(String cluster, String node, String window, String label, boolean current) {
+        return "<a href=\"/graphs?cluster=" + Html.url(cluster) + (node == null ? "" : "&amp;node=" + Html.url(node))
+                + "&amp;window=" + window + "\"" + (current ? " class=\"current\"" : "") + ">" + Html.text(label) + "</a>";
+    }
+}

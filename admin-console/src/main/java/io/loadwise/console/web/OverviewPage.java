@@ -1,0 +1,101 @@
+package io.loadwise.console.web;
+
+import io.loadwise.dispatcher.cluster.NodeState;
+import io.loadwise.dispatcher.cluster.VirtualCluster;
+import io.loadwise.dispatcher.control.ClusterControl;
+import io.loadwise.dispatcher.metrics.CounterReading;
+import io.loadwise.dispatcher.metrics.MetricsSnapshot;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.Locale;
+
+/** {@code /}: every cluster with its listener, policy, node health and current traffic. Reloads itself. */
+final class OverviewPage {
+
+    private final ClusterControl control;
+
+    OverviewPage(ClusterControl control) {
+        this.control = control;
+    }
+
+    void get(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        StringBuilder b = new StringBuilder("<div data-autoreload=\"10\"></div><h1>Overview</h1>");
+        List<VirtualCluster> clusters = control.clusters();
+        if (clusters.isEmpty()) {
+            b.append("<p>No clusters yet. <a href=\"/clusters/new\">Create one</a> to start balancing.</p>");
+        }
+        b.append("<p class=\"hint\">Refreshes every 10 seconds. Figures are per second over the last second.</p>");
+        for (VirtualCluster cluster : clusters) {
+            b.append(clusterCard(cluster));
+        }
+        Layout.ok(request, response, "Overview", "/", b.toString());
+    }
+
+    private String clusterCard(VirtualCluster cluster) {
+        String name = cluster.name();
+        InetSocketAddress bound = control.boundAddress(name);
+        MetricsSnapshot now = latest(control.history(name));
+        CounterReading totals = control.totals(name);
+        StringBuilder b = new StringBuilder("<section class=\"card\" id=\"cluster-").append(Html.text(name))
+                .append("\"><h2>").append(Html.text(name)).append(" <span class=\"tag\">")
+                .append(cluster.config().mode().id()).append("</span></h2><dl class=\"facts\">")
+                .append("<dt>Listens on</dt><dd>").append(Html.text(cluster.config().listen()))
+                .append(bound == null ? " <span class=\"bad\">not listening</span>"
+                        : " (bound " + Html.text(bound.getHostString() + ":" + bound.getPort()) + ")")
+                .append("</dd><dt>Policy</dt><dd class=\"policy\">").append(Html.text(cluster.policy().id()))
+                .append("</dd><dt>Throughput</dt><dd class=\"throughput\">")
+                .append(now == null ? "–" : format(now.throughput()) + " req/s")
+                .append("</dd><dt>Failures</dt><dd class=\"failures\">")
+                .append(now == null ? "–" : format(now.failed()) + " /s")
+                .append("</dd><dt>Active connections</dt><dd>").append(now == null ? 0 : now.activeConnections())
+                .append("</dd><dt>Since start</dt><dd>").append(totals == null ? 0 : totals.completed())
+                .append(" completed, ").append(totals == null ? 0 : totals.failed()).append(" failed</dd></dl>");
+        b.append("<table class=\"nodes\"><thead><tr><th>Node</th><th>Address</th><th>Health</th><th>Weight</th>")
+                .append("<th>Active</th><th>Requests</th><th>Failures</th><th>Graphs</th></tr></thead><tbody>");
+        for (NodeState node : cluster.nodes()) {
+            String health = health(node);
+            b.append("<tr><td>").append(Html.text(node.name())).append("</td><td>")
+                    .append(Html.text(node.address().getHostString() + ":" + node.address().getPort()))
+                    .append("</td><td><span class=\"health ").append(health.equals("up") ? "good" : "bad").append("\">")
+                    .append(Html.text(health)).append("</span></td><td>").append(node.weight()).append("</td><td>")
+                    .append(node.activeConnections()).append("</td><td>").append(node.counters().totalRequests())
+                    .append("</td><td>").append(node.counters().failedRequests()).append("</td><td><a href=\"/graphs?cluster=")
+                    .append(Html.url(name)).append("&amp;node=").append(Html.url(node.name())).append("\">graphs</a></td></tr>");
+        }
+        b.append("</tbody></table><p><a href=\"/graphs?cluster=").append(Html.url(name))
+                .append("\">Cluster graphs</a> · <a href=\"/clusters/edit?name=").append(Html.url(name))
+                .append("\">Configure</a></p></section>");
+        return b.toString();
+    }
+
+    /** A one-word state a newcomer can read: why a node takes no work, if it takes none. */
+    static String health(NodeState node) {
+        if (!node.configuredEnabled()) {
+            return "disabled";
+        }
+        if (node.draining()) {
+            return "draining";
+        }
+        if (node.connectDown()) {
+            return "down (connect failed)";
+        }
+        if (node.agentDown()) {
+            return "agent unreachable";
+        }
+        return node.healthy() ? "up" : "down";
+    }
+
+    private static MetricsSnapshot latest(List<MetricsSnapshot> history) {
+        return history == null || history.isEmpty() ? null : history.get(history.size() - 1);
+    }
+
+    static String format(double value) {
+        if (Double.isNaN(value) || Double.isInfinite(value)) {
+            return "–";
+        }
+        return String.format(Locale.ROOT, value >= 100 ? "%.0f" : "%.1f", value);
+    }
+}

@@ -1,0 +1,122 @@
+// Loadwise console script: served from /static (the CSP allows no inline script).
+'use strict';
+
+function csrfToken() {
+  const meta = document.querySelector('meta[name="csrf-token"]');
+  return meta ? meta.content : '';
+}
+
+// Pages that ask for it reload themselves while visible (the overview).
+function setUpAutoReload() {
+  const marker = document.querySelector('[data-autoreload]');
+  if (!marker) return;
+  const seconds = Number(marker.dataset.autoreload) || 10;
+  setInterval(() => { if (document.visibilityState === 'visible') location.reload(); }, seconds * 1000);
+}
+
+// Deleting a cluster is the one irreversible action: ask first.
+function setUpConfirmations() {
+  document.querySelectorAll('button.danger').forEach((button) => {
+    button.addEventListener('click', (event) => {
+      if (!confirm('Delete this cluster? Its listener stops at once.')) event.preventDefault();
+    });
+  });
+}
+
+// Group keys of the graph listing, in the order of the seed's figures, with headings.
+const GROUPS = [
+  ['dispatcher', 'Dispatcher (Table 2)'], ['os', 'Operating system'], ['os-network', 'OS network'],
+  ['jvm', 'JVM'], ['appserver', 'Application server'], ['policy', 'Policy']
+];
+
+// The listing is {groups: {dispatcher: [{metric, unit, description, png, csv}], ...}}; plain name lists work too.
+function groupsOf(listing) {
+  let groups = listing && listing.groups ? listing.groups : listing;
+  if (Array.isArray(groups)) {
+    const byKey = {};
+    groups.forEach((g) => { byKey[g.group || g.name || g.key] = g.metrics || g.series || []; });
+    groups = byKey;
+  }
+  const result = {};
+  Object.keys(groups || {}).forEach((key) => {
+    const list = Array.isArray(groups[key]) ? groups[key] : [];
+    result[key] = list.map((m) => (typeof m === 'string' ? { metric: m } : m));
+  });
+  return result;
+}
+
+function graphFigure(base, series, window) {
+  const metric = series.metric;
+  const encoded = encodeURIComponent(metric);
+  const figure = document.createElement('figure');
+  figure.className = 'graph';
+  const img = document.createElement('img');
+  img.src = (series.png || base + '/graphs/' + encoded + '.png') + '?window=' + window;
+  img.alt = metric + ' over ' + window;
+  if (series.description) img.title = series.description;
+  img.dataset.src = img.src;
+  img.className = 'graph-image';
+  const caption = document.createElement('figcaption');
+  caption.textContent = metric + (series.unit ? ' (' + series.unit + ')' : '') + ' · ';
+  const csv = document.createElement('a');
+  csv.href = (series.csv || base + '/series/' + encoded + '.csv') + '?window=' + window;
+  csv.textContent = 'CSV';
+  csv.className = 'csv-link';
+  caption.appendChild(csv);
+  figure.appendChild(img);
+  figure.appendChild(caption);
+  return figure;
+}
+
+async function setUpGraphs() {
+  const container = document.getElementById('graphs');
+  if (!container) return;
+  const base = container.dataset.base;
+  const window = container.dataset.window;
+  let listing;
+  try {
+    const response = await fetch(base + '/graphs', { credentials: 'same-origin', headers: { Accept: 'application/json' } });
+    if (!response.ok) throw new Error('HTTP ' + response.status);
+    listing = groupsOf(await response.json());
+  } catch (e) {
+    container.textContent = 'The list of graphs could not be loaded (' + e.message + ').';
+    return;
+  }
+  container.textContent = '';
+  const known = GROUPS.map((g) => g[0]);
+  const order = GROUPS.concat(Object.keys(listing).filter((k) => !known.includes(k)).map((k) => [k, k]));
+  let shown = 0;
+  order.forEach(([key, title]) => {
+    const metrics = listing[key] || [];
+    if (metrics.length === 0) return;
+    const section = document.createElement('section');
+    section.className = 'graph-group';
+    section.id = 'group-' + key;
+    const heading = document.createElement('h3');
+    heading.textContent = title;
+    const grid = document.createElement('div');
+    grid.className = 'graph-grid';
+    metrics.forEach((m) => grid.appendChild(graphFigure(base, m, window)));
+    section.appendChild(heading);
+    section.appendChild(grid);
+    container.appendChild(section);
+    shown += metrics.length;
+  });
+  if (shown === 0) {
+    container.textContent = 'No series recorded yet: graphs appear once the dispatcher has sampled this cluster or node.';
+  }
+  const refresh = Number(container.dataset.refresh) || 60;
+  setInterval(() => {
+    if (document.visibilityState !== 'visible') return;
+    container.querySelectorAll('img.graph-image').forEach((img) => {
+      img.src = img.dataset.src + '&t=' + Date.now();
+    });
+  }, refresh * 1000);
+}
+
+document.addEventListener('DOMContentLoaded', () => {
+  setUpAutoReload();
+  setUpConfirmations();
+  setUpGraphs();
+});
+window.loadwise = { csrfToken };
