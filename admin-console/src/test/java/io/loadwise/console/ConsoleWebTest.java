@@ -354,4 +354,29 @@ class ConsoleWebTest {
         assertTrue(r.body().contains("Heap"));
         assertTrue(r.body().contains(Thread.currentThread().getName()) || r.body().contains("main"), "threads listed");
     }
+
+    @Test
+    void capacityPlannerPageReproducesTheSeedExampleAndDrawsItsChart() throws Exception {
+        Session session = admin();
+        HttpResponse<String> page = session.get("/capacity?mu=104.13&lambda=100&servers=3");
+        assertEquals(200, page.statusCode(), page.body());
+        // seed 003: μ = 104.13 req/s, 2 servers, λ = 100 req/s -> M/M/2 mean response 12.48 ms
+        assertTrue(page.body().contains("<td>2</td><td>48.0 %</td><td>12.48 ms</td>"), page.body());
+        assertTrue(page.body().contains("id=\"nodes-needed\">2<"), "80 % rule: 100 / (0.8 * 104.13) -> 2 nodes");
+        assertFalse(page.body().contains("unstable"), "ρ = 0.96 on one node is still stable");
+        assertTrue(session.get("/capacity?mu=104.13&lambda=150&servers=2").body().contains("unstable (ρ ≥ 1)"),
+                "one node cannot take 150 req/s");
+
+        HttpResponse<byte[]> chart = http.send(HttpRequest.newBuilder(URI.create(fixture.base()
+                + "/capacity/chart.png?mu=104.13&servers=3")).header("Cookie", "LOADWISE_SESSION=" + session.cookie)
+                .timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofByteArray());
+        assertEquals(200, chart.statusCode());
+        java.awt.image.BufferedImage image = javax.imageio.ImageIO.read(new java.io.ByteArrayInputStream(chart.body()));
+        assertTrue(image != null && image.getWidth() > 100, "the chart decodes as a PNG");
+
+        HttpResponse<String> bad = session.get("/capacity?mu=-3&servers=1000");
+        assertEquals(400, bad.statusCode());
+        assertTrue(bad.body().contains("id=\"mu-error\""), bad.body());
+        assertTrue(bad.body().contains("id=\"servers-error\""), bad.body());
+    }
 }

@@ -25,6 +25,7 @@ public final class ConsoleServlet extends HttpServlet {
     private final transient LogsPage logs;
     private final transient JvmPage jvm = new JvmPage();
     private final transient DocsPage docs = new DocsPage();
+    private final transient CapacityPage capacity = new CapacityPage();
 
     public ConsoleServlet(ClusterControl control, LoginGuard guard) {
         this.login = new LoginPage(guard);
@@ -101,6 +102,8 @@ public final class ConsoleServlet extends HttpServlet {
             case "/logs/view" -> logs.view(request, response);
             case "/logs/download" -> logs.download(request, response);
             case "/jvm" -> jvm.get(request, response);
+            case "/capacity" -> capacity.get(request, response);
+            case "/capacity/chart.png" -> capacity.chart(request, response);
             default -> {
                 return false;
             }

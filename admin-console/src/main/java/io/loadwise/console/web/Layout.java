@@ -20,6 +20,7 @@ final class Layout {
             new String[] {"/graphs", "Metrics"},
             new String[] {"/logs", "Logs"},
             new String[] {"/jvm", "Dispatcher JVM"},
+            new String[] {"/capacity", "Capacity planner"},
             new String[] {"/docs", "Documentation"});
 
     private Layout() {
