@@ -29,7 +29,7 @@ public final class VirtualCluster {
 
     private static final Logger log = LoggerFactory.getLogger(VirtualCluster.class);
 
-    private final ClusterConfig config;
+    private volatile ClusterConfig config;
     private final List<NodeState> nodes;
     private final ClusterSnapshot snapshot;
     private final TrafficCounters counters = new TrafficCounters();
@@ -70,6 +70,25 @@ public final class VirtualCluster {
 
     public ClusterConfig config() {
         return config;
+    }
+
+    /**
+     * Records a configuration change that was applied live (policy, policy options, node weights and
+     * enabled flags) so that {@link #config()} shows what is in force. Anything else (mode, listen,
+     * the node list itself) needs a new {@code VirtualCluster}.
+     *
+     * @throws IllegalArgumentException when the name or the node names differ
+     */
+    public void updateConfig(ClusterConfig changed) {
+        List<NodeConfig> newNodes = changed.nodesOrEmpty();
+        boolean sameNodes = newNodes.size() == nodes.size();
+        for (int i = 0; sameNodes && i < newNodes.size(); i++) {
+            sameNodes = nodes.get(i).name().equals(newNodes.get(i).name());
+        }
+        if (!config.name().equals(changed.name()) || !sameNodes) {
+            throw new IllegalArgumentException("cluster " + name() + ": name or nodes changed; rebuild the cluster");
+        }
+        this.config = changed;
     }
 
     public List<NodeState> nodes() {

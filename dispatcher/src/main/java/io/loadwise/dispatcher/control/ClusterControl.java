@@ -28,6 +28,14 @@ public interface ClusterControl {
     /** The running cluster with this name, or {@code null}. */
     VirtualCluster cluster(String name);
 
+    /**
+     * The address a cluster's listener actually bound (the real port when configured as 0), or
+     * {@code null} when the cluster is unknown or not listening.
+     */
+    default java.net.InetSocketAddress boundAddress(String cluster) {
+        return null;
+    }
+
     /** Per-second Table 2 figures of a cluster, oldest first, up to one hour. */
     List<MetricsSnapshot> history(String cluster);
 

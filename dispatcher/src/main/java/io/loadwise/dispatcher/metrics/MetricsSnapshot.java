@@ -31,4 +31,58 @@ public record MetricsSnapshot(
         double slowdown,
         double trafficInMBps,
         double trafficOutMBps) {
+
+    private static final double BYTES_PER_MB = 1_000_000.0;
+
+    /**
+     * The figures of the interval between two readings of the same counters.
+     *
+     * @param seconds length of the interval; rates are per second of it
+     * @param epochMillis end of the interval, wall clock
+     * @return rates per second, means in milliseconds ({@code NaN} when the interval had no sample),
+     *     gauges as of {@code current}
+     */
+    public static MetricsSnapshot between(CounterReading previous, CounterReading current, double seconds,
+            long epochMillis) {
+        if (seconds <= 0) {
+            throw new IllegalArgumentException("interval must be positive, got " + seconds + " s");
+        }
+        long completed = current.completed() - previous.completed();
+        long selections = current.selections() - previous.selections();
+        long connectWaits = current.connectWaits() - previous.connectWaits();
+        double selectionMillis = meanMillis(current.selectionNanos() - previous.selectionNanos(), selections);
+        double connectWaitMillis = meanMillis(current.connectWaitNanos() - previous.connectWaitNanos(), connectWaits);
+        double processingMillis = meanMillis(current.processingNanos() - previous.processingNanos(), completed);
+        return new MetricsSnapshot(
+                epochMillis,
+                current.activeConnections(),
+                current.activeRequests(),
+                completed / seconds,
+                (current.failed() - previous.failed()) / seconds,
+                meanMillis(current.latencyNanos() - previous.latencyNanos(), completed),
+                selections / seconds,
+                selectionMillis,
+                connectWaitMillis,
+                processingMillis,
+                slowdown(selectionMillis, connectWaitMillis, processingMillis),
+                (current.bytesIn() - previous.bytesIn()) / BYTES_PER_MB / seconds,
+                (current.bytesOut() - previous.bytesOut()) / BYTES_PER_MB / seconds);
+    }
+
+    /**
+     * Seed TD_AVE_SLOWDOWN, (WT1 + WT2 + PT) / PT. A wait with no sample in the interval counts as 0
+     * (an HTTP per-connection cluster selects and connects less often than it completes requests).
+     */
+    static double slowdown(double wt1Millis, double wt2Millis, double ptMillis) {
+        if (Double.isNaN(ptMillis) || ptMillis <= 0) {
+            return Double.NaN;
+        }
+        double wt1 = Double.isNaN(wt1Millis) ? 0 : wt1Millis;
+        double wt2 = Double.isNaN(wt2Millis) ? 0 : wt2Millis;
+        return (wt1 + wt2 + ptMillis) / ptMillis;
+    }
+
+    private static double meanMillis(long sumNanos, long count) {
+        return count <= 0 ? Double.NaN : sumNanos / 1e6 / count;
+    }
 }

@@ -1,0 +1,169 @@
+package io.loadwise.console;
+
+import io.loadwise.console.api.ApiErrorReportValve;
+import io.loadwise.console.api.ApiServlet;
+import io.loadwise.console.api.AuthFilter;
+import io.loadwise.dispatcher.control.ClusterControl;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.logging.Level;
+import java.util.stream.Stream;
+import org.apache.catalina.LifecycleException;
+import org.apache.catalina.LifecycleState;
+import org.apache.catalina.connector.Connector;
+import org.apache.catalina.core.StandardContext;
+import org.apache.catalina.core.StandardHost;
+import org.apache.catalina.startup.Tomcat;
+import org.apache.tomcat.util.descriptor.web.FilterDef;
+import org.apache.tomcat.util.descriptor.web.FilterMap;
+import org.apache.tomcat.util.modeler.Registry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Embedded Tomcat serving the REST API. Everything is registered programmatically: no web.xml, no
+ * annotation or JAR scanning, no JSP, no JMX registry, so it starts in well under a second. Tomcat's own
+ * files (work directory) live in a temporary directory removed on {@link #close()}.
+ */
+public final class AdminServer implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(AdminServer.class);
+
+    /**
+     * Tomcat logs through java.util.logging. Held strongly: JUL keeps loggers weakly, and a collected
+     * logger would forget its level.
+     */
+    private static final java.util.logging.Logger TOMCAT_JUL = java.util.logging.Logger.getLogger("org.apache");
+
+    /**
+     * Logs a failed start (port in use) as SEVERE with a long stack trace; the failure is thrown to the
+     * caller with its root cause instead, so this logger is quiet while Tomcat starts.
+     */
+    private static final java.util.logging.Logger TOMCAT_LIFECYCLE_JUL =
+            java.util.logging.Logger.getLogger("org.apache.catalina.util.LifecycleBase");
+
+    static {
+        TOMCAT_JUL.setLevel(Level.WARNING);
+        Registry.disableRegistry();
+    }
+
+    private final Tomcat tomcat;
+    private final Connector connector;
+    private final Path baseDir;
+
+    private AdminServer(Tomcat tomcat, Connector connector, Path baseDir) {
+        this.tomcat = tomcat;
+        this.connector = connector;
+        this.baseDir = baseDir;
+    }
+
+    /**
+     * Binds {@code listen} (port 0 picks a free port) and starts serving.
+     *
+     * @throws IOException when the address cannot be bound
+     */
+    public static AdminServer start(InetSocketAddress listen, ClusterControl control, String token)
+            throws IOException {
+        Path baseDir = Files.createTempDirectory("loadwise-admin-");
+        Tomcat tomcat = new Tomcat();
+        tomcat.setBaseDir(baseDir.toString());
+
+        Connector connector = new Connector("HTTP/1.1");
+        connector.setPort(listen.getPort());
+        connector.setProperty("address", listen.getHostString());
+        connector.setProperty("maxThreads", "16");
+        connector.setProperty("minSpareThreads", "1");
+        connector.setProperty("server", "loadwise");
+        connector.setXpoweredBy(false);
+        tomcat.setConnector(connector);
+
+        // Errors Tomcat answers itself (invalid URIs and the like) come back in the API's JSON shape too.
+        StandardHost host = (StandardHost) tomcat.getHost();
+        host.setErrorReportValveClass(ApiErrorReportValve.class.getName());
+        host.setAutoDeploy(false);
+
+        StandardContext context = (StandardContext) tomcat.addContext("", baseDir.toString());
+        // No web application is loaded, so there is nothing for the leak checks to clear on stop; they
+        // would only warn about --add-opens.
+        context.setClearReferencesThreadLocals(false);
+        context.setClearReferencesRmiTargets(false);
+        FilterDef auth = new FilterDef();
+        auth.setFilterName("auth");
+        auth.setFilter(new AuthFilter(token));
+        context.addFilterDef(auth);
+        FilterMap authMap = new FilterMap();
+        authMap.setFilterName("auth");
+        authMap.addURLPatternDecoded("/*");
+        context.addFilterMap(authMap);
+        Tomcat.addServlet(context, "api", new ApiServlet(control));
+        context.addServletMappingDecoded("/", "api");
+
+        AdminServer server = new AdminServer(tomcat, connector, baseDir);
+        TOMCAT_LIFECYCLE_JUL.setLevel(Level.OFF);
+        try {
+            tomcat.start();
+        } catch (LifecycleException e) {
+            server.close();
+            throw new IOException("admin API: cannot start on " + describe(listen) + ": " + rootMessage(e), e);
+        } finally {
+            TOMCAT_LIFECYCLE_JUL.setLevel(null);
+        }
+        if (connector.getState() != LifecycleState.STARTED || connector.getLocalPort() <= 0) {
+            server.close();
+            throw new IOException("admin API: cannot bind " + describe(listen) + " (address in use or not local?)");
+        }
+        log.info("admin API listening on http://{}:{}/api", listen.getHostString(), server.port());
+        return server;
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root.getMessage() == null ? root.toString() : root.getMessage();
+    }
+
+    private static String describe(InetSocketAddress address) {
+        return address.getHostString() + ":" + address.getPort();
+    }
+
+    /** The port actually bound. */
+    public int port() {
+        return connector.getLocalPort();
+    }
+
+    @Override
+    public void close() {
+        try {
+            if (tomcat.getServer().getState().isAvailable()) {
+                tomcat.stop();
+            }
+            tomcat.destroy();
+        } catch (LifecycleException e) {
+            log.warn("admin API: error while stopping Tomcat", e);
+        }
+        deleteRecursively(baseDir);
+    }
+
+    private static void deleteRecursively(Path dir) {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> {
+                try {
+                    Files.deleteIfExists(p);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        } catch (IOException | UncheckedIOException e) {
+            log.debug("admin API: could not remove {}: {}", dir, e.toString());
+        }
+    }
+}

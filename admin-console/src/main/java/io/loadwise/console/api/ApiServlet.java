@@ -1,0 +1,99 @@
+package io.loadwise.console.api;
+
+import io.loadwise.dispatcher.config.ConfigValidationException;
+import io.loadwise.dispatcher.control.ClusterControl;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The REST API's single entry point: matches the path against the routes, answers 404 and 405 itself,
+ * runs the handler and turns its exceptions into JSON errors. The handlers live in one class per
+ * resource; this class only routes.
+ */
+public final class ApiServlet extends HttpServlet {
+
+    private static final long serialVersionUID = 1L;
+    private static final Logger log = LoggerFactory.getLogger(ApiServlet.class);
+
+    private final transient List<Route> routes;
+
+    public ApiServlet(ClusterControl control) {
+        PoliciesResource policies = new PoliciesResource(control);
+        ClustersResource clusters = new ClustersResource(control);
+        StatsResource stats = new StatsResource(control);
+        PolicyResource policy = new PolicyResource(control);
+        NodeResource nodes = new NodeResource(control);
+        this.routes = List.of(
+                new Route("/api/policies", Map.of("GET", policies::list)),
+                new Route("/api/clusters", Map.of("GET", clusters::list, "POST", clusters::create)),
+                new Route("/api/clusters/{}",
+                        Map.of("GET", clusters::get, "PUT", clusters::replace, "DELETE", clusters::delete)),
+                new Route("/api/clusters/{}/stats", Map.of("GET", stats::get)),
+                new Route("/api/clusters/{}/policy", Map.of("GET", policy::get, "PUT", policy::put)),
+                new Route("/api/clusters/{}/nodes/{}", Map.of("GET", nodes::get, "PUT", nodes::put)));
+    }
+
+    @Override
+    protected void service(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        String path = request.getServletPath() + (request.getPathInfo() == null ? "" : request.getPathInfo());
+        List<String> segments = segments(path);
+        for (Route route : routes) {
+            List<String> params = route.match(segments);
+            if (params == null) {
+                continue;
+            }
+            Handler handler = route.handler(request.getMethod());
+            if (handler == null) {
+                response.setHeader("Allow", route.allowedMethods());
+                Responses.writeError(response, new ApiException(405,
+                        "method " + request.getMethod() + " not allowed on " + path + "; allowed: " + route.allowedMethods()));
+                return;
+            }
+            run(handler, new ApiCall(request, params), request, response);
+            return;
+        }
+        Responses.writeError(response, ApiException.notFound("no such resource: " + path));
+    }
+
+    private static void run(Handler handler, ApiCall call, HttpServletRequest request, HttpServletResponse response)
+            throws IOException {
+        Reply reply;
+        try {
+            reply = handler.handle(call);
+        } catch (ApiException e) {
+            Responses.writeError(response, e);
+            return;
+        } catch (ConfigValidationException e) {
+            Responses.writeError(response, new ApiException(400, "invalid configuration", e.errors()));
+            return;
+        } catch (IllegalArgumentException e) {
+            // The control layer's way of refusing a value (an unknown policy id, a weight below 1).
+            Responses.writeError(response, ApiException.badRequest(e.getMessage()));
+            return;
+        } catch (RuntimeException e) {
+            log.error("admin API: {} {} failed", request.getMethod(), request.getRequestURI(), e);
+            Responses.writeError(response, new ApiException(500, "internal error: " + e));
+            return;
+        }
+        if (reply.location() != null) {
+            response.setHeader("Location", reply.location());
+        }
+        Responses.write(response, reply.status(), reply.body());
+    }
+
+    /** {@code /api/clusters/} and {@code /api/clusters} are the same resource. */
+    private static List<String> segments(String path) {
+        String trimmed = path.startsWith("/") ? path.substring(1) : path;
+        if (trimmed.endsWith("/")) {
+            trimmed = trimmed.substring(0, trimmed.length() - 1);
+        }
+        return Arrays.asList(trimmed.split("/", -1));
+    }
+}

@@ -1,0 +1,86 @@
+package io.loadwise.console.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.loadwise.dispatcher.cluster.VirtualCluster;
+import io.loadwise.dispatcher.config.ClusterConfig;
+import io.loadwise.dispatcher.config.ConfigValidationException;
+import io.loadwise.dispatcher.control.ClusterControl;
+import java.io.IOException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code /api/clusters} and {@code /api/clusters/{name}}: list, read, create, replace and delete
+ * clusters. Changes go through {@link ClusterControl}, which validates them exactly like the
+ * configuration file and persists them before they take effect.
+ */
+final class ClustersResource {
+
+    private final ClusterControl control;
+
+    ClustersResource(ClusterControl control) {
+        this.control = control;
+    }
+
+    /** The running cluster named in the path, or 404. */
+    static VirtualCluster require(ClusterControl control, String name) throws ApiException {
+        VirtualCluster cluster = control.cluster(name);
+        if (cluster == null) {
+            throw ApiException.notFound("no cluster named '" + name + "'");
+        }
+        return cluster;
+    }
+
+    Reply list(ApiCall call) {
+        List<ClusterView> views = new ArrayList<>();
+        for (VirtualCluster cluster : control.clusters()) {
+            views.add(ClusterView.of(control, cluster));
+        }
+        return Reply.ok(views);
+    }
+
+    Reply get(ApiCall call) throws ApiException {
+        return Reply.ok(ClusterView.of(control, require(control, call.pathParam(0))));
+    }
+
+    Reply create(ApiCall call) throws ApiException, ConfigValidationException, IOException {
+        ClusterConfig config = ClusterBodies.parse(call.jsonObject());
+        if (config.name() != null && control.cluster(config.name()) != null) {
+            throw new ApiException(409, "a cluster named '" + config.name() + "' already exists; "
+                    + "PUT /api/clusters/" + config.name() + " replaces it");
+        }
+        control.createCluster(config);
+        VirtualCluster created = require(control, config.name());
+        return Reply.created("/api/clusters/" + encode(config.name()), ClusterView.of(control, created));
+    }
+
+    /** The body's {@code name} may be left out; if given it must match the path (no renaming). */
+    Reply replace(ApiCall call) throws ApiException, ConfigValidationException, IOException {
+        String name = call.pathParam(0);
+        require(control, name);
+        ObjectNode body = call.jsonObject();
+        JsonNode bodyName = body.get("name");
+        if (bodyName == null) {
+            body.put("name", name);
+        } else if (!bodyName.isTextual() || !bodyName.textValue().equals(name)) {
+            throw new ApiException(400, "invalid configuration", List.of("name: " + bodyName
+                    + " does not match the cluster '" + name + "' in the URL; clusters cannot be renamed"));
+        }
+        control.updateCluster(name, ClusterBodies.parse(body));
+        return Reply.ok(ClusterView.of(control, require(control, name)));
+    }
+
+    Reply delete(ApiCall call) throws ApiException, ConfigValidationException {
+        String name = call.pathParam(0);
+        require(control, name);
+        control.deleteCluster(name);
+        return Reply.noContent();
+    }
+
+    private static String encode(String segment) {
+        return URLEncoder.encode(segment, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+}

@@ -1,0 +1,145 @@
+package io.loadwise.dispatcher.config;
+
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.exc.StreamReadException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.exc.InvalidFormatException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+
+/**
+ * Reads and writes the JSON configuration. Parsing is strict: an unknown field, a wrong type or a
+ * syntax error is an error naming the field path ({@code clusters[0].nodes[1].wieght: unknown field})
+ * or the line and column. Semantic checks are {@link ConfigValidator}'s job.
+ */
+public final class ConfigLoader {
+
+    private static final ObjectMapper MAPPER = new ObjectMapper()
+            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+            .enable(SerializationFeature.INDENT_OUTPUT);
+
+    private ConfigLoader() {
+    }
+
+    /** Reads a configuration file. */
+    public static LoadwiseConfig load(Path file) throws ConfigValidationException {
+        String json;
+        try {
+            json = Files.readString(file);
+        } catch (NoSuchFileException e) {
+            throw new ConfigValidationException(file + ": no such file");
+        } catch (IOException e) {
+            throw new ConfigValidationException(file + ": cannot read: " + e.getMessage());
+        }
+        return parse(json);
+    }
+
+    /** Parses configuration JSON. */
+    public static LoadwiseConfig parse(String json) throws ConfigValidationException {
+        if (json.isBlank()) {
+            throw new ConfigValidationException("the configuration is empty");
+        }
+        try {
+            return MAPPER.readValue(json, LoadwiseConfig.class);
+        } catch (JsonProcessingException e) {
+            throw new ConfigValidationException(describe(e));
+        }
+    }
+
+    /** Parses one cluster (an API request body) with the same strictness. */
+    public static ClusterConfig parseCluster(String json) throws ConfigValidationException {
+        try {
+            return MAPPER.readValue(json, ClusterConfig.class);
+        } catch (JsonProcessingException e) {
+            throw new ConfigValidationException(describe(e));
+        }
+    }
+
+    /** Pretty-printed JSON of a configuration; absent optional fields are left out. */
+    public static String toJson(Object config) {
+        try {
+            return MAPPER.writeValueAsString(config) + "\n";
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot serialise configuration", e);
+        }
+    }
+
+    static String describe(JsonProcessingException e) {
+        JsonProcessingException syntax = e instanceof StreamReadException ? e
+                : e.getCause() instanceof StreamReadException cause ? cause : null;
+        if (syntax != null) {
+            JsonLocation at = syntax.getLocation();
+            String where = at == null ? "" : "line " + at.getLineNr() + ", column " + at.getColumnNr() + ": ";
+            return where + "invalid JSON: " + syntax.getOriginalMessage();
+        }
+        if (e instanceof UnrecognizedPropertyException u) {
+            return path(u) + ": unknown field";
+        }
+        if (e instanceof InvalidFormatException f) {
+            return path(f) + ": '" + f.getValue() + "' is not a valid " + typeName(f.getTargetType());
+        }
+        if (e instanceof ValueInstantiationException v && v.getCause() != null) {
+            return path(v) + ": " + v.getCause().getMessage();
+        }
+        if (e instanceof MismatchedInputException m && !m.getPath().isEmpty()) {
+            return path(m) + ": expected " + typeName(m.getTargetType());
+        }
+        if (e instanceof JsonMappingException m && !m.getPath().isEmpty()) {
+            return path(m) + ": " + m.getOriginalMessage();
+        }
+        JsonLocation at = e.getLocation();
+        String where = at == null ? "" : "line " + at.getLineNr() + ", column " + at.getColumnNr() + ": ";
+        return where + "invalid JSON: " + e.getOriginalMessage();
+    }
+
+    private static String path(JsonMappingException e) {
+        StringBuilder sb = new StringBuilder();
+        for (JsonMappingException.Reference ref : e.getPath()) {
+            if (ref.getFieldName() != null) {
+                if (sb.length() > 0) {
+                    sb.append('.');
+                }
+                sb.append(ref.getFieldName());
+            } else if (ref.getIndex() >= 0) {
+                sb.append('[').append(ref.getIndex()).append(']');
+            }
+        }
+        return sb.length() == 0 ? "(top level)" : sb.toString();
+    }
+
+    private static String typeName(Class<?> type) {
+        if (type == null) {
+            return "value";
+        }
+        if (type == Integer.class || type == int.class || type == Long.class) {
+            return "integer";
+        }
+        if (type == Double.class || type == double.class) {
+            return "number";
+        }
+        if (type == Boolean.class || type == boolean.class) {
+            return "boolean (true or false)";
+        }
+        if (type == String.class) {
+            return "string";
+        }
+        if (java.util.List.class.isAssignableFrom(type)) {
+            return "array";
+        }
+        return "object";
+    }
+}

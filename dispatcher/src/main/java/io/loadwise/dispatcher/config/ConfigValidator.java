@@ -1,0 +1,282 @@
+package io.loadwise.dispatcher.config;
+
+import io.loadwise.dispatcher.cluster.NodeAddress;
+import io.loadwise.policy.LoadBalancingPolicy;
+import io.loadwise.policy.PolicyOptions;
+import io.loadwise.policy.PolicyRegistry;
+import io.loadwise.policy.UnknownPolicyException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Semantic checks of a whole configuration, the same for the file, the REST API and the console. Every
+ * message starts with the path of the offending field: {@code clusters[0].nodes[2].address: port 99999
+ * out of range}.
+ */
+public final class ConfigValidator {
+
+    public static final int MAX_WEIGHT = 1000;
+    public static final Set<String> LOG_LEVELS = Set.of("trace", "debug", "info", "warn", "error", "off");
+
+    /**
+     * Policies whose load signal is HTTP request timing, which an L4 tunnel cannot observe. Policies
+     * that read agent metrics are refused for TCP clusters too (see {@link #tcpCapable}).
+     */
+    static final Set<String> REQUEST_TIMED_POLICIES = Set.of("fastest-response-time");
+
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
+    private static final Pattern COOKIE_NAME = Pattern.compile("[A-Za-z0-9!#$%&'*+.^_`|~-]+");
+
+    private final PolicyRegistry policies;
+
+    public ConfigValidator(PolicyRegistry policies) {
+        this.policies = policies;
+    }
+
+    /** Throws with every problem found, or returns normally. */
+    public void check(LoadwiseConfig config) throws ConfigValidationException {
+        List<String> errors = validate(config);
+        if (!errors.isEmpty()) {
+            throw new ConfigValidationException(errors);
+        }
+    }
+
+    /** Every problem found, in file order; empty when the configuration is valid. */
+    public List<String> validate(LoadwiseConfig config) {
+        List<String> errors = new ArrayList<>();
+        Integer adminPort = checkAdmin(config.admin(), errors);
+        checkLogging(config.logging(), errors);
+        Map<String, Integer> clusterNames = new HashMap<>();
+        Map<Integer, String> ports = new HashMap<>();
+        if (adminPort != null && adminPort != 0) {
+            ports.put(adminPort, "admin.listen");
+        }
+        List<ClusterConfig> clusters = config.clustersOrEmpty();
+        for (int i = 0; i < clusters.size(); i++) {
+            String at = "clusters[" + i + "]";
+            ClusterConfig cluster = clusters.get(i);
+            if (cluster == null) {
+                errors.add(at + ": missing");
+                continue;
+            }
+            if (checkName(at + ".name", cluster.name(), errors)) {
+                Integer first = clusterNames.putIfAbsent(cluster.name(), i);
+                if (first != null) {
+                    errors.add(at + ".name: duplicate cluster name '" + cluster.name() + "' (also clusters[" + first + "])");
+                }
+            }
+            Integer port = checkListen(at + ".listen", cluster.listen(), errors);
+            if (port != null && port != 0) {
+                String owner = ports.putIfAbsent(port, at + ".listen");
+                if (owner != null) {
+                    errors.add(at + ".listen: port " + port + " already used by " + owner);
+                }
+            }
+            checkCluster(at, cluster, errors);
+        }
+        return errors;
+    }
+
+    /** Checks one cluster on its own (name, listen syntax, policy, nodes), with paths under {@code at}. */
+    public List<String> validateCluster(String at, ClusterConfig cluster) {
+        List<String> errors = new ArrayList<>();
+        checkName(at + ".name", cluster.name(), errors);
+        checkListen(at + ".listen", cluster.listen(), errors);
+        checkCluster(at, cluster, errors);
+        return errors;
+    }
+
+    private void checkCluster(String at, ClusterConfig c, List<String> errors) {
+        if (c.mode() == null) {
+            errors.add(at + ".mode: missing (tcp or http)");
+        }
+        checkPolicy(at, c, errors);
+        positive(at + ".connectTimeoutMs", c.connectTimeoutMs(), errors);
+        positive(at + ".responseTimeoutMs", c.responseTimeoutMs(), errors);
+        positive(at + ".idleTimeoutMs", c.idleTimeoutMs(), errors);
+        positive(at + ".unhealthyRetryMs", c.unhealthyRetryMs(), errors);
+        positive(at + ".agentPollIntervalMs", c.agentPollIntervalMs(), errors);
+        positive(at + ".agentExpiryMs", c.agentExpiryMs(), errors);
+        positive(at + ".agentReprobeMs", c.agentReprobeMs(), errors);
+        range(at + ".connectAttempts", c.connectAttempts(), 1, 100, errors);
+        range(at + ".maxConnectionsPerNode", c.maxConnectionsPerNode(), 1, 1_000_000, errors);
+        range(at + ".maxHeaderBytes", c.maxHeaderBytes(), 1024, 1024 * 1024, errors);
+        checkPath(at + ".agentPath", c.agentPath(), errors);
+        if (c.affinityCookie() != null && !COOKIE_NAME.matcher(c.affinityCookie()).matches()) {
+            errors.add(at + ".affinityCookie: '" + c.affinityCookie() + "' is not a valid cookie name");
+        }
+        if (c.mode() == Mode.TCP) {
+            httpOnly(at + ".balance", c.balance(), errors);
+            httpOnly(at + ".affinity", c.affinity(), errors);
+            httpOnly(at + ".affinityCookie", c.affinityCookie(), errors);
+            httpOnly(at + ".maxHeaderBytes", c.maxHeaderBytes(), errors);
+            httpOnly(at + ".responseTimeoutMs", c.responseTimeoutMs(), errors);
+            httpOnly(at + ".maxConnectionsPerNode", c.maxConnectionsPerNode(), errors);
+            httpOnly(at + ".agentPath", c.agentPath(), errors);
+            httpOnly(at + ".agentPollIntervalMs", c.agentPollIntervalMs(), errors);
+            httpOnly(at + ".agentExpiryMs", c.agentExpiryMs(), errors);
+            httpOnly(at + ".agentReprobeMs", c.agentReprobeMs(), errors);
+        }
+        checkNodes(at, c, errors);
+    }
+
+    private void checkPolicy(String at, ClusterConfig c, List<String> errors) {
+        if (c.policy() == null || c.policy().isBlank()) {
+            errors.add(at + ".policy: missing; known policies: " + String.join(", ", policies.all().keySet()));
+            return;
+        }
+        LoadBalancingPolicy policy;
+        try {
+            policy = policies.get(c.policy());
+        } catch (UnknownPolicyException e) {
+            errors.add(at + ".policy: " + (policies.all().isEmpty()
+                    ? "unknown policy '" + c.policy() + "': no policies are installed (is loadwise-policies on the class path?)"
+                    : e.getMessage()));
+            return;
+        }
+        for (String problem : policy.validate(PolicyOptions.of(c.policyOptionsOrEmpty()))) {
+            errors.add(at + "." + problem);
+        }
+        if (c.mode() == Mode.TCP && !tcpCapable(policy)) {
+            List<String> usable = new ArrayList<>();
+            for (LoadBalancingPolicy p : policies.all().values()) {
+                if (tcpCapable(p)) {
+                    usable.add(p.id());
+                }
+            }
+            String why = policy.usesAgentMetrics() ? "node agent metrics" : "HTTP request timings";
+            errors.add(at + ".policy: '" + policy.id() + "' needs " + why + ", which a tcp cluster does not collect;"
+                    + " use mode http or one of: " + String.join(", ", usable));
+        }
+    }
+
+    /**
+     * A TCP tunnel sees connections and bytes only: no request timings, and its nodes need not speak
+     * HTTP, so the dispatcher does not poll agents for them (TCP policies are state-blind, as in the seed).
+     */
+    public static boolean tcpCapable(LoadBalancingPolicy policy) {
+        return !policy.usesAgentMetrics() && !REQUEST_TIMED_POLICIES.contains(policy.id());
+    }
+
+    private void checkNodes(String at, ClusterConfig c, List<String> errors) {
+        List<NodeConfig> nodes = c.nodesOrEmpty();
+        if (nodes.isEmpty()) {
+            errors.add(at + ".nodes: at least one node is required");
+            return;
+        }
+        Map<String, Integer> names = new HashMap<>();
+        for (int j = 0; j < nodes.size(); j++) {
+            String nat = at + ".nodes[" + j + "]";
+            NodeConfig n = nodes.get(j);
+            if (n == null) {
+                errors.add(nat + ": missing");
+                continue;
+            }
+            if (checkName(nat + ".name", n.name(), errors)) {
+                Integer first = names.putIfAbsent(n.name(), j);
+                if (first != null) {
+                    errors.add(nat + ".name: duplicate node name '" + n.name() + "' (also " + at + ".nodes[" + first + "])");
+                }
+            }
+            try {
+                NodeAddress.parse(n.address());
+            } catch (IllegalArgumentException e) {
+                errors.add(nat + ".address: " + e.getMessage());
+            }
+            range(nat + ".weight", n.weight(), 1, MAX_WEIGHT, errors);
+            checkPath(nat + ".agentPath", n.agentPath(), errors);
+            if (n.route() != null && !NAME.matcher(n.route()).matches()) {
+                errors.add(nat + ".route: '" + n.route() + "' may contain only letters, digits, '.', '_' and '-'");
+            }
+            if (c.mode() == Mode.TCP) {
+                httpOnly(nat + ".route", n.route(), errors);
+                httpOnly(nat + ".agentPath", n.agentPath(), errors);
+            }
+        }
+    }
+
+    private static Integer checkAdmin(AdminConfig admin, List<String> errors) {
+        String listen = admin == null ? AdminConfig.DEFAULT_LISTEN : admin.listenOrDefault();
+        if (admin != null && admin.dataDir() != null && admin.dataDir().isBlank()) {
+            errors.add("admin.dataDir: blank");
+        }
+        return checkListen("admin.listen", listen, errors);
+    }
+
+    private static void checkLogging(LoggingConfig logging, List<String> errors) {
+        if (logging == null) {
+            return;
+        }
+        level("logging.level", logging.level(), errors);
+        if (logging.levels() != null) {
+            logging.levels().forEach((logger, level) -> {
+                if (logger.isBlank()) {
+                    errors.add("logging.levels: blank logger name");
+                }
+                level("logging.levels." + logger, level, errors);
+            });
+        }
+        if (logging.file() != null && logging.file().isBlank()) {
+            errors.add("logging.file: blank");
+        }
+        if (logging.accessLog() != null && logging.accessLog().isBlank()) {
+            errors.add("logging.accessLog: blank");
+        }
+    }
+
+    private static void level(String at, String level, List<String> errors) {
+        if (level != null && !LOG_LEVELS.contains(level.toLowerCase(Locale.ROOT))) {
+            errors.add(at + ": unknown level '" + level + "', expected one of trace, debug, info, warn, error, off");
+        }
+    }
+
+    private static boolean checkName(String at, String name, List<String> errors) {
+        if (name == null || name.isBlank()) {
+            errors.add(at + ": missing");
+            return false;
+        }
+        if (!NAME.matcher(name).matches()) {
+            errors.add(at + ": '" + name + "' must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit");
+            return false;
+        }
+        return true;
+    }
+
+    private static Integer checkListen(String at, String listen, List<String> errors) {
+        try {
+            return NodeAddress.parseListen(listen).getPort();
+        } catch (IllegalArgumentException e) {
+            errors.add(at + ": " + e.getMessage());
+            return null;
+        }
+    }
+
+    private static void checkPath(String at, String path, List<String> errors) {
+        if (path != null && !path.startsWith("/")) {
+            errors.add(at + ": '" + path + "' must start with '/'");
+        }
+    }
+
+    private static void positive(String at, Integer value, List<String> errors) {
+        if (value != null && value <= 0) {
+            errors.add(at + ": must be greater than 0 (got " + value + ")");
+        }
+    }
+
+    private static void range(String at, Integer value, int min, int max, List<String> errors) {
+        if (value != null && (value < min || value > max)) {
+            errors.add(at + ": " + value + " out of range " + min + ".." + max);
+        }
+    }
+
+    private static void httpOnly(String at, Object value, List<String> errors) {
+        if (value != null) {
+            errors.add(at + ": only allowed for mode http");
+        }
+    }
+}

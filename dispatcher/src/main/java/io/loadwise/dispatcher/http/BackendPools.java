@@ -1,0 +1,53 @@
+package io.loadwise.dispatcher.http;
+
+import io.loadwise.dispatcher.cluster.NodeState;
+import io.loadwise.dispatcher.cluster.VirtualCluster;
+import io.loadwise.dispatcher.config.ClusterConfig;
+import io.loadwise.dispatcher.net.Transport;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.handler.codec.http.HttpDecoderConfig;
+import java.net.InetSocketAddress;
+import java.util.List;
+
+/**
+ * The node pools of one event loop: backend connections are made on the loop of the client connection
+ * they serve, so a proxied exchange never crosses threads.
+ */
+final class BackendPools {
+
+    static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(32 * 1024, 64 * 1024);
+
+    private final NodePool[] pools;
+
+    BackendPools(EventLoop loop, VirtualCluster cluster, Transport transport, InetSocketAddress[] addresses) {
+        ClusterConfig config = cluster.config();
+        Bootstrap base = new Bootstrap()
+                .group(loop)
+                .channel(transport.socketChannelClass())
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, config.connectTimeoutMsOrDefault())
+                .option(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARK);
+        HttpDecoderConfig decoder = new HttpDecoderConfig()
+                .setMaxInitialLineLength(config.maxHeaderBytesOrDefault())
+                .setMaxHeaderSize(Math.max(config.maxHeaderBytesOrDefault(), 64 * 1024));
+        List<NodeState> nodes = cluster.nodes();
+        this.pools = new NodePool[nodes.size()];
+        for (NodeState node : nodes) {
+            pools[node.index()] = new NodePool(node, base, decoder, addresses[node.index()],
+                    config.maxConnectionsPerNodeOrDefault());
+        }
+    }
+
+    NodePool pool(NodeState node) {
+        return pools[node.index()];
+    }
+
+    void closeIdle() {
+        for (NodePool pool : pools) {
+            pool.closeIdle();
+        }
+    }
+}

@@ -1,0 +1,44 @@
+package io.loadwise.dispatcher.http;
+
+import io.netty.buffer.Unpooled;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.TooLongHttpHeaderException;
+import io.netty.handler.codec.http.TooLongHttpLineException;
+import java.nio.charset.StandardCharsets;
+
+/** Responses the dispatcher generates itself: a status and a one-line plain-text reason. */
+final class ErrorResponses {
+
+    private ErrorResponses() {
+    }
+
+    static FullHttpResponse of(HttpResponseStatus status, String reason, boolean close) {
+        byte[] body = (status.code() + " " + status.reasonPhrase() + ": " + reason + "\n")
+                .getBytes(StandardCharsets.UTF_8);
+        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status,
+                Unpooled.wrappedBuffer(body));
+        response.headers()
+                .set(HttpHeaderNames.CONTENT_TYPE, "text/plain; charset=utf-8")
+                .setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
+        if (close) {
+            response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+        }
+        return response;
+    }
+
+    /** The status for a request the codec could not decode: 414, 431 or 400. */
+    static HttpResponseStatus statusForDecoderFailure(Throwable cause) {
+        if (cause instanceof TooLongHttpLineException) {
+            return HttpResponseStatus.REQUEST_URI_TOO_LONG;
+        }
+        if (cause instanceof TooLongHttpHeaderException) {
+            return HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE;
+        }
+        return HttpResponseStatus.BAD_REQUEST;
+    }
+}

@@ -1,0 +1,507 @@
+package io.loadwise.dispatcher.http;
+
+import static io.loadwise.dispatcher.http.FrontendHandler.PAUSE_BACKPRESSURE;
+import static io.loadwise.dispatcher.http.FrontendHandler.PAUSE_CONNECT;
+import static io.loadwise.dispatcher.http.FrontendHandler.PAUSE_UPGRADE;
+
+import io.loadwise.dispatcher.cluster.NodeState;
+import io.loadwise.dispatcher.cluster.VirtualCluster;
+import io.loadwise.dispatcher.config.Affinity;
+import io.loadwise.dispatcher.config.Balance;
+import io.loadwise.dispatcher.config.ClusterConfig;
+import io.netty.channel.Channel;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.ReferenceCountUtil;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One request at a time of one client connection, from its head to the end of its response: chooses
+ * the node, obtains a connection to it (retrying another node when a connect fails), relays both
+ * bodies, and answers with an error when it cannot complete. One instance per client connection,
+ * reused for every request, used only on that connection's event loop.
+ *
+ * <p>Every counter started here ends exactly once: {@link #complete()} and {@link #fail} both go
+ * through {@link #end}, guarded by {@link #active}.
+ */
+final class Exchange implements NodePool.Waiter {
+
+    private static final Logger log = LoggerFactory.getLogger(Exchange.class);
+    private static final Logger accessLog = LoggerFactory.getLogger("loadwise.access");
+
+    private final HttpProxyServer server;
+    private final FrontendHandler frontend;
+    private final VirtualCluster cluster;
+    private final SessionAffinity affinity;
+    private final boolean perConnection;
+    private final long responseTimeoutNanos;
+    private final int connectAttempts;
+    private final int unhealthyRetryMs;
+    private final Runnable timeoutTask = this::onResponseTimeout;
+
+    private Channel client;
+    private boolean active;
+    private boolean headSent;
+    private boolean requestDone;
+    /** The request declares no body: only an empty last chunk follows its head. */
+    private boolean bodyless;
+    private boolean responseStarted;
+    private boolean informational;
+    private boolean keepAlive;
+    private boolean http10;
+    private boolean headRequest;
+    private boolean upgrade;
+    private boolean backendKeepAlive;
+    private boolean insertCookie;
+    private boolean flushBackend;
+    private HttpRequest head;
+    private HttpMethod method;
+    private String uri;
+    private NodeState node;
+    private Channel backend;
+    private NodePool waitingOn;
+    private int attempts;
+    private int status;
+    private long startNanos;
+    private long acquireNanos;
+    private long sentNanos;
+    private long requestDoneNanos;
+    private long uploadChunks;
+    private long uploadChunksSeen;
+    private ScheduledFuture<?> timer;
+
+    Exchange(HttpProxyServer server, FrontendHandler frontend) {
+        this.server = server;
+        this.frontend = frontend;
+        this.cluster = server.cluster();
+        ClusterConfig config = cluster.config();
+        this.affinity = config.affinityOrDefault() == Affinity.COOKIE ? server.sessionAffinity() : null;
+        this.perConnection = config.balanceOrDefault() == Balance.PER_CONNECTION;
+        this.responseTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(config.responseTimeoutMsOrDefault());
+        this.connectAttempts = config.connectAttemptsOrDefault();
+        this.unhealthyRetryMs = config.unhealthyRetryMsOrDefault();
+    }
+
+    boolean active() {
+        return active;
+    }
+
+    Channel backend() {
+        return backend;
+    }
+
+    /** Whether {@code msg} can be handled now rather than queued until this exchange ends. */
+    boolean accepts(Object msg) {
+        return !active || (headSent && !requestDone && !(msg instanceof HttpRequest));
+    }
+
+    void begin(HttpRequest request) {
+        client = frontend.client();
+        active = true;
+        headSent = false;
+        requestDone = false;
+        responseStarted = false;
+        informational = false;
+        insertCookie = false;
+        attempts = 0;
+        status = 0;
+        uploadChunks = 0;
+        uploadChunksSeen = 0;
+        startNanos = System.nanoTime();
+        cluster.counters().requestStarted();
+        keepAlive = HttpUtil.isKeepAlive(request);
+        http10 = request.protocolVersion().minorVersion() == 0;
+        method = request.method();
+        uri = request.uri();
+        headRequest = HttpMethod.HEAD.equals(method);
+        upgrade = ProxyHeaders.isUpgrade(request);
+        bodyless = !HttpUtil.isTransferEncodingChunked(request) && HttpUtil.getContentLength(request, 0L) == 0;
+        int pinned = affinity != null ? affinity.pinnedIndex(request) : SessionAffinity.NONE;
+        ProxyHeaders.prepareRequest(request, frontend.clientIp(), upgrade);
+        head = request;
+        timer = client.eventLoop().schedule(timeoutTask, responseTimeoutNanos, TimeUnit.NANOSECONDS);
+        NodeState target = choose(pinned);
+        if (target == null) {
+            fail(HttpResponseStatus.SERVICE_UNAVAILABLE, "no usable node in cluster " + cluster.name());
+        } else {
+            dispatch(target);
+        }
+    }
+
+    /** Live affinity first, then the node this client is bound to, then the policy. */
+    private NodeState choose(int pinned) {
+        if (affinity != null) {
+            if (pinned >= 0) {
+                NodeState pinnedNode = cluster.nodes().get(pinned);
+                if (pinnedNode.usable()) {
+                    server.affinityCounters().recordHit();
+                    return pinnedNode;
+                }
+                server.affinityCounters().recordMiss();
+            } else if (pinned == SessionAffinity.UNKNOWN) {
+                server.affinityCounters().recordMiss();
+            } else {
+                server.affinityCounters().recordUnpinned();
+            }
+            insertCookie = true;
+        }
+        NodeState bound = frontend.boundNode();
+        Channel boundBackend = frontend.boundBackend();
+        if (bound != null && boundBackend != null && boundBackend.isActive() && bound.usable()) {
+            return bound;
+        }
+        return cluster.pick(null);
+    }
+
+    private void dispatch(NodeState target) {
+        node = target;
+        Channel boundBackend = frontend.boundBackend();
+        if (boundBackend != null) {
+            if (frontend.boundNode() == target && boundBackend.isActive()) {
+                send(boundBackend, 0);
+                return;
+            }
+            frontend.unbind(true);
+        }
+        waitingOn = frontend.pools().pool(target);
+        acquireNanos = System.nanoTime();
+        waitingOn.acquire(this);
+        if (waitingOn != null) {
+            frontend.pause(PAUSE_CONNECT);
+        }
+    }
+
+    @Override
+    public void onBackendReady(Channel channel) {
+        BackendHandler handler = BackendHandler.of(channel);
+        if (waitingOn == null || handler.pool() != waitingOn || !active) {
+            handler.pool().release(channel); // a late connect for an exchange that ended
+            return;
+        }
+        waitingOn = null;
+        if (perConnection) {
+            frontend.bind(node, channel);
+        }
+        send(channel, System.nanoTime() - acquireNanos);
+        frontend.resume(PAUSE_CONNECT);
+    }
+
+    @Override
+    public void onBackendFailed(Throwable cause) {
+        NodePool pool = waitingOn;
+        if (pool == null) {
+            return;
+        }
+        waitingOn = null;
+        NodeState failed = pool.node();
+        failed.markConnectFailure(unhealthyRetryMs);
+        cluster.refresh();
+        log.warn("cluster {}: node {} unreachable ({}); out of selection for {} ms", cluster.name(), failed,
+                cause.toString(), unhealthyRetryMs);
+        if (!active) {
+            return;
+        }
+        frontend.resume(PAUSE_CONNECT);
+        if (++attempts >= connectAttempts) {
+            fail(HttpResponseStatus.BAD_GATEWAY, "node " + failed.name() + " unreachable");
+            return;
+        }
+        NodeState next = cluster.pick(failed);
+        if (next == null || (next == failed && !failed.usable())) {
+            fail(HttpResponseStatus.BAD_GATEWAY, "no node of cluster " + cluster.name() + " reachable");
+        } else {
+            dispatch(next);
+        }
+    }
+
+    /** Sends the request head and whatever body arrived meanwhile to the node. */
+    private void send(Channel channel, long waitNanos) {
+        backend = channel;
+        BackendHandler.of(channel).attach(this);
+        cluster.counters().backendConnectionObtained(waitNanos);
+        node.counters().backendConnectionObtained(waitNanos);
+        node.counters().requestStarted();
+        node.requestSent();
+        if (!perConnection) {
+            node.assignmentStarted();
+        }
+        channel.config().setAutoRead(client.isWritable());
+        if (!channel.isWritable()) {
+            frontend.pause(PAUSE_BACKPRESSURE);
+        }
+        sentNanos = System.nanoTime();
+        HttpRequest request = head;
+        head = null;
+        headSent = true;
+        channel.write(request, channel.voidPromise());
+        flushBackend = true;
+        frontend.drain();
+        if (!frontend.reading()) {
+            flushBackend(); // otherwise at the end of the client's read batch
+        }
+    }
+
+    /** A piece of the request body (the last one ends the request). */
+    void onRequestContent(HttpContent content) {
+        if (!active || requestDone) {
+            content.release();
+        } else if (content.decoderResult().isFailure()) {
+            content.release();
+            fail(HttpResponseStatus.BAD_REQUEST, "malformed request body");
+        } else {
+            uploadChunks++;
+            backend.write(content, backend.voidPromise());
+            flushBackend = true;
+            if (content instanceof LastHttpContent) {
+                requestDone = true;
+                requestDoneNanos = System.nanoTime();
+                if (upgrade) {
+                    frontend.pause(PAUSE_UPGRADE); // what follows belongs to the new protocol
+                }
+            }
+        }
+    }
+
+    /** A message from a node connection attached to this exchange. */
+    void onBackendMessage(Channel channel, Object msg) {
+        if (channel != backend || !active) {
+            ReferenceCountUtil.release(msg);
+            channel.close(); // unsolicited bytes on an idle bound connection
+            return;
+        }
+        if (msg instanceof HttpResponse response) {
+            onResponseHead(response);
+        } else if (msg instanceof HttpContent content) {
+            boolean last = content instanceof LastHttpContent;
+            if (informational || responseStarted) {
+                client.write(content, client.voidPromise());
+            } else {
+                content.release();
+            }
+            if (last && informational) {
+                informational = false;
+            } else if (last && responseStarted) {
+                if (status == 101) {
+                    switchProtocols(channel);
+                } else {
+                    complete();
+                }
+            }
+        } else {
+            ReferenceCountUtil.release(msg);
+        }
+    }
+
+    private void onResponseHead(HttpResponse response) {
+        int code = response.status().code();
+        if (response.decoderResult().isFailure() || (code == 101 && !upgrade)) {
+            ReferenceCountUtil.release(response);
+            fail(HttpResponseStatus.BAD_GATEWAY, "invalid response from node " + node.name());
+            return;
+        }
+        String report = response.headers().get(ProxyHeaders.LOAD_REPORT);
+        if (report != null) {
+            response.headers().remove(ProxyHeaders.LOAD_REPORT);
+            server.loadReportSink().onLoadReport(node, report);
+        }
+        if (code < 200 && code != 101) {
+            informational = true; // 100 Continue and friends: relay, the final response follows
+            ProxyHeaders.stripHopByHop(response.headers(), false);
+            client.write(response, client.voidPromise());
+            return;
+        }
+        cancelTimer();
+        responseStarted = true;
+        status = code;
+        backendKeepAlive = HttpUtil.isKeepAlive(response);
+        boolean noBody = headRequest || code == 204 || code == 304;
+        keepAlive = ProxyHeaders.prepareResponse(response, keepAlive, http10, noBody);
+        if (insertCookie) {
+            response.headers().add(HttpHeaderNames.SET_COOKIE, affinity.setCookieFor(node));
+        }
+        client.write(response, client.voidPromise());
+    }
+
+    /** The response is complete: account, recycle the node connection, go on with the next request. */
+    private void complete() {
+        Channel channel = backend;
+        boolean reusable = backendKeepAlive && requestDone;
+        if (!requestDone) {
+            keepAlive = false; // the node answered before the body ended: the rest cannot be resynchronised
+        }
+        end(true);
+        if (perConnection) {
+            if (!reusable) {
+                frontend.unbind(false);
+                channel.close();
+            }
+        } else {
+            BackendHandler handler = BackendHandler.of(channel);
+            handler.detach();
+            if (reusable) {
+                handler.pool().release(channel);
+            } else {
+                channel.close();
+            }
+        }
+        if (keepAlive) {
+            client.flush();
+            frontend.drain();
+        } else {
+            frontend.closeAfterResponse();
+        }
+    }
+
+    /** 101 relayed: both connections become a raw byte tunnel. */
+    private void switchProtocols(Channel channel) {
+        end(true);
+        if (channel == frontend.boundBackend()) {
+            frontend.unbind(false);
+        }
+        frontend.handOver();
+        client.flush();
+        TunnelRelay.install(client, channel, cluster.counters());
+    }
+
+    /**
+     * Ends the exchange in error: answers {@code error} when no response byte reached the client yet,
+     * closes the client connection otherwise. {@code error == null}: the client is gone.
+     */
+    private void fail(HttpResponseStatus error, String reason) {
+        if (!active) {
+            return;
+        }
+        if (waitingOn != null) {
+            waitingOn.cancel(this);
+            waitingOn = null;
+        }
+        Channel channel = backend;
+        boolean started = responseStarted;
+        status = error == null ? 499 : error.code();
+        end(false);
+        if (channel != null) {
+            BackendHandler.of(channel).detach();
+            channel.close();
+            if (channel == frontend.boundBackend()) {
+                frontend.unbind(false);
+            }
+        }
+        if (error == null) {
+            return;
+        }
+        log.debug("client {} {} {}: {} {}", frontend.clientIp(), method, uri, error.code(), reason);
+        if (started || !client.isActive()) {
+            frontend.abort();
+        } else if ((requestDone || bodyless) && keepAlive) {
+            frontend.respondAndContinue(ErrorResponses.of(error, reason, false));
+        } else {
+            frontend.closeAfter(ErrorResponses.of(error, reason, true));
+        }
+    }
+
+    void onClientClosed() {
+        fail(null, "client closed the connection");
+    }
+
+    /** Counters, node bookkeeping and access log of the exchange; exactly once per exchange. */
+    private void end(boolean success) {
+        active = false;
+        cancelTimer();
+        long now = System.nanoTime();
+        long latency = now - startNanos;
+        if (success) {
+            long processing = now - sentNanos;
+            cluster.counters().requestCompleted(latency, processing);
+            node.counters().requestCompleted(latency, processing);
+            node.requestEnded(processing);
+        } else {
+            cluster.counters().requestFailed();
+            if (headSent) {
+                node.counters().requestFailed();
+                node.requestEnded(-1);
+            }
+        }
+        if (headSent && !perConnection) {
+            node.assignmentEnded();
+        }
+        logAccess(frontend.clientIp(), method, uri, headSent ? node : null, status, latency);
+        head = null;
+        backend = null;
+        headSent = false;
+        frontend.resume(PAUSE_CONNECT | PAUSE_BACKPRESSURE | PAUSE_UPGRADE);
+    }
+
+    static void logAccess(String clientIp, HttpMethod method, String uri, NodeState node, int status, long nanos) {
+        if (accessLog.isDebugEnabled()) {
+            accessLog.debug("{} \"{} {}\" {} {} {}ms", clientIp, method == null ? "-" : method, uri == null ? "-" : uri,
+                    status, node == null ? "-" : node.name(), nanos / 1_000_000);
+        }
+    }
+
+    void onBackendClosed(Channel channel) {
+        if (channel == backend && active) {
+            fail(HttpResponseStatus.BAD_GATEWAY, "node " + node.name() + " closed the connection");
+        } else if (channel == frontend.boundBackend()) {
+            frontend.unbind(false);
+        }
+    }
+
+    void onBackendWritabilityChanged(boolean writable) {
+        if (writable) {
+            frontend.resume(PAUSE_BACKPRESSURE);
+        } else {
+            frontend.pause(PAUSE_BACKPRESSURE);
+        }
+    }
+
+    void onClientWritabilityChanged(boolean writable) {
+        if (backend != null) {
+            backend.config().setAutoRead(writable);
+        }
+    }
+
+    void flushClient() {
+        client.flush();
+    }
+
+    void flushBackend() {
+        if (flushBackend && backend != null) {
+            flushBackend = false;
+            backend.flush();
+        }
+    }
+
+    private void onResponseTimeout() {
+        timer = null;
+        if (!active || responseStarted) {
+            return;
+        }
+        long now = System.nanoTime();
+        if (!requestDone && uploadChunks != uploadChunksSeen) {
+            uploadChunksSeen = uploadChunks; // the upload is still moving; the node's time starts at its end
+            timer = client.eventLoop().schedule(timeoutTask, responseTimeoutNanos, TimeUnit.NANOSECONDS);
+        } else if (requestDone && now - requestDoneNanos < responseTimeoutNanos) {
+            timer = client.eventLoop().schedule(timeoutTask, responseTimeoutNanos - (now - requestDoneNanos),
+                    TimeUnit.NANOSECONDS);
+        } else {
+            fail(HttpResponseStatus.GATEWAY_TIMEOUT, (node != null ? "node " + node.name() : "cluster " + cluster.name())
+                    + " did not answer within " + cluster.config().responseTimeoutMsOrDefault() + " ms");
+        }
+    }
+
+    private void cancelTimer() {
+        if (timer != null) {
+            timer.cancel(false);
+            timer = null;
+        }
+    }
+}

@@ -1,0 +1,128 @@
+package io.loadwise.dispatcher.http;
+
+import io.loadwise.dispatcher.cluster.NodeState;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelInitializer;
+import io.netty.handler.codec.http.HttpClientCodec;
+import io.netty.handler.codec.http.HttpDecoderConfig;
+import java.net.SocketAddress;
+import java.util.ArrayDeque;
+
+/**
+ * Keep-alive connections from one event loop to one node, at most {@code max} open at a time. Used only
+ * on its event loop, so it needs no locks. Idle connections are reused most-recently-released first
+ * (the warmest); a request that finds the pool full waits in line for a released or closed one.
+ */
+final class NodePool {
+
+    /** Whoever asked for a connection; called on the pool's event loop. */
+    interface Waiter {
+        void onBackendReady(Channel backend);
+
+        void onBackendFailed(Throwable cause);
+    }
+
+    private final NodeState node;
+    private final Bootstrap bootstrap;
+    private final SocketAddress address;
+    private final int max;
+    private final ArrayDeque<Channel> idle = new ArrayDeque<>();
+    private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
+    private final ChannelFutureListener onClose = this::onClose;
+    private int open;
+
+    /** @param base the event loop's bootstrap, without a handler */
+    NodePool(NodeState node, Bootstrap base, HttpDecoderConfig decoder, SocketAddress address, int max) {
+        this.node = node;
+        this.address = address;
+        this.max = max;
+        this.bootstrap = base.clone().handler(new ChannelInitializer<Channel>() {
+            @Override
+            protected void initChannel(Channel ch) {
+                ch.pipeline().addLast("meter", new TrafficMeter(node.counters(), false));
+                ch.pipeline().addLast("codec", new HttpClientCodec(decoder, false, false));
+                ch.pipeline().addLast(BackendHandler.NAME, new BackendHandler(NodePool.this));
+            }
+        });
+    }
+
+    NodeState node() {
+        return node;
+    }
+
+    /** Hands {@code waiter} a connection now, after connecting, or when one is free. */
+    void acquire(Waiter waiter) {
+        Channel channel;
+        while ((channel = idle.pollLast()) != null) {
+            if (channel.isActive()) {
+                waiter.onBackendReady(channel);
+                return;
+            }
+        }
+        if (open < max) {
+            connect(waiter);
+        } else {
+            waiters.addLast(waiter);
+        }
+    }
+
+    /** Gives up waiting (the request timed out or its client left). */
+    void cancel(Waiter waiter) {
+        waiters.remove(waiter);
+    }
+
+    /** Returns a connection whose exchange completed cleanly; it serves the next waiter or idles. */
+    void release(Channel channel) {
+        if (!channel.isActive()) {
+            return;
+        }
+        Waiter waiter = waiters.pollFirst();
+        if (waiter != null) {
+            waiter.onBackendReady(channel);
+        } else {
+            idle.addLast(channel);
+        }
+    }
+
+    int open() {
+        return open;
+    }
+
+    int idle() {
+        return idle.size();
+    }
+
+    /** Closes the idle connections (the listener is shutting down). */
+    void closeIdle() {
+        Channel channel;
+        while ((channel = idle.pollFirst()) != null) {
+            channel.close();
+        }
+    }
+
+    private void connect(Waiter waiter) {
+        open++;
+        ChannelFuture connect = bootstrap.connect(address);
+        connect.channel().closeFuture().addListener(onClose);
+        connect.addListener((ChannelFuture f) -> {
+            if (f.isSuccess()) {
+                node.markConnectSuccess();
+                waiter.onBackendReady(f.channel());
+            } else {
+                waiter.onBackendFailed(f.cause());
+            }
+        });
+    }
+
+    private void onClose(ChannelFuture closed) {
+        open--;
+        idle.remove(closed.channel());
+        Waiter waiter;
+        if (open < max && (waiter = waiters.pollFirst()) != null) {
+            connect(waiter);
+        }
+    }
+}

@@ -1,0 +1,79 @@
+package io.loadwise.dispatcher.runtime;
+
+import io.loadwise.dispatcher.config.ClusterConfig;
+import io.loadwise.dispatcher.config.ConfigValidationException;
+import io.loadwise.dispatcher.config.LoadwiseConfig;
+import io.loadwise.dispatcher.config.NodeConfig;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** Pure functions building a changed configuration from the current one. */
+final class ClusterEdits {
+
+    private ClusterEdits() {
+    }
+
+    static LoadwiseConfig replace(LoadwiseConfig config, int index, ClusterConfig cluster) {
+        List<ClusterConfig> list = new ArrayList<>(config.clustersOrEmpty());
+        list.set(index, cluster);
+        return new LoadwiseConfig(config.admin(), config.logging(), list);
+    }
+
+    static ClusterConfig withPolicy(ClusterConfig c, String policy, Map<String, Double> options) {
+        return new ClusterConfig(c.name(), c.mode(), c.listen(), policy,
+                options == null || options.isEmpty() ? null : Map.copyOf(options), c.balance(), c.affinity(),
+                c.affinityCookie(), c.connectTimeoutMs(), c.responseTimeoutMs(), c.idleTimeoutMs(),
+                c.maxHeaderBytes(), c.maxConnectionsPerNode(), c.connectAttempts(), c.unhealthyRetryMs(),
+                c.agentPath(), c.agentPollIntervalMs(), c.agentExpiryMs(), c.agentReprobeMs(), c.nodes());
+    }
+
+    static ClusterConfig withName(ClusterConfig c, String name) {
+        return new ClusterConfig(name, c.mode(), c.listen(), c.policy(), c.policyOptions(), c.balance(),
+                c.affinity(), c.affinityCookie(), c.connectTimeoutMs(), c.responseTimeoutMs(), c.idleTimeoutMs(),
+                c.maxHeaderBytes(), c.maxConnectionsPerNode(), c.connectAttempts(), c.unhealthyRetryMs(),
+                c.agentPath(), c.agentPollIntervalMs(), c.agentExpiryMs(), c.agentReprobeMs(), c.nodes());
+    }
+
+    static ClusterConfig withNodes(ClusterConfig c, List<NodeConfig> nodes) {
+        return new ClusterConfig(c.name(), c.mode(), c.listen(), c.policy(), c.policyOptions(), c.balance(),
+                c.affinity(), c.affinityCookie(), c.connectTimeoutMs(), c.responseTimeoutMs(), c.idleTimeoutMs(),
+                c.maxHeaderBytes(), c.maxConnectionsPerNode(), c.connectAttempts(), c.unhealthyRetryMs(),
+                c.agentPath(), c.agentPollIntervalMs(), c.agentExpiryMs(), c.agentReprobeMs(), nodes);
+    }
+
+    static ClusterConfig withNode(ClusterConfig c, String node, Boolean enabled, Integer weight)
+            throws ConfigValidationException {
+        List<NodeConfig> nodes = new ArrayList<>(c.nodesOrEmpty());
+        for (int i = 0; i < nodes.size(); i++) {
+            NodeConfig n = nodes.get(i);
+            if (n.name().equals(node)) {
+                if (enabled != null) {
+                    n = n.withEnabled(enabled);
+                }
+                if (weight != null) {
+                    n = n.withWeight(weight);
+                }
+                nodes.set(i, n);
+                return withNodes(c, nodes);
+            }
+        }
+        throw new ConfigValidationException("cluster '" + c.name() + "': no node named '" + node + "'");
+    }
+
+    /**
+     * Whether {@code changed} differs from {@code old} only in what a running cluster can change in
+     * place: the policy, its options, node weights and enabled flags.
+     */
+    static boolean liveApplicable(ClusterConfig old, ClusterConfig changed) {
+        return stripLive(old).equals(stripLive(changed));
+    }
+
+    private static ClusterConfig stripLive(ClusterConfig c) {
+        List<NodeConfig> nodes = new ArrayList<>();
+        for (NodeConfig n : c.nodesOrEmpty()) {
+            nodes.add(new NodeConfig(n.name(), n.address(), null, null, n.route(), n.agentPath()));
+        }
+        return withNodes(withPolicy(c, null, null), nodes);
+    }
+}

@@ -1,0 +1,19 @@
+package io.loadwise.dispatcher.runtime;
+
+import io.loadwise.dispatcher.cluster.VirtualCluster;
+import io.loadwise.dispatcher.http.HttpProxyServer;
+import io.loadwise.dispatcher.net.ClusterListener;
+import io.loadwise.dispatcher.net.Transport;
+import io.loadwise.dispatcher.tcp.TcpProxyServer;
+
+/** The production listener for each mode: {@link TcpProxyServer} for tcp, {@link HttpProxyServer} for http. */
+public final class ModeListenerFactory implements ListenerFactory {
+
+    @Override
+    public ClusterListener create(VirtualCluster cluster, Transport transport) {
+        return switch (cluster.config().mode()) {
+            case TCP -> new TcpProxyServer(cluster, transport);
+            case HTTP -> new HttpProxyServer(cluster, transport);
+        };
+    }
+}

@@ -1,0 +1,127 @@
+package io.loadwise.dispatcher.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class MainTest {
+
+    @TempDir
+    Path dir;
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    private int run(Map<String, String> env, String... args) {
+        return new Main(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
+                env).execute(args);
+    }
+
+    private String out() {
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private String err() {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    private Path write(String json) throws Exception {
+        Path file = dir.resolve("loadwise.json");
+        Files.writeString(file, json.replace('\'', '"'));
+        return file;
+    }
+
+    private static final String GOOD = "{'admin':{'token':'secret'},'clusters':["
+            + "{'name':'a','mode':'tcp','listen':'127.0.0.1:0','policy':'test-round-robin','nodes':[{'name':'n1','address':'127.0.0.1:9001'}]},"
+            + "{'name':'b','mode':'tcp','listen':'127.0.0.1:0','policy':'test-round-robin','nodes':[{'name':'n1','address':'127.0.0.1:9002'}]}]}";
+
+    @Test
+    void validateAcceptsAGoodFile() throws Exception {
+        Path file = write(GOOD);
+        assertEquals(Main.OK, run(Map.of(), "validate", "--config", file.toString()));
+        assertEquals("config OK: 2 clusters\n", out());
+        assertEquals("", err());
+    }
+
+    @Test
+    void validateListsEveryProblemAndFails() throws Exception {
+        Path file = write("{'clusters':[{'name':'a','mode':'tcp','listen':'127.0.0.1:0','policy':'test-round-robin',"
+                + "'nodes':[{'name':'n1','address':'h:99999','weight':0}]}]}");
+        assertEquals(Main.INVALID, run(Map.of(), "validate", "--config=" + file));
+        assertEquals(file + ": clusters[0].nodes[0].address: port 99999 out of range\n"
+                + file + ": clusters[0].nodes[0].weight: 0 out of range 1..1000\n"
+                + file + ": admin.token: missing; set admin.token in the configuration file or the LOADWISE_ADMIN_TOKEN"
+                + " environment variable (there is no default token)\n", err());
+        assertEquals("", out());
+    }
+
+    @Test
+    void theEnvironmentTokenSatisfiesValidation() throws Exception {
+        Path file = write(GOOD.replace("'admin':{'token':'secret'},", ""));
+        assertEquals(Main.INVALID, run(Map.of(), "validate", "--config", file.toString()));
+        assertEquals(Main.OK, run(Map.of("LOADWISE_ADMIN_TOKEN", "t0k3n"), "validate", "--config", file.toString()));
+    }
+
+    @Test
+    void validateReportsParseErrors() throws Exception {
+        Path file = write("{'clusters':[{'nmae':'a'}]}");
+        assertEquals(Main.INVALID, run(Map.of(), "validate", "--config", file.toString()));
+        assertEquals(file + ": clusters[0].nmae: unknown field\n", err());
+    }
+
+    @Test
+    void runRefusesAnInvalidFileWithoutStarting() throws Exception {
+        Path file = write("{'clusters':[{'name':'a'}]}");
+        assertEquals(Main.INVALID, run(Map.of(), "run", "--config", file.toString(), "--log-level", "debug"));
+        assertTrue(err().contains(file + ": clusters[0].mode: missing (tcp or http)\n"), err());
+        assertTrue(err().endsWith("loadwise run: not started, the configuration is invalid\n"), err());
+    }
+
+    @Test
+    void usageErrors() {
+        assertEquals(Main.USAGE, run(Map.of(), "validate"));
+        assertEquals("loadwise validate: --config FILE is required; see loadwise --help\n", err());
+        err.reset();
+        assertEquals(Main.USAGE, run(Map.of(), "run", "--config", "x.json", "--log-level", "chatty"));
+        assertTrue(err().contains("--log-level 'chatty' unknown"), err());
+        err.reset();
+        assertEquals(Main.USAGE, run(Map.of(), "frobnicate"));
+        assertEquals("loadwise: unknown command 'frobnicate'; see loadwise --help\n", err());
+        err.reset();
+        assertEquals(Main.USAGE, run(Map.of(), "simulate"));
+        assertTrue(err().contains("handled by") || err().contains("launcher"), err());
+    }
+
+    @Test
+    void helpListsEveryCommandAndVersionPrintsOne() {
+        assertEquals(Main.OK, run(Map.of(), "--help"));
+        for (String command : new String[] {"run", "validate", "demo", "bench", "simulate", "capacity", "passwd",
+                "--version", "LOADWISE_ADMIN_TOKEN"}) {
+            assertTrue(out().contains(command), command);
+        }
+        out.reset();
+        assertEquals(Main.OK, run(Map.of(), "--version"));
+        assertTrue(out().matches("loadwise \\d+\\.\\d+\\.\\d+(-SNAPSHOT)?\\n"), out());
+        out.reset();
+        assertEquals(Main.USAGE, run(Map.of()));
+        assertTrue(out().startsWith("Loadwise"));
+    }
+
+    @Test
+    void modulesContributeCommands() {
+        assertEquals(Main.OK, run(Map.of(), "greet", "world"));
+        assertEquals("hello world\n", out());
+        assertEquals(Main.USAGE, run(Map.of(), "greet"));
+        out.reset();
+        run(Map.of(), "--help");
+        assertTrue(out().contains("  greet       Say hello (test extension).\n  --help"), out());
+    }
+}

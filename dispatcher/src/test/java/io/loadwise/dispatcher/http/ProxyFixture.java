@@ -1,0 +1,137 @@
+package io.loadwise.dispatcher.http;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.loadwise.dispatcher.cluster.NodeState;
+import io.loadwise.dispatcher.cluster.VirtualCluster;
+import io.loadwise.dispatcher.config.Affinity;
+import io.loadwise.dispatcher.config.Balance;
+import io.loadwise.dispatcher.config.ClusterConfig;
+import io.loadwise.dispatcher.config.Mode;
+import io.loadwise.dispatcher.config.NodeConfig;
+import io.loadwise.dispatcher.net.Transport;
+import io.loadwise.policy.PolicyOptions;
+import io.loadwise.policy.PolicyRegistry;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A running HTTP cluster on {@code 127.0.0.1:0} in front of real nodes; built fluently, closed by the
+ * test. {@link #assertSettled()} checks that every counter started was ended.
+ */
+final class ProxyFixture implements AutoCloseable {
+
+    static final PolicyRegistry POLICIES = PolicyRegistry.load();
+
+    private final List<NodeConfig> nodes = new ArrayList<>();
+    String policy = "round-robin";
+    Balance balance;
+    Affinity affinity;
+    Integer responseTimeoutMs;
+    Integer idleTimeoutMs;
+    Integer maxHeaderBytes;
+    Integer maxConnectionsPerNode;
+    Integer connectAttempts;
+    int workerThreads = 1;
+
+    VirtualCluster cluster;
+    Transport transport;
+    HttpProxyServer server;
+    InetSocketAddress address;
+
+    ProxyFixture node(String name, String address) {
+        return node(name, address, null, null);
+    }
+
+    ProxyFixture node(String name, String address, Integer weight, String route) {
+        nodes.add(new NodeConfig(name, address, weight, null, route, null));
+        return this;
+    }
+
+    ProxyFixture start() throws IOException {
+        ClusterConfig config = new ClusterConfig("web", Mode.HTTP, "127.0.0.1:0", policy, null, balance, affinity,
+                null, 1_000, responseTimeoutMs, idleTimeoutMs, maxHeaderBytes, maxConnectionsPerNode,
+                connectAttempts, 60_000, null, null, null, null, nodes);
+        cluster = new VirtualCluster(config, POLICIES, System::nanoTime);
+        transport = new Transport(workerThreads);
+        server = new HttpProxyServer(cluster, transport);
+        address = server.start();
+        return this;
+    }
+
+    NodeState node(String name) {
+        return cluster.node(name);
+    }
+
+    RawHttpClient client() throws IOException {
+        return new RawHttpClient(address);
+    }
+
+    void switchPolicy(String id) {
+        cluster.switchPolicy(POLICIES.get(id), PolicyOptions.EMPTY);
+    }
+
+    /**
+     * Waits (bounded) until no request is active anywhere and no node has work assigned, then checks
+     * the totals: every request counted once as completed or failed.
+     */
+    void assertSettled() throws InterruptedException {
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (!settled()) {
+            if (System.nanoTime() > deadline) {
+                StringBuilder state = new StringBuilder("cluster active=" + cluster.counters().activeRequests());
+                for (NodeState node : cluster.nodes()) {
+                    state.append("; ").append(node.name()).append(" active=").append(node.counters().activeRequests())
+                            .append(" inFlight=").append(node.inFlightRequests())
+                            .append(" assigned=").append(node.activeConnections());
+                }
+                fail("counters did not settle: " + state);
+            }
+            Thread.sleep(10);
+        }
+        long nodeTotal = 0;
+        for (NodeState node : cluster.nodes()) {
+            nodeTotal += node.counters().totalRequests();
+        }
+        long clusterSent = cluster.counters().totalRequests();
+        if (nodeTotal > clusterSent) {
+            fail("nodes counted " + nodeTotal + " requests, cluster only " + clusterSent);
+        }
+    }
+
+    private boolean settled() {
+        if (cluster.counters().activeRequests() != 0) {
+            return false;
+        }
+        for (NodeState node : cluster.nodes()) {
+            if (node.counters().activeRequests() != 0 || node.inFlightRequests() != 0 || node.activeConnections() != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Waits until every client connection the proxy saw is closed. */
+    void assertConnectionsClosed() throws InterruptedException {
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (cluster.counters().activeConnections() != 0) {
+            if (System.nanoTime() > deadline) {
+                assertEquals(0, cluster.counters().activeConnections(), "client connections still open");
+            }
+            Thread.sleep(10);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (server != null) {
+            server.close();
+        }
+        if (transport != null) {
+            transport.close();
+        }
+    }
+}

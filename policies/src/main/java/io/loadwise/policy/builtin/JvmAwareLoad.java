@@ -1,0 +1,71 @@
+package io.loadwise.policy.builtin;
+
+import io.loadwise.policy.AgentSample;
+import io.loadwise.policy.PolicyMetric;
+import io.loadwise.policy.PolicyOptions;
+import java.util.List;
+
+/**
+ * Equation 2 of seed 001 (the jQoStdV1 load):
+ * <pre>
+ * load = mean(OS_CPU_USED%, OS_CPU_IOWAIT%, AMX_CONNS_Q_USED%, AMX_CONNS_Q_THRBSY%, AMX_JDBC_ACTC%, JVM_HEAP_USED%)
+ * load = 100 if AMX_CONNS_Q_USED% &gt; queueThreshold (55) or JVM_HEAP_USED% &gt; heapThreshold (85)
+ * </pre>
+ * A node whose load is 100 is excluded from assignment (JPR-02).
+ *
+ * <p>A metric the node does not report (a server without a JDBC pool, say) is left out of the mean
+ * rather than counted as 0, which would make such a node look idle. A threshold whose metric is not
+ * reported cannot trip. A sample with none of the six metrics gives NaN: the node is "unknown".
+ */
+record JvmAwareLoad(double queueThreshold, double heapThreshold) {
+
+    static final List<String> OPTION_NAMES = List.of("queueThreshold", "heapThreshold");
+
+    static final double DEFAULT_QUEUE_THRESHOLD = 55;
+    static final double DEFAULT_HEAP_THRESHOLD = 85;
+
+    /** The load of a saturated node. */
+    static final double SATURATED = 100;
+
+    private static final PolicyMetric[] MEAN_OF = {
+        PolicyMetric.OS_CPU_USED, PolicyMetric.OS_CPU_IOWAIT, PolicyMetric.AMX_CONNS_Q_USED,
+        PolicyMetric.AMX_CONNS_Q_THRBSY, PolicyMetric.AMX_JDBC_ACTC, PolicyMetric.JVM_HEAP_USED,
+    };
+
+    static List<String> validate(PolicyOptions options) {
+        List<String> errors = options.rejectUnknown(OPTION_NAMES);
+        options.checkRange("queueThreshold", 0, 100, errors);
+        options.checkRange("heapThreshold", 0, 100, errors);
+        return errors;
+    }
+
+    static JvmAwareLoad from(PolicyOptions options) {
+        return new JvmAwareLoad(options.get("queueThreshold", DEFAULT_QUEUE_THRESHOLD),
+                options.get("heapThreshold", DEFAULT_HEAP_THRESHOLD));
+    }
+
+    /** The node's load 0..100 ({@link #SATURATED} means excluded), or NaN when it is unknown. */
+    double load(AgentSample sample) {
+        if (sample == null) {
+            return Double.NaN;
+        }
+        double sum = 0;
+        int reported = 0;
+        for (PolicyMetric metric : MEAN_OF) {
+            double v = sample.value(metric);
+            if (!Double.isNaN(v)) {
+                sum += v;
+                reported++;
+            }
+        }
+        if (reported == 0) {
+            return Double.NaN;
+        }
+        // NaN > x is false, so an unreported metric never trips its threshold.
+        if (sample.value(PolicyMetric.AMX_CONNS_Q_USED) > queueThreshold
+                || sample.value(PolicyMetric.JVM_HEAP_USED) > heapThreshold) {
+            return SATURATED;
+        }
+        return Math.min(SATURATED, sum / reported);
+    }
+}

@@ -1,0 +1,66 @@
+package io.loadwise.policy.builtin;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.loadwise.policy.LoadBalancingPolicy;
+import io.loadwise.policy.PolicyOptions;
+import io.loadwise.policy.PolicyRegistry;
+import io.loadwise.policy.UnknownPolicyException;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+
+class BuiltinRegistryTest {
+
+    static final List<String> IDS = List.of("f5-dynamic-ratio", "fastest-response-time", "jvm-aware",
+            "least-connections", "least-loaded", "least-sessions", "random", "round-robin", "static-wrr",
+            "weighted-least-connections");
+
+    private final PolicyRegistry registry = PolicyRegistry.load();
+
+    @Test
+    void everyBuiltInPolicyIsRegisteredUnderItsId() {
+        assertEquals(IDS, List.copyOf(registry.all().keySet()));
+        registry.all().forEach((id, policy) -> {
+            assertEquals(id, policy.id());
+            assertFalse(policy.description().isBlank(), id);
+        });
+    }
+
+    @Test
+    void unknownIdIsAnErrorListingTheKnownIds() {
+        UnknownPolicyException e = assertThrows(UnknownPolicyException.class, () -> registry.get("least-conn"));
+        assertEquals("least-conn", e.id());
+        assertEquals("unknown policy 'least-conn', known policies: " + String.join(", ", IDS), e.getMessage());
+    }
+
+    @Test
+    void onlyAgentDrivenPoliciesAskForAgentMetrics() {
+        Set<String> agentDriven = new TreeSet<>();
+        for (LoadBalancingPolicy policy : registry.all().values()) {
+            if (policy.usesAgentMetrics()) {
+                agentDriven.add(policy.id());
+            }
+        }
+        assertEquals(Set.of("least-sessions", "least-loaded", "f5-dynamic-ratio", "jvm-aware"), agentDriven);
+    }
+
+    @Test
+    void policiesWithoutOptionsRejectAnyOption() {
+        PolicyOptions stray = PolicyOptions.of(Map.of("heapThreshold", 80));
+        for (LoadBalancingPolicy policy : registry.all().values()) {
+            List<String> errors = policy.validate(stray);
+            if (policy.id().equals("jvm-aware")) {
+                assertTrue(errors.isEmpty(), errors.toString());
+            } else {
+                assertEquals(1, errors.size(), policy.id() + ": " + errors);
+                assertTrue(errors.get(0).startsWith("policyOptions.heapThreshold: unknown option"), errors.get(0));
+            }
+        }
+    }
+}

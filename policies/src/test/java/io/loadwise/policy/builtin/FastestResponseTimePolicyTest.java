@@ -1,0 +1,60 @@
+package io.loadwise.policy.builtin;
+
+import static io.loadwise.policy.builtin.TestCluster.sequence;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+import io.loadwise.policy.Picker;
+import org.junit.jupiter.api.Test;
+
+class FastestResponseTimePolicyTest {
+
+    @Test
+    void picksTheFastestMeasuredNodeReadLive() {
+        TestCluster cluster = TestCluster.of("fastest-response-time", 3);
+        cluster.node('A').responseTime(50);
+        cluster.node('B').responseTime(20.5);
+        cluster.node('C').responseTime(31);
+        Picker picker = cluster.picker();
+        assertEquals("BB", sequence(picker, 2));
+        cluster.node('C').responseTime(3);
+        assertSame(cluster.node('C'), picker.pick(null));
+        assertFalse(cluster.policy.usesAgentMetrics());
+    }
+
+    @Test
+    void unmeasuredIdleNodesAreTriedFirst() {
+        TestCluster cluster = TestCluster.of("fastest-response-time", 3);
+        cluster.node('A').responseTime(50);
+        cluster.node('B').responseTime(20);
+        Picker picker = cluster.picker();
+        assertSame(cluster.node('C'), picker.pick(null));
+        cluster.node('C').inFlight(1).active(1);
+        assertSame(cluster.node('B'), picker.pick(null), "with a request in flight C is no longer untried");
+    }
+
+    @Test
+    void unmeasuredBusyNodesComeAfterMeasuredOnesByLeastConnections() {
+        TestCluster cluster = TestCluster.of("fastest-response-time", 3);
+        cluster.node('A').responseTime(900).healthy(false);
+        cluster.node('B').inFlight(2).active(2);
+        cluster.node('C').inFlight(1).active(1);
+        Picker picker = cluster.picker();
+        assertSame(cluster.node('C'), picker.pick(null));
+        cluster.node('A').healthy(true);
+        assertSame(cluster.node('A'), picker.pick(null), "a slow measured node beats ones that finished nothing");
+    }
+
+    @Test
+    void equalTimesRotateAndAvoidIsTheLastResort() {
+        TestCluster cluster = TestCluster.of("fastest-response-time", 2);
+        cluster.node('A').responseTime(10);
+        cluster.node('B').responseTime(10);
+        Picker picker = cluster.picker();
+        assertEquals("ABAB", sequence(picker, 4));
+        assertEquals("BBB", sequence(picker, 3, cluster.node('A')));
+        cluster.node('B').healthy(false);
+        assertSame(cluster.node('A'), picker.pick(cluster.node('A')));
+    }
+}

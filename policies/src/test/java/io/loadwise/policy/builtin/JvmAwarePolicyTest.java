@@ -1,0 +1,91 @@
+package io.loadwise.policy.builtin;
+
+import static io.loadwise.policy.builtin.TestCluster.sequence;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.loadwise.policy.AgentSample;
+import io.loadwise.policy.Picker;
+import io.loadwise.policy.PolicyOptions;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class JvmAwarePolicyTest {
+
+    private static final JvmAwareLoad DEFAULTS = JvmAwareLoad.from(PolicyOptions.EMPTY);
+
+    private static AgentSample jvm(double cpu, double iowait, double queue, double threads, double jdbc, double heap) {
+        return TestNode.metricsSample("OS_CPU_USED%", cpu, "OS_CPU_IOWAIT%", iowait, "AMX_CONNS_Q_USED%", queue,
+                "AMX_CONNS_Q_THRBSY%", threads, "AMX_JDBC_ACTC%", jdbc, "JVM_HEAP_USED%", heap);
+    }
+
+    @Test
+    void loadIsTheMeanOfTheSixMetrics() {
+        assertEquals((30 + 6 + 12 + 60 + 24 + 48) / 6.0, DEFAULTS.load(jvm(30, 6, 12, 60, 24, 48)), 1e-9);
+    }
+
+    @Test
+    void thresholdsTripOnlyAboveNotAt55And85() {
+        assertEquals((10 + 55 + 85) / 6.0, DEFAULTS.load(jvm(10, 0, 55, 0, 0, 85)), 1e-9);
+        assertEquals(100, DEFAULTS.load(jvm(10, 0, 55.01, 0, 0, 50)));
+        assertEquals(100, DEFAULTS.load(jvm(10, 0, 20, 0, 0, 85.01)));
+    }
+
+    @Test
+    void thresholdsAreOptions() {
+        JvmAwareLoad relaxed = JvmAwareLoad.from(PolicyOptions.of(Map.of("queueThreshold", 60, "heapThreshold", 90)));
+        assertEquals((58 + 88) / 6.0, relaxed.load(jvm(0, 0, 58, 0, 0, 88)), 1e-9);
+        assertEquals(100, relaxed.load(jvm(0, 0, 61, 0, 0, 88)));
+        List<String> errors = new JvmAwarePolicy().validate(PolicyOptions.of(Map.of("heapThreshold", 101, "queue", 1)));
+        assertEquals(List.of("policyOptions.queue: unknown option, known: queueThreshold, heapThreshold",
+                "policyOptions.heapThreshold: 101.0 out of range 0.0..100.0"), errors);
+    }
+
+    @Test
+    void missingMetricsAreLeftOutOfTheMeanNotCountedAsZero() {
+        AgentSample noJdbc = TestNode.metricsSample("OS_CPU_USED%", 40, "OS_CPU_IOWAIT%", 10, "AMX_CONNS_Q_USED%", 20,
+                "AMX_CONNS_Q_THRBSY%", 50, "JVM_HEAP_USED%", 30);
+        assertEquals(30.0, DEFAULTS.load(noJdbc), 1e-9);
+        assertEquals(90.0, DEFAULTS.load(TestNode.metricsSample("OS_CPU_USED%", 90)), 1e-9, "no queue or heap: cannot trip");
+        assertTrue(Double.isNaN(DEFAULTS.load(TestNode.metricsSample("OS_MEM_USED%", 90))));
+        assertTrue(Double.isNaN(DEFAULTS.load(null)));
+    }
+
+    @Test
+    void picksLeastLoadAndSkipsSaturatedNodesEvenAsLastResort() {
+        TestCluster cluster = TestCluster.of("jvm-aware", 3);
+        cluster.node('A').sample(jvm(50, 5, 10, 40, 20, 60));
+        cluster.node('B').sample(jvm(10, 1, 56, 5, 5, 20)); // lowest mean, but queue above 55
+        cluster.node('C').sample(jvm(30, 5, 10, 20, 20, 40));
+        Picker picker = cluster.picker();
+        assertEquals("CCC", sequence(picker, 3));
+        assertSame(cluster.node('A'), picker.pick(cluster.node('C')));
+        cluster.node('A').healthy(false);
+        assertSame(cluster.node('C'), picker.pick(cluster.node('C')), "avoid beats nothing");
+        cluster.node('C').enabled(false);
+        assertNull(picker.pick(null), "a saturated node is never picked");
+    }
+
+    @Test
+    void equalLoadsRotate() {
+        TestCluster cluster = TestCluster.of("jvm-aware", 2);
+        cluster.node('A').sample(jvm(10, 10, 10, 10, 10, 10));
+        cluster.node('B').sample(jvm(20, 0, 10, 10, 10, 10));
+        assertEquals("ABAB", sequence(cluster.picker(), 4));
+    }
+
+    @Test
+    void nodesWithoutMetricsAreUsedOnlyWhenNoKnownNodeIsUsable() {
+        TestCluster cluster = TestCluster.of("jvm-aware", 3);
+        cluster.node('A').sample(jvm(90, 9, 50, 90, 90, 80));
+        cluster.node('B').active(5);
+        cluster.node('C').active(1);
+        Picker picker = cluster.picker();
+        assertEquals("AA", sequence(picker, 2));
+        cluster.node('A').healthy(false);
+        assertEquals("CC", sequence(picker, 2));
+    }
+}

@@ -1,0 +1,50 @@
+package io.loadwise.policy.builtin;
+
+import static io.loadwise.policy.builtin.TestCluster.sequence;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.loadwise.policy.Picker;
+import org.junit.jupiter.api.Test;
+
+class LeastSessionsPolicyTest {
+
+    private static final String SESSIONS = "AMX_SESSIONS_ACT";
+
+    @Test
+    void picksFewestReportedSessions() {
+        TestCluster cluster = TestCluster.of("least-sessions", 3);
+        cluster.node('A').metrics(SESSIONS, 30);
+        cluster.node('B').metrics(SESSIONS, 10);
+        cluster.node('C').metrics(SESSIONS, 20);
+        assertTrue(cluster.policy.usesAgentMetrics());
+        assertEquals("BBB", sequence(cluster.picker(), 3));
+    }
+
+    @Test
+    void sampleValuesAreFrozenUntilThePickerIsRebuilt() {
+        TestCluster cluster = TestCluster.of("least-sessions", 2);
+        cluster.node('A').metrics(SESSIONS, 5);
+        cluster.node('B').metrics(SESSIONS, 9);
+        Picker picker = cluster.picker();
+        cluster.node('A').metrics(SESSIONS, 50);
+        assertSame(cluster.node('A'), picker.pick(null));
+        assertSame(cluster.node('B'), cluster.rebuild(picker).pick(null));
+    }
+
+    @Test
+    void nodesWithoutFreshValueAreUsedOnlyWhenNoKnownNodeIsUsable() {
+        TestCluster cluster = TestCluster.of("least-sessions", 4);
+        cluster.node('A').metrics(SESSIONS, 500);          // known, busy
+        cluster.node('B');                                  // no sample (missing or stale)
+        cluster.node('C').metrics("OS_CPU_USED%", 10);      // sample without the metric
+        cluster.node('D').active(3);                        // no sample, more connections than B
+        assertEquals("AAA", sequence(cluster.picker(), 3));
+        cluster.node('A').healthy(false);
+        assertEquals("BCBC", sequence(cluster.picker(), 4), "unknown nodes tie at 0 connections except D");
+        cluster.node('B').active(4);
+        cluster.node('C').active(4);
+        assertSame(cluster.node('D'), cluster.picker().pick(null), "fewest connections among unknown nodes");
+    }
+}

@@ -1,0 +1,129 @@
+package io.loadwise.policy.builtin;
+
+import io.loadwise.policy.AgentSample;
+import io.loadwise.policy.NodeView;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** A mutable {@link NodeView} for tests: the test plays the dispatcher and sets counters and samples. */
+final class TestNode implements NodeView {
+
+    private final int index;
+    private final String name;
+    private final int weight;
+    private volatile boolean enabled = true;
+    private volatile boolean healthy = true;
+    private final AtomicInteger active = new AtomicInteger();
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private volatile double responseTimeMillis = Double.NaN;
+    private volatile AgentSample sample;
+
+    TestNode(int index, String name, int weight) {
+        this.index = index;
+        this.name = name;
+        this.weight = weight;
+    }
+
+    /** A sample with the given metrics, e.g. {@code metricsSample("OS_CPU_USED%", 20, "OS_MEM_USED%", 40)}. */
+    static AgentSample metricsSample(Object... nameValuePairs) {
+        Map<String, Double> metrics = new HashMap<>();
+        for (int i = 0; i < nameValuePairs.length; i += 2) {
+            metrics.put((String) nameValuePairs[i], ((Number) nameValuePairs[i + 1]).doubleValue());
+        }
+        return new AgentSample(0, AgentSample.Source.SIMULATED, metrics);
+    }
+
+    TestNode enabled(boolean value) {
+        enabled = value;
+        return this;
+    }
+
+    TestNode healthy(boolean value) {
+        healthy = value;
+        return this;
+    }
+
+    TestNode active(int value) {
+        active.set(value);
+        return this;
+    }
+
+    TestNode inFlight(int value) {
+        inFlight.set(value);
+        return this;
+    }
+
+    TestNode responseTime(double millis) {
+        responseTimeMillis = millis;
+        return this;
+    }
+
+    TestNode sample(AgentSample value) {
+        sample = value;
+        return this;
+    }
+
+    TestNode metrics(Object... nameValuePairs) {
+        return sample(metricsSample(nameValuePairs));
+    }
+
+    /** What the dispatcher does when it opens a connection to this node. */
+    void connectionOpened() {
+        active.incrementAndGet();
+    }
+
+    void connectionClosed() {
+        active.decrementAndGet();
+    }
+
+    @Override
+    public int index() {
+        return index;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public int weight() {
+        return weight;
+    }
+
+    @Override
+    public boolean enabled() {
+        return enabled;
+    }
+
+    @Override
+    public boolean healthy() {
+        return healthy;
+    }
+
+    @Override
+    public int activeConnections() {
+        return active.get();
+    }
+
+    @Override
+    public int inFlightRequests() {
+        return inFlight.get();
+    }
+
+    @Override
+    public double recentResponseTimeMillis() {
+        return responseTimeMillis;
+    }
+
+    @Override
+    public AgentSample agentSample() {
+        return sample;
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+}
