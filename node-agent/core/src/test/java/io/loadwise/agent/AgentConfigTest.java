@@ -1,0 +1,63 @@
+package io.loadwise.agent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.loadwise.agent.os.OsSources;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class AgentConfigTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void defaultsFollowTheIssue() {
+        AgentConfig c = AgentConfig.of(new Properties());
+        assertEquals(1000, c.fullIntervalMillis());
+        assertEquals(100, c.fastIntervalMillis());
+        assertEquals(100, c.headerIntervalMillis());
+        assertNull(c.secret());
+        assertEquals(OsSources.Mode.AUTO, c.osMode());
+        assertEquals("auto", c.jmxAdapter());
+    }
+
+    @Test
+    void contextParametersOverrideTheConfigFile() throws Exception {
+        Path file = dir.resolve("agent.properties");
+        Files.writeString(file, "loadwise.agent.secret = fromfile\nloadwise.agent.sample.full.ms = 500\n"
+                + "jmx.map.X = *:type=A | a\n");
+        AgentConfig c = AgentConfig.load(Map.of(AgentConfig.CONFIG_FILE, file.toString(),
+                AgentConfig.SECRET, "fromcontext", AgentConfig.OS_SOURCE, "java"));
+        assertEquals("fromcontext", c.secret());
+        assertEquals(500, c.fullIntervalMillis());
+        assertEquals(OsSources.Mode.JAVA, c.osMode());
+        assertEquals("*:type=A | a", c.properties().getProperty("jmx.map.X"));
+    }
+
+    @Test
+    void invalidValuesAreRejectedWithTheKey() {
+        assertInvalid(AgentConfig.FULL_INTERVAL, "0", "must be positive");
+        assertInvalid(AgentConfig.FAST_INTERVAL, "-5", "0 (off) or positive");
+        assertInvalid(AgentConfig.HEADER_INTERVAL, "-2", "-1 (never)");
+        assertInvalid(AgentConfig.HEADER_INTERVAL, "fast", "whole number");
+        assertInvalid(AgentConfig.OS_SOURCE, "wmi", "auto, sigar or java");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> AgentConfig.load(Map.of(AgentConfig.CONFIG_FILE, dir.resolve("missing.properties").toString())));
+        assertTrue(e.getMessage().contains("missing.properties"), e.getMessage());
+    }
+
+    private static void assertInvalid(String key, String value, String messagePart) {
+        Properties p = new Properties();
+        p.setProperty(key, value);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> AgentConfig.of(p));
+        assertTrue(e.getMessage().contains(key) && e.getMessage().contains(messagePart), e.getMessage());
+    }
+}

@@ -1,0 +1,59 @@
+package io.loadwise.agent.servlet;
+
+import io.loadwise.agent.AgentConfig;
+import io.loadwise.agent.AgentRuntime;
+import jakarta.servlet.ServletContext;
+import jakarta.servlet.ServletContextEvent;
+import jakarta.servlet.ServletContextListener;
+import java.lang.System.Logger.Level;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Starts the agent with the web application and stops it with it. A configuration error is logged and
+ * leaves the application running without the agent (the endpoint then answers 503 with the reason):
+ * monitoring must never take the application down.
+ *
+ * <p>The javax flavour is this class with {@code jakarta.servlet} relocated to {@code javax.servlet} at
+ * build time, so the source exists once.
+ */
+public class LoadwiseAgentListener implements ServletContextListener {
+
+    /** Context attribute holding the {@link AgentRuntime}. */
+    public static final String RUNTIME_ATTRIBUTE = AgentRuntime.class.getName();
+    /** Context attribute holding the start-up error message when the agent could not start. */
+    public static final String ERROR_ATTRIBUTE = AgentRuntime.class.getName() + ".error";
+
+    private static final System.Logger LOG = System.getLogger(LoadwiseAgentListener.class.getName());
+
+    @Override
+    public void contextInitialized(ServletContextEvent event) {
+        ServletContext context = event.getServletContext();
+        try {
+            AgentRuntime runtime = AgentRuntime.start(AgentConfig.load(parameters(context)));
+            context.setAttribute(RUNTIME_ATTRIBUTE, runtime);
+        } catch (RuntimeException e) {
+            String message = "Loadwise agent not started in " + context.getContextPath() + ": " + e.getMessage();
+            LOG.log(Level.ERROR, message, e);
+            context.setAttribute(ERROR_ATTRIBUTE, message);
+        }
+    }
+
+    @Override
+    public void contextDestroyed(ServletContextEvent event) {
+        Object runtime = event.getServletContext().getAttribute(RUNTIME_ATTRIBUTE);
+        if (runtime instanceof AgentRuntime) {
+            event.getServletContext().removeAttribute(RUNTIME_ATTRIBUTE);
+            ((AgentRuntime) runtime).close();
+        }
+    }
+
+    private static Map<String, String> parameters(ServletContext context) {
+        Map<String, String> parameters = new HashMap<>();
+        for (String name : Collections.list(context.getInitParameterNames())) {
+            parameters.put(name, context.getInitParameter(name));
+        }
+        return parameters;
+    }
+}
