@@ -30,12 +30,19 @@ public final class SweepCommand {
     public static final int DEFAULT_FULL_HEAP_MB = 96;
     /** Duration scale of the default sweep: 24 s of load per cell instead of the seed's 300 s. */
     public static final double DEFAULT_SCALE = 0.05;
-    /** Duration scale of {@code --quick}: the shortest the plan allows (1 s steps, 2 s sustained). */
-    public static final double QUICK_SCALE = 0.02;
+    /**
+     * JMeter keep-alive connection lifetime: the seed's Table 10 shows about 1.2 node selections per active
+     * connection per second (25.4 selections/s at 21.2 active connections), i.e. a new connection, and a new
+     * choice of node, about every second per thread.
+     */
+    public static final int DEFAULT_CONNECTION_TTL_MS = 1000;
+    /** Duration scale of {@code --quick}: all 10 threads at once for 5 s, no ramp (a smoke run, not a measurement). */
+    public static final double QUICK_SCALE = 0.04;
 
     static final Set<String> VALUED = Set.of("scale", "threads", "scenarios", "policies", "heap-mb", "provisioner",
             "glassfish-home", "jdbc-driver", "war", "plan", "path", "reset", "out", "name", "work-dir",
-            "dispatcher-jar", "launcher-jar", "agent-jar", "jmeter-home", "root", "http-balance");
+            "dispatcher-jar", "launcher-jar", "agent-jar", "jmeter-home", "root", "http-balance",
+            "connection-ttl-ms");
     static final Set<String> FLAGS = Set.of("quick");
 
     static final String USAGE = """
@@ -45,7 +52,7 @@ public final class SweepCommand {
               collect, stop everything. Results: benchmarks/results/<date>-<name>/ (tables, ranking, plots).
               An interrupted sweep resumes where it stopped when run again with the same settings.
             Options:
-              --quick                 CI smoke run: combined scenario, all 12 rows, 10 threads, shortest timing
+              --quick                 CI smoke run: combined scenario, all 12 rows, 10 threads for 5 s, no ramp
               --scale X               duration scale (default 0.05; 1 = the seed's 5-minute runs)
               --threads N             JMeter threads, a multiple of 10 (default 30)
               --scenarios a,b         baseline,heap,http-threads,jdbc,combined (default all)
@@ -63,6 +70,8 @@ public final class SweepCommand {
               --name NAME             folder suffix (default sweep, or sweep-quick)
               --http-balance MODE     per-connection (default, the seed's TDCR-04: a node per client
                                       connection) or per-request (a node per request, cookie affinity)
+              --connection-ttl-ms N   JMeter reuses a connection for N ms, then reconnects and the dispatcher
+                                      chooses again (default 1000: the seed's ~1.2 selections/s per connection)
               --agent-jar FILE|none   node agent JAR for the nodes (default: node-agent/jakarta build)
               --dispatcher-jar, --launcher-jar, --jmeter-home, --work-dir, --root   override locations
             """;
@@ -94,7 +103,11 @@ public final class SweepCommand {
         SweepSettings settings = new SweepSettings(o.get("name", quick ? "sweep-quick" : "sweep"), scenarios, rows,
                 o.doubleValue("scale", quick ? QUICK_SCALE : DEFAULT_SCALE), o.intValue("threads", quick ? 10 : 30),
                 o.intValue("heap-mb", DEFAULT_FULL_HEAP_MB), provisionerKind, plan.getFileName().toString(),
-                agent != null, o.get("http-balance", "per-connection"));
+                agent != null, o.get("http-balance", "per-connection"),
+                o.intValue("connection-ttl-ms", DEFAULT_CONNECTION_TTL_MS));
+        if (settings.connectionTtlMs() < 1) {
+            throw new IllegalArgumentException("--connection-ttl-ms must be at least 1, got " + settings.connectionTtlMs());
+        }
         if (!List.of("per-connection", "per-request").contains(settings.httpBalance())) {
             throw new IllegalArgumentException("--http-balance: '" + settings.httpBalance()
                     + "' is neither per-connection nor per-request");
@@ -105,7 +118,7 @@ public final class SweepCommand {
         ClusterProvisioner provisioner = provisioner(provisionerKind, o, at, war, agent);
         String reset = o.get("reset", "/trade/config?action=buildDB&users=500&quotes=1000");
         Workload workload = new Workload(plan, o.get("path", "/trade/scenario"), "none".equals(reset) ? null : reset,
-                settings.durations(), settings.httpBalance().equals("per-request"));
+                settings.durations(), settings.httpBalance().equals("per-request"), settings.connectionTtlMs());
         Path outDir = o.get("out", null) != null ? Path.of(o.get("out", null))
                 : ResultsFolder.choose(at.root().resolve("benchmarks/results"), settings, LocalDate.now(ZoneOffset.UTC));
         Path work = Path.of(o.get("work-dir", at.root().resolve("benchmarks/runner/target/sweep-work").toString()));

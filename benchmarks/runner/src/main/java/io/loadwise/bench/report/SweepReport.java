@@ -92,8 +92,9 @@ public final class SweepReport {
 
     private String settingsLine() {
         return String.format(Locale.ROOT, "Settings: %s; full node %d MB heap (scaled from the seed's 512 MB);"
-                        + " provisioner %s; plan %s; node agent %s; HTTP rows balance %s.", settings.durations().describe(),
+                        + " provisioner %s; plan %s; node agent %s; HTTP rows balance %s; JMeter reconnects every %d ms.",
+                settings.durations().describe(),
                 settings.fullHeapMb(), settings.provisioner(), settings.plan(), settings.agent() ? "installed" : "not installed",
-                settings.httpBalance());
+                settings.httpBalance(), settings.connectionTtlMs());
     }
 }

@@ -10,6 +10,7 @@ import io.loadwise.bench.provision.ClusterProvisioner;
 import io.loadwise.bench.provision.ClusterProvisioner.ProvisionedCluster;
 import io.loadwise.node.CapacityScenario;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -21,6 +22,8 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -81,26 +84,58 @@ public final class CellRunner {
         try (ProvisionedCluster cluster = provisioner.start(capacity.capacities(scenario), workDir.resolve("nodes"),
                 START_TIMEOUT)) {
             List<BackendNode> nodes = cluster.nodes();
-            resetDatabase(cluster, nodes);
-            try (DispatcherProcess dispatcher = DispatcherProcess.start(dispatcherJar, row, workload.perRequest(), nodes,
-                    workDir.resolve("dispatcher"), Duration.ofSeconds(90))) {
+            // the dispatcher JVM starts while the database is reset and the nodes answer their first requests
+            CompletableFuture<DispatcherProcess> starting = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return DispatcherProcess.start(dispatcherJar, row, workload.perRequest(), nodes,
+                            workDir.resolve("dispatcher"), Duration.ofSeconds(90));
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while starting the dispatcher", e);
+                }
+            });
+            try {
+                resetDatabase(cluster, nodes);
+            } catch (IOException | InterruptedException | RuntimeException e) {
+                starting.handle((d, failure) -> {
+                    if (d != null) {
+                        d.close();
+                    }
+                    return null;
+                }).join();
+                throw e;
+            }
+            try (DispatcherProcess dispatcher = started(starting)) {
                 Path jtl = workDir.resolve("jmeter").resolve("results.jtl");
-                JtlSummary jtlSummary;
-                JsonNode stats;
-                JsonNode clusterInfo;
                 try (StatsTrace trace = StatsTrace.start(dispatcher.admin())) {
-                    jmeter.run(workload.plan(), jtl, JMeterRun.planProperties("127.0.0.1", dispatcher.port(),
-                            workload.path(), workload.durations()), Duration.ofSeconds(
+                    Map<String, String> properties = new LinkedHashMap<>(JMeterRun.planProperties("127.0.0.1",
+                            dispatcher.port(), workload.path(), workload.durations()));
+                    properties.put("httpclient4.time_to_live", Integer.toString(workload.connectionTtlMs()));
+                    jmeter.run(workload.plan(), jtl, properties, Duration.ofSeconds(
                             workload.durations().totalSeconds() * 3L + 120));
-                    stats = dispatcher.admin().stats(DispatcherProcess.CLUSTER);
-                    clusterInfo = dispatcher.admin().cluster(DispatcherProcess.CLUSTER);
+                    JsonNode stats = dispatcher.admin().stats(DispatcherProcess.CLUSTER);
+                    JsonNode clusterInfo = dispatcher.admin().cluster(DispatcherProcess.CLUSTER);
                     trace.close();
                     Files.createDirectories(traceCsv.getParent());
                     trace.write(traceCsv);
-                    jtlSummary = JtlSummary.read(jtl);
+                    JtlSummary jtlSummary = JtlSummary.read(jtl);
                     return result(scenario, row, jtlSummary, stats, clusterInfo, trace.points(), startedAt, started);
                 }
             }
+        }
+    }
+
+    private static DispatcherProcess started(CompletableFuture<DispatcherProcess> starting)
+            throws IOException, InterruptedException {
+        try {
+            return starting.get();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof UncheckedIOException io) {
+                throw io.getCause();
+            }
+            throw new IOException("the dispatcher did not start: " + e.getCause(), e.getCause());
         }
     }
 

@@ -3,8 +3,9 @@ package io.loadwise.bench.sweep;
 /**
  * The workload's timing (seed 001 figure 45) scaled by one factor: at scale 1, 30 threads start 3 every
  * 10 s for 90 s, run together for 120 s and stop 3 every 10 s (5 minutes). JMeter takes whole seconds,
- * so the ramp step and the sustain time are rounded to at least 1 s; {@link #describe()} prints what
- * was actually used.
+ * so the ramp step and the sustain time are rounded (the sustain to at least 1 s); below scale 0.05 the
+ * step rounds to 0 and all threads start and stop together, which only the {@code --quick} smoke run
+ * uses. {@link #describe()} prints what was actually used.
  *
  * @param scale           the requested scale (1 = the seed's durations)
  * @param threads         sampler threads (a multiple of {@link #STEPS})
@@ -28,8 +29,8 @@ public record Durations(double scale, int threads, int rampStepSeconds, int sust
             throw new IllegalArgumentException("threads must be a positive multiple of " + STEPS
                     + " (the plan starts threads/" + STEPS + " per step), got " + threads);
         }
-        if (rampStepSeconds < 1 || sustainSeconds < 1) {
-            throw new IllegalArgumentException("ramp step and sustain must be at least 1 s");
+        if (rampStepSeconds < 0 || sustainSeconds < 1) {
+            throw new IllegalArgumentException("the ramp step must be at least 0 s and the sustain at least 1 s");
         }
     }
 
@@ -38,7 +39,7 @@ public record Durations(double scale, int threads, int rampStepSeconds, int sust
         if (!(scale > 0) || scale > 10) {
             throw new IllegalArgumentException("duration scale must be in (0, 10], got " + scale);
         }
-        return new Durations(scale, threads, Math.max(1, (int) Math.round(SEED_RAMP_STEP_SECONDS * scale)),
+        return new Durations(scale, threads, (int) Math.round(SEED_RAMP_STEP_SECONDS * scale),
                 Math.max(1, (int) Math.round(SEED_SUSTAIN_SECONDS * scale)));
     }
 
@@ -48,6 +49,10 @@ public record Durations(double scale, int threads, int rampStepSeconds, int sust
     }
 
     public String describe() {
+        if (rampStepSeconds == 0) {
+            return String.format(java.util.Locale.ROOT, "duration scale %s: %d threads, all started at once and run"
+                    + " for %d s, no ramp (the seed: 300 s with 90 s ramps)", trim(scale), threads, sustainSeconds);
+        }
         return String.format(java.util.Locale.ROOT,
                 "duration scale %s: %d threads, %d started every %d s, all %d for %d s, %d stopped every %d s"
                         + " (%d s in all; the seed: 300 s)",

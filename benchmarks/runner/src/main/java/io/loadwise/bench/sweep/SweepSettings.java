@@ -17,10 +17,11 @@ import java.util.List;
  * @param plan         the .jmx file name
  * @param agent        whether the node agent JAR was added to the nodes
  * @param httpBalance  per-connection (the seed's) or per-request (with cookie affinity)
+ * @param connectionTtlMs JMeter's connection lifetime (ms)
  */
 public record SweepSettings(String name, List<String> scenarios, List<String> rows, double scale, int threads,
         int fullHeapMb, String provisioner, String plan, boolean agent,
-        String httpBalance) {
+        String httpBalance, int connectionTtlMs) {
 
     public Durations durations() {
         return Durations.scaled(scale, threads);

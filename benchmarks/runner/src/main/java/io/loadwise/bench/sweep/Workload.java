@@ -13,6 +13,9 @@ import java.nio.file.Path;
  *                    {@code /trade/config?action=buildDB&users=500&quotes=1000}; null for none
  * @param durations   the load's timing
  * @param perRequest  HTTP rows balance per request with cookie affinity instead of per connection
+ * @param connectionTtlMs JMeter's keep-alive connection lifetime ({@code httpclient4.time_to_live}): a
+ *                    thread reconnects, and so gets a new node selection, after this long
  */
-public record Workload(Path plan, String path, String resetPath, Durations durations, boolean perRequest) {
+public record Workload(Path plan, String path, String resetPath, Durations durations, boolean perRequest,
+        int connectionTtlMs) {
 }
