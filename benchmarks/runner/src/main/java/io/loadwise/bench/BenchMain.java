@@ -19,6 +19,9 @@ public final class BenchMain {
     }
 
     public static void main(String[] args) {
+        // Ctrl-C or SIGTERM mid-cell: stop the dispatcher and JMeter too (the nodes watch their stdin anyway)
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> ProcessHandle.current().descendants()
+                .forEach(ProcessHandle::destroy), "stop-children"));
         System.exit(run(Arrays.asList(args), System.out, System.err));
     }
 

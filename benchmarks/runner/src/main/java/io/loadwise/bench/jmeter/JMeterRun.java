@@ -21,13 +21,15 @@ public final class JMeterRun {
     private final Path home;
     private final String javaExecutable;
 
-    public JMeterRun(Path home) {
+    public JMeterRun(Path home) throws IOException {
         this.home = home;
         this.javaExecutable = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         if (!Files.isRegularFile(launcherJar())) {
             throw new IllegalArgumentException("no JMeter at " + home + " (" + launcherJar() + " is missing): build it"
                     + " with 'mvn -B -q -pl benchmarks/jmeter package' or pass --jmeter-home");
         }
+        Files.createDirectories(home.resolve("lib").resolve("junit")); // JMeter's launcher scans it; Central has none
+
     }
 
     private Path launcherJar() {
