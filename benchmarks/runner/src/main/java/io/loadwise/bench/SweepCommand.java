@@ -31,8 +31,8 @@ public final class SweepCommand {
     /** Duration scale of the default sweep: 24 s of load per cell instead of the seed's 300 s. */
     public static final double DEFAULT_SCALE = 0.05;
     /**
-     * JMeter keep-alive connection lifetime: the seed's Table 10 shows about 1.2 node selections per active
-     * connection per second (25.4 selections/s at 21.2 active connections), i.e. a new connection, and a new
+     * JMeter keep-alive connection lifetime: the seed's Table 10 shows about 1.25 node selections per active
+     * connection per second (26.4 selections/s at 21.1 active connections, Table 10 averages), i.e. a new connection, and a new
      * choice of node, about every second per thread.
      */
     public static final int DEFAULT_CONNECTION_TTL_MS = 1000;
@@ -71,7 +71,7 @@ public final class SweepCommand {
               --http-balance MODE     per-connection (default, the seed's TDCR-04: a node per client
                                       connection) or per-request (a node per request, cookie affinity)
               --connection-ttl-ms N   JMeter reuses a connection for N ms, then reconnects and the dispatcher
-                                      chooses again (default 1000: the seed's ~1.2 selections/s per connection)
+                                      chooses again (default 1000: the seed's ~1.25 selections/s per connection)
               --agent-jar FILE|none   node agent JAR for the nodes (default: node-agent/jakarta build)
               --dispatcher-jar, --launcher-jar, --jmeter-home, --work-dir, --root   override locations
             """;

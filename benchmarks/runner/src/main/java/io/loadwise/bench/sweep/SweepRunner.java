@@ -49,17 +49,24 @@ public final class SweepRunner {
         Files.createDirectories(out);
         JSON.writeValue(out.resolve("sweep.json").toFile(), settings);
         int total = settings.cells();
-        int done = 0;
+        int missing = 0;
+        for (CapacityScenario scenario : settings.scenarioList()) {
+            for (PolicyRow row : settings.rowList()) {
+                CellResult previous = readCell(out, CapacityPlan.key(scenario), row.key());
+                missing += previous == null || previous.error() != null ? 1 : 0;
+            }
+        }
+        int done = total - missing;
         int ranHere = 0;
         int errors = 0;
         long started = System.nanoTime();
-        progress.printf(Locale.ROOT, "sweep: %d cells into %s%n  %s%n", total, out, settings.durations().describe());
+        progress.printf(Locale.ROOT, "sweep: %d cells (%d to run) into %s%n  %s%n", total, missing, out,
+                settings.durations().describe());
         for (CapacityScenario scenario : settings.scenarioList()) {
             for (PolicyRow row : settings.rowList()) {
                 String key = CapacityPlan.key(scenario);
                 CellResult previous = readCell(out, key, row.key());
                 if (previous != null && previous.error() == null) {
-                    done++;
                     continue;
                 }
                 progress.printf(Locale.ROOT, "[%d/%d] %s x %s ...%n", done + 1, total, key, row.key());
@@ -73,7 +80,7 @@ public final class SweepRunner {
                     errors++;
                 }
                 double elapsed = (System.nanoTime() - started) / 1e9;
-                double eta = elapsed / ranHere * (total - done);
+                double eta = elapsed / ranHere * (missing - ranHere);
                 progress.printf(Locale.ROOT, "[%d/%d] %s x %s: %s; elapsed %s, ETA %s%n", done, total, key, row.key(),
                         result.error() != null ? "ERROR " + result.error()
                                 : String.format(Locale.ROOT, "%d samples, %d failed (JMeter), %.1f/s, VCN sels %s, agent %s",
