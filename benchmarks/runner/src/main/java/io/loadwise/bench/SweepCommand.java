@@ -1,0 +1,159 @@
+package io.loadwise.bench;
+
+import io.loadwise.bench.jmeter.JMeterRun;
+import io.loadwise.bench.provision.ClusterProvisioner;
+import io.loadwise.bench.provision.GlassFishClusterProvisioner;
+import io.loadwise.bench.provision.TomcatClusterProvisioner;
+import io.loadwise.bench.sweep.CapacityPlan;
+import io.loadwise.bench.sweep.CellRunner;
+import io.loadwise.bench.sweep.PolicyRow;
+import io.loadwise.bench.sweep.SweepRunner;
+import io.loadwise.bench.sweep.SweepSettings;
+import io.loadwise.bench.sweep.Workload;
+import io.loadwise.node.glassfish.GlassFishInstallation;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.stream.Stream;
+
+/** {@code sweep}: every scenario x policy row cell into {@code benchmarks/results/<date>-<name>/}. */
+public final class SweepCommand {
+
+    /** Heap of a full-capacity node in the default plan; chosen by {@code calibrate} (benchmarks/README.md). */
+    public static final int DEFAULT_FULL_HEAP_MB = 96;
+    /** Duration scale of the default sweep: 24 s of load per cell instead of the seed's 300 s. */
+    public static final double DEFAULT_SCALE = 0.05;
+    /**
+     * JMeter keep-alive connection lifetime: the seed's Table 10 shows about 1.25 node selections per active
+     * connection per second (26.4 selections/s at 21.1 active connections, Table 10 averages), i.e. a new connection, and a new
+     * choice of node, about every second per thread.
+     */
+    public static final int DEFAULT_CONNECTION_TTL_MS = 1000;
+    /** Duration scale of {@code --quick}: all 10 threads at once for 5 s, no ramp (a smoke run, not a measurement). */
+    public static final double QUICK_SCALE = 0.04;
+
+    static final Set<String> VALUED = Set.of("scale", "threads", "scenarios", "policies", "heap-mb", "provisioner",
+            "glassfish-home", "jdbc-driver", "war", "plan", "path", "reset", "out", "name", "work-dir",
+            "dispatcher-jar", "launcher-jar", "agent-jar", "jmeter-home", "root", "http-balance",
+            "connection-ttl-ms");
+    static final Set<String> FLAGS = Set.of("quick");
+
+    static final String USAGE = """
+            Usage: loadwise bench sweep [options]
+              Runs seed 001's evaluation: every capacity scenario (Table 7/9) x every policy row (Table 10), one
+              cell at a time: fresh database and nodes, database reset, dispatcher with the policy, JMeter,
+              collect, stop everything. Results: benchmarks/results/<date>-<name>/ (tables, ranking, plots).
+              An interrupted sweep resumes where it stopped when run again with the same settings.
+            Options:
+              --quick                 CI smoke run: combined scenario, all 12 rows, 10 threads for 5 s, no ramp
+              --scale X               duration scale (default 0.05; 1 = the seed's 5-minute runs)
+              --threads N             JMeter threads, a multiple of 10 (default 30)
+              --scenarios a,b         baseline,heap,http-threads,jdbc,combined (default all)
+              --policies a,b          policy rows, e.g. tcp-random,http-jvm-aware (default all 12)
+              --heap-mb N             heap of a full node; VCN3 gets half in heap/combined (default 96)
+              --provisioner KIND      tomcat (default) or glassfish (needs --glassfish-home)
+              --glassfish-home DIR    the glassfish7 directory of an unpacked GlassFish 7
+              --jdbc-driver JAR       JDBC driver for GlassFish domains (default: H2 from ~/.m2)
+              --war FILE              web application (default: the trade app)
+              --plan FILE             JMeter plan (default: benchmarks/jmeter/trade-scenario.jmx)
+              --path P                sampled path (default /trade/scenario)
+              --reset PATH|none       database reset request on node 1 (default
+                                      /trade/config?action=buildDB&users=500&quotes=1000)
+              --out DIR               results folder (default: resume the latest matching one, or a new one)
+              --name NAME             folder suffix (default sweep, or sweep-quick)
+              --http-balance MODE     per-connection (default, the seed's TDCR-04: a node per client
+                                      connection) or per-request (a node per request, cookie affinity)
+              --connection-ttl-ms N   JMeter reuses a connection for N ms, then reconnects and the dispatcher
+                                      chooses again (default 1000: the seed's ~1.25 selections/s per connection)
+              --agent-jar FILE|none   node agent JAR for the nodes (default: node-agent/jakarta build)
+              --dispatcher-jar, --launcher-jar, --jmeter-home, --work-dir, --root   override locations
+            """;
+
+    private SweepCommand() {
+    }
+
+    /** Runs the sweep; returns the number of cells with errors. */
+    public static int run(List<String> args, PrintStream out) throws IOException, InterruptedException {
+        Options o = Options.parse(args, VALUED, FLAGS);
+        Locations at = Locations.from(o);
+        boolean quick = o.flag("quick");
+        String agentOption = o.get("agent-jar", null);
+        Path agent = "none".equals(agentOption) ? null : agentOption != null ? Path.of(agentOption) : at.agentJar();
+        if (agent != null && !Files.isRegularFile(agent)) {
+            throw new IllegalArgumentException("agent jar " + agent + " does not exist (build node-agent or pass"
+                    + " --agent-jar none)");
+        }
+        Path plan = Path.of(o.get("plan", at.root().resolve("benchmarks/jmeter/trade-scenario.jmx").toString()));
+        if (!Files.isRegularFile(plan)) {
+            throw new IllegalArgumentException("JMeter plan " + plan + " does not exist");
+        }
+        List<String> scenarios = list(o.get("scenarios", quick ? "combined" : "baseline,heap,http-threads,jdbc,combined"));
+        scenarios.forEach(CapacityPlan::parseScenario);
+        List<String> rows = list(o.get("policies", String.join(",", Arrays.stream(PolicyRow.values())
+                .map(PolicyRow::key).toList())));
+        rows.forEach(PolicyRow::parse);
+        String provisionerKind = o.get("provisioner", "tomcat");
+        SweepSettings settings = new SweepSettings(o.get("name", quick ? "sweep-quick" : "sweep"), scenarios, rows,
+                o.doubleValue("scale", quick ? QUICK_SCALE : DEFAULT_SCALE), o.intValue("threads", quick ? 10 : 30),
+                o.intValue("heap-mb", DEFAULT_FULL_HEAP_MB), provisionerKind, plan.getFileName().toString(),
+                agent != null, o.get("http-balance", "per-connection"),
+                o.intValue("connection-ttl-ms", DEFAULT_CONNECTION_TTL_MS));
+        if (settings.connectionTtlMs() < 1) {
+            throw new IllegalArgumentException("--connection-ttl-ms must be at least 1, got " + settings.connectionTtlMs());
+        }
+        if (!List.of("per-connection", "per-request").contains(settings.httpBalance())) {
+            throw new IllegalArgumentException("--http-balance: '" + settings.httpBalance()
+                    + "' is neither per-connection nor per-request");
+        }
+        settings.durations(); // validates scale and threads
+        settings.capacity();
+        Path war = Path.of(o.get("war", at.launcherJar().resolveSibling("loadwise-trade-app.war").toString()));
+        ClusterProvisioner provisioner = provisioner(provisionerKind, o, at, war, agent);
+        String reset = o.get("reset", "/trade/config?action=buildDB&users=500&quotes=1000");
+        Workload workload = new Workload(plan, o.get("path", "/trade/scenario"), "none".equals(reset) ? null : reset,
+                settings.durations(), settings.httpBalance().equals("per-request"), settings.connectionTtlMs());
+        Path outDir = o.get("out", null) != null ? Path.of(o.get("out", null))
+                : ResultsFolder.choose(at.root().resolve("benchmarks/results"), settings, LocalDate.now(ZoneOffset.UTC));
+        Path work = Path.of(o.get("work-dir", at.root().resolve("benchmarks/runner/target/sweep-work").toString()));
+        CellRunner cells = new CellRunner(provisioner, settings.capacity(), at.dispatcherJar(),
+                new JMeterRun(at.jmeterHome()), workload, work);
+        return new SweepRunner(settings, cells, outDir, out, Environment.describe()).run();
+    }
+
+    static ClusterProvisioner provisioner(String kind, Options o, Locations at, Path war, Path agent) {
+        return switch (kind) {
+            case "tomcat" -> new TomcatClusterProvisioner(at.launcherJar(), war, agent);
+            case "glassfish" -> {
+                String home = o.get("glassfish-home", System.getProperty(GlassFishInstallation.HOME_PROPERTY));
+                if (home == null) {
+                    throw new IllegalArgumentException("--provisioner glassfish needs --glassfish-home DIR (the"
+                            + " glassfish7 directory of an unpacked GlassFish 7 distribution)");
+                }
+                Path driver = Path.of(o.get("jdbc-driver", Path.of(System.getProperty("user.home"),
+                        ".m2/repository/com/h2database/h2/2.3.232/h2-2.3.232.jar").toString()));
+                if (!Files.isRegularFile(driver)) {
+                    throw new IllegalArgumentException("JDBC driver " + driver + " does not exist; pass --jdbc-driver");
+                }
+                yield new GlassFishClusterProvisioner(new GlassFishInstallation(Path.of(home),
+                        Path.of(System.getProperty("java.home"))), at.launcherJar(), war, driver, "/trade");
+            }
+            default -> throw new IllegalArgumentException("unknown provisioner '" + kind + "'; known: tomcat, glassfish");
+        };
+    }
+
+    static List<String> list(String csv) {
+        List<String> items = Stream.of(csv.split(",")).map(String::trim).filter(s -> !s.isEmpty())
+                .map(s -> s.toLowerCase(Locale.ROOT)).toList();
+        if (items.isEmpty()) {
+            throw new IllegalArgumentException("empty list '" + csv + "'");
+        }
+        return items;
+    }
+}

@@ -1,0 +1,95 @@
+package io.loadwise.bench.provision;
+
+import io.loadwise.node.DatabaseProcess;
+import io.loadwise.node.NodeCapacity;
+import io.loadwise.node.NodeLauncher;
+import io.loadwise.node.glassfish.GlassFishInstallation;
+import io.loadwise.node.glassfish.GlassFishProvisioner;
+import io.loadwise.node.provision.NodeSpec;
+import io.loadwise.node.provision.ProvisioningException;
+import io.loadwise.node.provision.RunningNode;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * GlassFish 7 nodes, one domain each, created and configured through asadmin by
+ * {@link GlassFishProvisioner} (heap, HTTP worker threads and queue, JDBC pool), in front of the same H2
+ * database JVM the Tomcat nodes use. The JDBC driver jar goes onto each domain's common class path.
+ */
+public final class GlassFishClusterProvisioner implements ClusterProvisioner {
+
+    private final GlassFishInstallation installation;
+    private final Path launcherJar;
+    private final Path war;
+    private final Path driverJar;
+    private final String contextPath;
+
+    public GlassFishClusterProvisioner(GlassFishInstallation installation, Path launcherJar, Path war,
+            Path driverJar, String contextPath) {
+        this.installation = installation;
+        this.launcherJar = launcherJar;
+        this.war = war;
+        this.driverJar = driverJar;
+        this.contextPath = contextPath;
+    }
+
+    @Override
+    public String kind() {
+        return "glassfish";
+    }
+
+    @Override
+    public ProvisionedCluster start(List<NodeCapacity> capacities, Path workDir, Duration timeout)
+            throws IOException, InterruptedException {
+        NodeLauncher launcher = NodeLauncher.builder().workRoot(workDir).classpath(launcherJar.toString()).war(war)
+                .build();
+        DatabaseProcess database = launcher.startDatabase(0, timeout);
+        List<GlassFishProvisioner> provisioners = new ArrayList<>();
+        List<BackendNode> nodes = new ArrayList<>();
+        Running running = new Running(database, provisioners, nodes, contextPath);
+        try {
+            for (int i = 0; i < capacities.size(); i++) {
+                NodeCapacity c = capacities.get(i);
+                String name = "VCN" + (i + 1);
+                GlassFishProvisioner provisioner = new GlassFishProvisioner(installation, workDir.resolve("domains"));
+                provisioners.add(provisioner);
+                RunningNode node = provisioner.start(new NodeSpec(name, 0, Math.max(NodeSpec.MIN_HEAP_MB, c.heapMb()),
+                        c.httpThreads(), c.acceptQueue(), c.jdbcPool(), war, contextPath, List.of(driverJar),
+                        database.jdbcUrl(), "sa", ""));
+                nodes.add(new BackendNode(name, node.host(), node.httpPort(), null));
+            }
+            return running;
+        } catch (ProvisioningException | RuntimeException e) {
+            running.close();
+            throw new IOException("GlassFish provisioning failed: " + e.getMessage(), e);
+        }
+    }
+
+    private record Running(DatabaseProcess database, List<GlassFishProvisioner> provisioners,
+            List<BackendNode> nodeList, String contextPath) implements ProvisionedCluster {
+
+        @Override
+        public List<BackendNode> nodes() {
+            return List.copyOf(nodeList);
+        }
+
+        @Override
+        public String applicationUrl(BackendNode node) {
+            return "http://" + node.address() + contextPath;
+        }
+
+        @Override
+        public String diagnostics() {
+            return "GlassFish domains: see the domains/*/logs/server.log files under the cell's work directory\n";
+        }
+
+        @Override
+        public void close() {
+            provisioners.forEach(GlassFishProvisioner::stop);
+            database.close();
+        }
+    }
+}

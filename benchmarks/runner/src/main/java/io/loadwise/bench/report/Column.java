@@ -1,0 +1,38 @@
+package io.loadwise.bench.report;
+
+import io.loadwise.bench.sweep.CellResult;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.ToDoubleFunction;
+
+/** A numeric column of the scenario tables: header, source (JMeter or dispatcher), value, decimals. */
+record Column(String header, ToDoubleFunction<CellResult> value, int decimals) {
+
+    /** The seed's Table 8 layout, JMeter figures for samples, throughput, failures and latency. */
+    static final List<Column> TABLE = List.of(
+            new Column("Samples", r -> r.samples(), 0),
+            new Column("Active Conns", CellResult::activeConns, 2),
+            new Column("Throughput", CellResult::throughput, 2),
+            new Column("Failed", r -> r.failed(), 0),
+            new Column("Failed %", CellResult::failedPercent, 2),
+            new Column("Latency", CellResult::latencyMs, 2),
+            new Column("p90", r -> r.p90Ms(), 0),
+            new Column("WT1", CellResult::wt1Ms, 3),
+            new Column("WT2", CellResult::wt2Ms, 3),
+            new Column("PT", CellResult::ptMs, 2),
+            new Column("Slow-down", CellResult::slowdown, 3),
+            new Column("Node Sels", CellResult::nodeSels, 2),
+            new Column("LB Failed", r -> r.lbFailed(), 0),
+            new Column("VCN1 sel %", r -> share(r, "VCN1"), 1),
+            new Column("VCN2 sel %", r -> share(r, "VCN2"), 1),
+            new Column("VCN3 sel %", r -> share(r, "VCN3"), 1));
+
+    String format(double v) {
+        return String.format(Locale.ROOT, "%." + decimals + "f", v);
+    }
+
+    private static double share(CellResult r, String node) {
+        long total = r.selections().values().stream().mapToLong(Long::longValue).sum();
+        return total == 0 ? 0 : r.selections().getOrDefault(node, 0L) * 100.0 / total;
+    }
+}

@@ -1,0 +1,47 @@
+package io.loadwise.bench.sweep;
+
+import java.util.Map;
+
+/**
+ * One sweep cell's figures: JMeter's own (from its JTL) and the dispatcher's Table 8 (from its API).
+ * Stored as {@code cells/<scenario>/<row>.json}; a cell with a file is done and is skipped on resume.
+ *
+ * @param scenario        scenario key (baseline, heap, ...)
+ * @param row             policy row key (tcp-random, ...)
+ * @param error           null, or why the cell could not run (its figures are then zero)
+ * @param samples         JMeter samples
+ * @param failed          JMeter samples with success=false
+ * @param failedPercent   failed / samples x 100
+ * @param throughput      completed (successful) samples per second over the run
+ * @param latencyMs       JMeter mean elapsed time
+ * @param p50Ms           JMeter median elapsed
+ * @param p90Ms           JMeter 90th percentile
+ * @param p99Ms           JMeter 99th percentile
+ * @param failuresByCode  JMeter failures per response code
+ * @param lbSamples       dispatcher samples (Table 8)
+ * @param lbFailed        dispatcher failed requests
+ * @param activeConns     mean active client connections per second while JMeter ran
+ * @param lbLatencyMs     dispatcher mean latency
+ * @param wt1Ms           mean node-selection wait
+ * @param wt2Ms           mean backend-connection wait
+ * @param ptMs            mean processing time
+ * @param slowdown        (WT1+WT2+PT)/PT
+ * @param nodeSels        node selections per second
+ * @param selections      total selections per node
+ * @param agentLive       whether the dispatcher held agent samples for every node at the end
+ * @param startedAt       ISO time the cell started
+ * @param wallSeconds     wall time of the whole cell (start to everything stopped)
+ * @param loadSeconds     JMeter's first-sample-to-last-sample span
+ */
+public record CellResult(String scenario, String row, String error, long samples, long failed, double failedPercent,
+        double throughput, double latencyMs, long p50Ms, long p90Ms, long p99Ms, Map<String, Long> failuresByCode,
+        long lbSamples, long lbFailed, double activeConns, double lbLatencyMs, double wt1Ms, double wt2Ms,
+        double ptMs, double slowdown, double nodeSels, Map<String, Long> selections, boolean agentLive,
+        String startedAt, double wallSeconds, double loadSeconds) {
+
+    /** A cell that could not run. */
+    public static CellResult failed(String scenario, String row, String error, String startedAt, double wallSeconds) {
+        return new CellResult(scenario, row, error, 0, 0, 0, 0, 0, 0, 0, 0, Map.of(), 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                Map.of(), false, startedAt, wallSeconds, 0);
+    }
+}

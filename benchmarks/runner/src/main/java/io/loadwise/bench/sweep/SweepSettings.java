@@ -1,0 +1,45 @@
+package io.loadwise.bench.sweep;
+
+import io.loadwise.node.CapacityScenario;
+import java.util.List;
+
+/**
+ * What a sweep runs; stored as {@code sweep.json} in its results folder so that a later run of the
+ * command resumes it only with the same settings.
+ *
+ * @param name         folder suffix, e.g. "sweep" or "sweep-quick"
+ * @param scenarios    scenario keys in run order
+ * @param rows         policy row keys in run order
+ * @param scale        duration scale
+ * @param threads      JMeter threads
+ * @param fullHeapMb   heap of a full-capacity node
+ * @param provisioner  tomcat or glassfish
+ * @param plan         the .jmx file name
+ * @param agent        whether the node agent JAR was added to the nodes
+ * @param httpBalance  per-connection (the seed's) or per-request (with cookie affinity)
+ * @param connectionTtlMs JMeter's connection lifetime (ms)
+ */
+public record SweepSettings(String name, List<String> scenarios, List<String> rows, double scale, int threads,
+        int fullHeapMb, String provisioner, String plan, boolean agent,
+        String httpBalance, int connectionTtlMs) {
+
+    public Durations durations() {
+        return Durations.scaled(scale, threads);
+    }
+
+    public CapacityPlan capacity() {
+        return CapacityPlan.withHeap(fullHeapMb);
+    }
+
+    public List<CapacityScenario> scenarioList() {
+        return scenarios.stream().map(CapacityPlan::parseScenario).toList();
+    }
+
+    public List<PolicyRow> rowList() {
+        return rows.stream().map(PolicyRow::parse).toList();
+    }
+
+    public int cells() {
+        return scenarios.size() * rows.size();
+    }
+}
