@@ -63,7 +63,7 @@ class MetricsRestartTest extends ApiTestBase {
     private static List<String> files(Path root) throws IOException {
         try (Stream<Path> all = Files.walk(root)) {
             return all.filter(Files::isRegularFile).map(p -> root.relativize(p).toString().replace('\\', '/'))
-                    .filter(name -> !name.endsWith(".partial")).sorted().toList();
+                    .filter(name -> name.endsWith(".rrd") || name.contains(".corrupt-")).sorted().toList();
         }
     }
 }

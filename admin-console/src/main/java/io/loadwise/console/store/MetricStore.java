@@ -9,14 +9,12 @@ import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
-import java.util.concurrent.Executors;
 import org.rrd4j.ConsolFun;
 import org.rrd4j.core.FetchData;
 import org.rrd4j.core.FetchRequest;
 import org.rrd4j.core.RrdBackendFactory;
 import org.rrd4j.core.RrdDb;
 import org.rrd4j.core.RrdDef;
-import org.rrd4j.core.RrdNioBackendFactory;
 import org.rrd4j.core.Sample;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,34 +22,26 @@ import org.slf4j.LoggerFactory;
 /**
  * One rrd4j file of one cluster or node, open for writing and reading.
  *
- * <p>Crash safety. rrd4j updates a file in place; the store uses its NIO backend, which maps the file
- * into memory ({@code MAP_SHARED}). Every value written is in the operating system's page cache at
- * once, so a killed process (kill -9) loses at most part of the sample it was writing, and the file's
- * structure (header, data source and archive definitions) is never rewritten after creation. A daemon
- * thread forces the mapped pages to disk every {@value #SYNC_PERIOD_SECONDS} s, which bounds what a power
- * failure can take. (The random-access-file backend is no safer against a killed process and costs
- * several milliseconds per sample of a node store: one system call per value.) The one step that could
- * leave a file without a valid header, creation, writes to a temporary file that is moved into place
- * only when complete. On open the store is validated (size, header, layout, a read of every archive);
- * one that fails is moved aside as {@code <name>.corrupt-<time>} with a WARN and a fresh store is
- * started, so nothing is lost silently.
+ * <p>Crash safety. rrd4j updates a file in place, one sample as thousands of small writes. The store
+ * writes through {@link JournaledBackend}, which makes each sample all-or-nothing (a redo record in
+ * {@code <name>.journal}, then the writes to the memory-mapped file); a killed process (kill -9) loses at
+ * most the sample it was writing, and the next open completes or drops it. The file's structure (header,
+ * data source and archive definitions) is never rewritten after creation, and creation writes a
+ * temporary file that is moved into place only when complete. On open the store is validated (size,
+ * header, layout, a read of every archive); one that fails is moved aside as
+ * {@code <name>.corrupt-<time>} with a WARN and a fresh store is started, so nothing is lost silently.
  */
 public final class MetricStore implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(MetricStore.class);
-    /** How often written pages are forced to disk. */
-    public static final int SYNC_PERIOD_SECONDS = 60;
-    private static final RrdBackendFactory BACKEND = new RrdNioBackendFactory(SYNC_PERIOD_SECONDS,
-            Executors.newSingleThreadScheduledExecutor(r -> {
-                Thread t = new Thread(r, "loadwise-rrd-sync");
-                t.setDaemon(true);
-                return t;
-            }));
+    private static final RrdBackendFactory BACKEND = new JournaledBackendFactory();
     private static final DateTimeFormatter ASIDE_STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'");
 
     private final Path file;
     private final SeriesCatalog catalog;
     private final RrdDb db;
+    /** A sample failed half-way: rrd4j's in-memory copy may differ from the file, so the store must be reopened. */
+    private volatile boolean broken;
 
     private MetricStore(Path file, SeriesCatalog catalog, RrdDb db) {
         this.file = file;
@@ -87,6 +77,11 @@ public final class MetricStore implements AutoCloseable {
      * @throws IOException when it is missing, unreadable or not laid out for {@code catalog}
      */
     public static MetricStore open(Path file, SeriesCatalog catalog) throws IOException {
+        int replayed = JournaledBackend.recover(file);
+        if (replayed > 0) {
+            log.info("metric store {}: completed the sample a stopped writer left half-written ({} writes)",
+                    file, replayed);
+        }
         long expectedSize = StoreLayout.definition(file, catalog, 1).getEstimatedSize();
         long size = Files.size(file);
         if (size != expectedSize) {
@@ -140,6 +135,10 @@ public final class MetricStore implements AutoCloseable {
             aside = file.resolveSibling(file.getFileName() + ".corrupt-" + stamp + "-" + i);
         }
         Files.move(file, aside);
+        Path journal = JournaledBackend.journalOf(file);
+        if (Files.exists(journal)) {
+            Files.move(journal, JournaledBackend.journalOf(aside));
+        }
         return aside;
     }
 
@@ -152,7 +151,7 @@ public final class MetricStore implements AutoCloseable {
     }
 
     /** Time of the last sample, epoch seconds. */
-    public long lastUpdateSeconds() throws IOException {
+    public synchronized long lastUpdateSeconds() throws IOException {
         return db.getLastUpdateTime();
     }
 
@@ -165,21 +164,44 @@ public final class MetricStore implements AutoCloseable {
         if (values.length != catalog.size()) {
             throw new IllegalArgumentException(values.length + " values for " + catalog.size() + " series");
         }
+        checkUsable();
         if (epochSeconds <= db.getLastUpdateTime()) {
             return false;
         }
-        Sample sample = db.createSample(epochSeconds);
-        sample.setValues(values);
-        sample.update();
+        JournaledBackend backend = (JournaledBackend) db.getRrdBackend();
+        backend.begin();
+        try {
+            Sample sample = db.createSample(epochSeconds);
+            sample.setValues(values);
+            sample.update();
+        } catch (IOException | RuntimeException e) {
+            // Nothing reached the file; rrd4j's cached state did change, hence reopen.
+            backend.rollback();
+            broken = true;
+            throw e;
+        }
+        backend.commit();
         return true;
     }
 
     /** Consolidated values of one series between two instants (epoch seconds) at about {@code resolution}. */
-    public FetchData fetch(Series series, ConsolFun function, long start, long end, long resolution)
+    public synchronized FetchData fetch(Series series, ConsolFun function, long start, long end, long resolution)
             throws IOException {
+        checkUsable();
         FetchRequest request = db.createFetchRequest(function, start, end, resolution);
         request.setFilter(series.dsName());
         return request.fetchData();
+    }
+
+    /** True when a failed sample left the store to be reopened ({@link MetricStores} does that). */
+    boolean broken() {
+        return broken;
+    }
+
+    private void checkUsable() {
+        if (broken) {
+            throw new IllegalStateException("metric store " + file + " must be reopened after a failed sample");
+        }
     }
 
     @Override

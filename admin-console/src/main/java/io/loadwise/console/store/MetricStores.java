@@ -41,7 +41,7 @@ public final class MetricStores implements AutoCloseable {
 
     private MetricStore get(StoreKey key, boolean create) throws IOException {
         MetricStore store = open.get(key);
-        if (store != null) {
+        if (store != null && !store.broken()) {
             return store;
         }
         Path file = key.file(root);
@@ -53,6 +53,11 @@ public final class MetricStores implements AutoCloseable {
                 throw new IllegalStateException("metric stores closed");
             }
             store = open.get(key);
+            if (store != null && store.broken()) {
+                closeQuietly(key, store);
+                open.remove(key);
+                store = null;
+            }
             if (store == null) {
                 store = MetricStore.openOrCreate(file, key.catalog());
                 open.put(key, store);
@@ -64,13 +69,15 @@ public final class MetricStores implements AutoCloseable {
     @Override
     public synchronized void close() {
         closed = true;
-        for (Map.Entry<StoreKey, MetricStore> e : open.entrySet()) {
-            try {
-                e.getValue().close();
-            } catch (IOException | RuntimeException ex) {
-                log.warn("could not close metric store of {}: {}", e.getKey(), ex.toString());
-            }
-        }
+        open.forEach(MetricStores::closeQuietly);
         open.clear();
+    }
+
+    private static void closeQuietly(StoreKey key, MetricStore store) {
+        try {
+            store.close();
+        } catch (IOException | RuntimeException e) {
+            log.warn("could not close metric store of {}: {}", key, e.toString());
+        }
     }
 }

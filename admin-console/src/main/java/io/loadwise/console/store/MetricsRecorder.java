@@ -5,6 +5,7 @@ import io.loadwise.dispatcher.cluster.VirtualCluster;
 import io.loadwise.dispatcher.control.ClusterControl;
 import io.loadwise.dispatcher.metrics.MetricsSnapshot;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -40,9 +41,16 @@ public final class MetricsRecorder implements AutoCloseable {
 
     /** Starts recording every second into stores under {@code root}. */
     public static MetricsRecorder start(ClusterControl control, Path root) {
+        try {
+            Files.createDirectories(root);
+            log.info("recording metrics into {}", root.toAbsolutePath());
+        } catch (IOException e) {
+            // The console still runs; every write will fail and say so (at most once a minute per store).
+            log.warn("cannot create the metric store directory {}: {}; no metrics will be recorded until it can be",
+                    root.toAbsolutePath(), e.toString());
+        }
         MetricsRecorder recorder = new MetricsRecorder(control, new MetricStores(root), System::currentTimeMillis);
         recorder.startWriter();
-        log.info("recording metrics into {}", root.toAbsolutePath());
         return recorder;
     }
 

@@ -70,7 +70,7 @@ public final class SeriesGraph {
         def.gprint("avg_last", "last %.2f %s");
         def.gprint("avg_mean", "mean %.2f %s");
         def.gprint("max_peak", "peak %.2f %s\\l");
-        def.comment(series.description() + " (" + series.unit() + ")\\l");
+        def.comment(series.description() + "\\l");
         return new RrdGraph(def).getRrdGraphInfo().getBytes();
     }
 }

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 class CrashSafetyTest {
 
     static final long START = 1_800_000_000L;
-    private static final int KILLS = 3;
+    private static final int KILLS = 5;
 
     @TempDir
     Path dir;
@@ -33,22 +33,25 @@ class CrashSafetyTest {
     void killingTheWriterMidWriteNeverLeavesAStoreUnreadable() throws Exception {
         long lastReported = -1;
         for (int kill = 0; kill < KILLS; kill++) {
-            // Kill at a different point each time: after 150, 250 and 350 reported samples, i.e. while
-            // writing samples and right around the creation of a cluster store.
-            lastReported = runAndKill(150 + kill * 100);
+            // Kill at a different point each time, while writing samples and around the creation of a
+            // cluster store (every 100 samples).
+            lastReported = runAndKill(150 + kill * 70);
         }
         List<String> names = MetricStoreTest.fileNames(dir);
         assertTrue(names.stream().noneMatch(n -> n.contains(".corrupt-")), "nothing moved aside: " + names);
 
         try (MetricStore node = MetricStore.open(dir.resolve("node.rrd"), SeriesCatalog.NODE)) {
             assertTrue(node.lastUpdateSeconds() >= lastReported, node.lastUpdateSeconds() + " < " + lastReported);
-            Series heap = SeriesCatalog.NODE.find("JVM_HEAP_USED%");
-            int index = SeriesCatalog.NODE.indexOf("JVM_HEAP_USED%");
+            // Every data source: a sample half-written and then written again would shift the history
+            // of the data sources it had reached by one second (what the journal prevents).
             long from = START + 1;
-            double[] read = MetricStoreTest.oneSecondValues(node, heap, from, lastReported);
-            for (int i = 0; i < read.length; i++) {
-                assertEquals(MetricStoreTest.row(SeriesCatalog.NODE, from + i)[index], read[i], 1e-9,
-                        "sample of " + (from + i));
+            for (Series series : SeriesCatalog.NODE.series()) {
+                int index = SeriesCatalog.NODE.indexOf(series.metric());
+                double[] read = MetricStoreTest.oneSecondValues(node, series, from, lastReported);
+                for (int i = 0; i < read.length; i++) {
+                    assertEquals(MetricStoreTest.row(SeriesCatalog.NODE, from + i)[index], read[i], 1e-9,
+                            series.metric() + " at " + (from + i));
+                }
             }
         }
         for (String name : names) {
