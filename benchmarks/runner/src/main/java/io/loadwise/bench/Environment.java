@@ -25,6 +25,7 @@ final class Environment {
                 + System.getProperty("java.version") + ", " + System.getProperty("os.name") + "; started "
                 + Instant.now() + " with load average " + load + ". The nodes, the database, the dispatcher and"
                 + " JMeter all share this machine, and other jobs may run on it too: absolute figures are"
-                + " not comparable with the seed's testbed, the policies' relative behaviour is.";
+                + " not comparable with the seed's testbed, and a difference between two cells may come from"
+                + " the machine's load as much as from the policy.";
     }
 }
