@@ -30,7 +30,8 @@ final class Options {
             } else if (flags.contains(name) && inline == null) {
                 options.values.put(name, "true");
             } else if (valued.contains(name)) {
-                String value = inline != null ? inline : i + 1 < args.size() ? args.get(++i) : null;
+                String value = inline != null ? inline
+                        : i + 1 < args.size() && !args.get(i + 1).startsWith("--") ? args.get(++i) : null;
                 if (value == null) {
                     problems.add("--" + name + " needs a value");
                 } else {

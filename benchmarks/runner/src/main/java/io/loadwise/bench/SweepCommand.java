@@ -113,7 +113,7 @@ public final class SweepCommand {
                     + "' is neither per-connection nor per-request");
         }
         settings.durations(); // validates scale and threads
-        settings.capacity();
+        settings.scenarioList().forEach(settings.capacity()::capacities); // e.g. a halved heap below the minimum
         Path war = Path.of(o.get("war", at.launcherJar().resolveSibling("loadwise-trade-app.war").toString()));
         ClusterProvisioner provisioner = provisioner(provisionerKind, o, at, war, agent);
         String reset = o.get("reset", "/trade/config?action=buildDB&users=500&quotes=1000");

@@ -44,6 +44,13 @@ public final class GlassFishClusterProvisioner implements ClusterProvisioner {
     @Override
     public ProvisionedCluster start(List<NodeCapacity> capacities, Path workDir, Duration timeout)
             throws IOException, InterruptedException {
+        for (NodeCapacity c : capacities) {
+            if (c.heapMb() < NodeSpec.MIN_HEAP_MB) {
+                throw new IllegalArgumentException("a GlassFish node needs at least " + NodeSpec.MIN_HEAP_MB
+                        + " MB of heap, but this scenario gives a node " + c.heapMb() + " MB: use --heap-mb "
+                        + 2 * NodeSpec.MIN_HEAP_MB + " or more");
+            }
+        }
         NodeLauncher launcher = NodeLauncher.builder().workRoot(workDir).classpath(launcherJar.toString()).war(war)
                 .build();
         DatabaseProcess database = launcher.startDatabase(0, timeout);
@@ -56,7 +63,7 @@ public final class GlassFishClusterProvisioner implements ClusterProvisioner {
                 String name = "VCN" + (i + 1);
                 GlassFishProvisioner provisioner = new GlassFishProvisioner(installation, workDir.resolve("domains"));
                 provisioners.add(provisioner);
-                RunningNode node = provisioner.start(new NodeSpec(name, 0, Math.max(NodeSpec.MIN_HEAP_MB, c.heapMb()),
+                RunningNode node = provisioner.start(new NodeSpec(name, 0, c.heapMb(),
                         c.httpThreads(), c.acceptQueue(), c.jdbcPool(), war, contextPath, List.of(driverJar),
                         database.jdbcUrl(), "sa", ""));
                 nodes.add(new BackendNode(name, node.host(), node.httpPort(), null));

@@ -1,0 +1,76 @@
+package io.loadwise.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Bad command lines fail before anything starts, with exit code 2 and a message naming the problem. */
+class BenchMainTest {
+
+    @TempDir
+    Path tmp;
+
+    private List<String> base;
+
+    @BeforeEach
+    void jars() throws IOException {
+        Path fake = Files.writeString(tmp.resolve("fake.jar"), "not started by these tests");
+        base = List.of("--root", Locations.defaultRoot().toString(), "--dispatcher-jar", fake.toString(),
+                "--launcher-jar", fake.toString(), "--agent-jar", "none", "--out", tmp.resolve("out").toString());
+    }
+
+    private String[] run(String... args) {
+        List<String> all = new ArrayList<>(List.of(args));
+        if (all.size() > 0 && all.get(0).equals("sweep")) {
+            all.addAll(base);
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = BenchMain.run(all, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new String[] {Integer.toString(code), out.toString(StandardCharsets.UTF_8),
+                err.toString(StandardCharsets.UTF_8)};
+    }
+
+    private void rejected(String expected, String... args) {
+        String[] result = run(args);
+        assertEquals("2", result[0], result[2]);
+        assertTrue(result[2].contains(expected), result[2]);
+        assertTrue(!Files.exists(tmp.resolve("out")), "nothing may run for a bad command line");
+    }
+
+    @Test
+    void helpAndUnknownCommands() {
+        String[] help = run("--help");
+        assertEquals("0", help[0]);
+        assertTrue(help[1].contains("sweep") && help[1].contains("calibrate") && help[1].contains("overhead"));
+        assertTrue(run("sweep", "--help")[1].contains("--scale X"));
+        rejected("unknown command 'swep'", "swep");
+    }
+
+    @Test
+    void badSweepOptionsAreNamed() {
+        rejected("unknown option --sacle", "sweep", "--sacle", "0.1");
+        rejected("multiple of 10", "sweep", "--threads", "25");
+        rejected("--scale: 'fast' is not a number", "sweep", "--scale", "fast");
+        rejected("duration scale must be in (0, 10]", "sweep", "--scale", "0");
+        rejected("unknown scenario 'disk'", "sweep", "--scenarios", "baseline,disk");
+        rejected("unknown policy row 'tcp-jvm-aware'", "sweep", "--policies", "tcp-jvm-aware");
+        rejected("heapMb must be at least 32", "sweep", "--heap-mb", "48");
+        rejected("unknown provisioner 'jetty'", "sweep", "--provisioner", "jetty");
+        rejected("--provisioner glassfish needs --glassfish-home", "sweep", "--provisioner", "glassfish");
+        rejected("--http-balance: 'sticky'", "sweep", "--http-balance", "sticky");
+        rejected("--threads needs a value", "sweep", "--heap-mb", "64", "--threads");
+    }
+}
