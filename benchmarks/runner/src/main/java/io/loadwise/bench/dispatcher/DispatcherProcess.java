@@ -30,7 +30,8 @@ import java.util.regex.Pattern;
 public final class DispatcherProcess implements AutoCloseable {
 
     public static final String CLUSTER = "bench";
-    private static final Pattern ADMIN_LINE = Pattern.compile("admin API listening on (http://\\S+/api)");
+    /** The admin server's startup line: {@code admin console on http://127.0.0.1:PORT/ (REST API under /api)}. */
+    private static final Pattern ADMIN_LINE = Pattern.compile("admin console on (http://\\S+?)/? \\(REST API under /api\\)");
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Process process;
@@ -107,7 +108,7 @@ public final class DispatcherProcess implements AutoCloseable {
             if (Files.exists(log)) {
                 Matcher m = ADMIN_LINE.matcher(Files.readString(log, StandardCharsets.UTF_8));
                 if (m.find()) {
-                    return URI.create(m.group(1));
+                    return URI.create(m.group(1) + "/api");
                 }
             }
             if (!process.isAlive()) {
