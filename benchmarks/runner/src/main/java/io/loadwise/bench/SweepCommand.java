@@ -11,12 +11,14 @@ import io.loadwise.bench.sweep.SweepRunner;
 import io.loadwise.bench.sweep.SweepSettings;
 import io.loadwise.bench.sweep.Workload;
 import io.loadwise.node.glassfish.GlassFishInstallation;
+import io.loadwise.node.NodeCapacity;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -26,8 +28,15 @@ import java.util.stream.Stream;
 /** {@code sweep}: every scenario x policy row cell into {@code benchmarks/results/<date>-<name>/}. */
 public final class SweepCommand {
 
-    /** Heap of a full-capacity node in the default plan; chosen by {@code calibrate} (benchmarks/README.md). */
-    public static final int DEFAULT_FULL_HEAP_MB = 96;
+    /**
+     * A full node in the default plan: heap, worker threads, request queue and JDBC pool, scaled from the
+     * seed's 512 MB / 12 / 12 / 10 by {@code calibrate} (benchmarks/README.md).
+     */
+    public static final NodeCapacity DEFAULT_FULL_NODE = new NodeCapacity(96, 12, 12, 10);
+    /** The trade app's per-session state in the default plan (KB); see {@code calibrate}. */
+    public static final int DEFAULT_SESSION_STATE_KB = 0;
+    /** The trade app's session idle timeout in the default plan (s); 0 keeps the app's 30 minutes. */
+    public static final int DEFAULT_SESSION_TIMEOUT_S = 0;
     /** Duration scale of the default sweep: 24 s of load per cell instead of the seed's 300 s. */
     public static final double DEFAULT_SCALE = 0.05;
     /**
@@ -39,7 +48,7 @@ public final class SweepCommand {
     /** Duration scale of {@code --quick}: all 10 threads at once for 5 s, no ramp (a smoke run, not a measurement). */
     public static final double QUICK_SCALE = 0.04;
 
-    static final Set<String> VALUED = Set.of("scale", "threads", "scenarios", "policies", "heap-mb", "provisioner",
+    static final Set<String> VALUED = Set.of("scale", "threads", "scenarios", "policies", "heap-mb", "node-threads", "node-queue", "node-jdbc", "session-kb", "session-timeout-s", "provisioner",
             "glassfish-home", "jdbc-driver", "war", "plan", "path", "reset", "out", "name", "work-dir",
             "dispatcher-jar", "launcher-jar", "agent-jar", "jmeter-home", "root", "http-balance",
             "connection-ttl-ms");
@@ -57,7 +66,12 @@ public final class SweepCommand {
               --threads N             JMeter threads, a multiple of 10 (default 30)
               --scenarios a,b         baseline,heap,http-threads,jdbc,combined (default all)
               --policies a,b          policy rows, e.g. tcp-random,http-jvm-aware (default all 12)
-              --heap-mb N             heap of a full node; VCN3 gets half in heap/combined (default 96)
+              --heap-mb N             heap of a full node; VCN3 gets half in heap/combined (default %d)
+              --node-threads N        HTTP worker threads of a full node; VCN3 gets half (default %d)
+              --node-queue N          request queue of every node: beyond threads + queue a node refuses (default %d)
+              --node-jdbc N           JDBC pool of a full node; VCN3 gets half (default %d)
+              --session-kb N          per-session state of the trade app, KB (default %d): heap per session
+              --session-timeout-s N   idle timeout of the trade app's sessions (default %d; 0: the app's 30 min)
               --provisioner KIND      tomcat (default) or glassfish (needs --glassfish-home)
               --glassfish-home DIR    the glassfish7 directory of an unpacked GlassFish 7
               --jdbc-driver JAR       JDBC driver for GlassFish domains (default: H2 from ~/.m2)
@@ -74,7 +88,8 @@ public final class SweepCommand {
                                       chooses again (default 1000: the seed's ~1.25 selections/s per connection)
               --agent-jar FILE|none   node agent JAR for the nodes (default: node-agent/jakarta build)
               --dispatcher-jar, --launcher-jar, --jmeter-home, --work-dir, --root   override locations
-            """;
+            """.formatted(DEFAULT_FULL_NODE.heapMb(), DEFAULT_FULL_NODE.httpThreads(), DEFAULT_FULL_NODE.acceptQueue(),
+            DEFAULT_FULL_NODE.jdbcPool(), DEFAULT_SESSION_STATE_KB, DEFAULT_SESSION_TIMEOUT_S);
 
     private SweepCommand() {
     }
@@ -102,7 +117,12 @@ public final class SweepCommand {
         String provisionerKind = o.get("provisioner", "tomcat");
         SweepSettings settings = new SweepSettings(o.get("name", quick ? "sweep-quick" : "sweep"), scenarios, rows,
                 o.doubleValue("scale", quick ? QUICK_SCALE : DEFAULT_SCALE), o.intValue("threads", quick ? 10 : 30),
-                o.intValue("heap-mb", DEFAULT_FULL_HEAP_MB), provisionerKind, plan.getFileName().toString(),
+                new NodeCapacity(o.intValue("heap-mb", DEFAULT_FULL_NODE.heapMb()),
+                        o.intValue("node-threads", DEFAULT_FULL_NODE.httpThreads()),
+                        o.intValue("node-queue", DEFAULT_FULL_NODE.acceptQueue()),
+                        o.intValue("node-jdbc", DEFAULT_FULL_NODE.jdbcPool())),
+                o.intValue("session-kb", DEFAULT_SESSION_STATE_KB),
+                o.intValue("session-timeout-s", DEFAULT_SESSION_TIMEOUT_S), provisionerKind, plan.getFileName().toString(),
                 agent != null, o.get("http-balance", "per-connection"),
                 o.intValue("connection-ttl-ms", DEFAULT_CONNECTION_TTL_MS));
         if (settings.connectionTtlMs() < 1) {
@@ -115,7 +135,14 @@ public final class SweepCommand {
         settings.durations(); // validates scale and threads
         settings.scenarioList().forEach(settings.capacity()::capacities); // e.g. a halved heap below the minimum
         Path war = Path.of(o.get("war", at.launcherJar().resolveSibling("loadwise-trade-app.war").toString()));
-        ClusterProvisioner provisioner = provisioner(provisionerKind, o, at, war, agent);
+        if (settings.sessionStateKb() < 0) {
+            throw new IllegalArgumentException("--session-kb must not be negative, got " + settings.sessionStateKb());
+        }
+        if (settings.sessionTimeoutSeconds() < 0) {
+            throw new IllegalArgumentException("--session-timeout-s must not be negative, got "
+                    + settings.sessionTimeoutSeconds());
+        }
+        ClusterProvisioner provisioner = provisioner(provisionerKind, o, at, war, agent, appProperties(settings));
         String reset = o.get("reset", "/trade/config?action=buildDB&users=500&quotes=1000");
         Workload workload = new Workload(plan, o.get("path", "/trade/scenario"), "none".equals(reset) ? null : reset,
                 settings.durations(), settings.httpBalance().equals("per-request"), settings.connectionTtlMs());
@@ -127,9 +154,20 @@ public final class SweepCommand {
         return new SweepRunner(settings, cells, outDir, out, Environment.describe()).run();
     }
 
-    static ClusterProvisioner provisioner(String kind, Options o, Locations at, Path war, Path agent) {
+    /** System properties for the trade app on every node: its session sizing. */
+    static List<String> appProperties(SweepSettings settings) {
+        List<String> properties = new ArrayList<>();
+        properties.add("-Dtrade.session.stateKb=" + settings.sessionStateKb());
+        if (settings.sessionTimeoutSeconds() > 0) {
+            properties.add("-Dtrade.session.timeoutSeconds=" + settings.sessionTimeoutSeconds());
+        }
+        return List.copyOf(properties);
+    }
+
+    static ClusterProvisioner provisioner(String kind, Options o, Locations at, Path war, Path agent,
+            List<String> appProperties) {
         return switch (kind) {
-            case "tomcat" -> new TomcatClusterProvisioner(at.launcherJar(), war, agent);
+            case "tomcat" -> new TomcatClusterProvisioner(at.launcherJar(), war, agent, appProperties);
             case "glassfish" -> {
                 String home = o.get("glassfish-home", System.getProperty(GlassFishInstallation.HOME_PROPERTY));
                 if (home == null) {

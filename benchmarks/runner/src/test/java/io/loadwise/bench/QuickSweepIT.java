@@ -56,6 +56,10 @@ class QuickSweepIT {
             assertEquals(Long.toString(counted[0]), fields[2], "Samples column of " + row.key());
             assertEquals(Long.toString(counted[1]), fields[5], "Failed column of " + row.key());
             assertTrue(cell.lbSamples() > 0, row.key() + ": the dispatcher counted no samples");
+            // an agent-driven policy that can read no agent refuses every node: that must not pass unseen
+            assertTrue(cell.selections().values().stream().mapToLong(Long::longValue).sum() > 0,
+                    row.key() + ": the dispatcher selected no node " + cell.selections());
+            assertTrue(cell.failed() * 2 < cell.samples(), row.key() + ": most requests failed");
         }
         assertTrue(Files.readString(out.resolve("ranking.md")).contains("| Control | HTTP Static Weighted Round-Robin"));
         assertTrue(Files.size(out.resolve("plots/combined.png")) > 0);

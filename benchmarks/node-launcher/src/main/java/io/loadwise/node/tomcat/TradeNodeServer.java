@@ -60,6 +60,11 @@ public final class TradeNodeServer implements AutoCloseable {
         connector.setProperty("address", options.bindAddress());
         connector.setProperty("maxThreads", Integer.toString(options.httpThreads()));
         connector.setProperty("minSpareThreads", Integer.toString(Math.min(MIN_SPARE_THREADS, options.httpThreads())));
+        // A bounded request queue, as GlassFish's http-thread-pool has: once every worker is busy and
+        // acceptQueue requests wait, Tomcat rejects the next one and closes its connection (the seed's
+        // "denied connections"). By default the queue is unbounded and a small node only gets slower.
+        connector.setProperty("maxQueueSize", Integer.toString(options.acceptQueue()));
+        // The kernel backlog for connections not yet accepted: the same size.
         connector.setProperty("acceptCount", Integer.toString(options.acceptQueue()));
         tomcat.setConnector(connector);
 
@@ -72,6 +77,10 @@ public final class TradeNodeServer implements AutoCloseable {
         // Sessions live in memory only: no SESSIONS.ser, so nothing is ever Java-deserialized.
         StandardManager manager = new StandardManager();
         manager.setPathname(null);
+        // Expire idle sessions within a second or two rather than once a minute (Tomcat's default: every
+        // 6th run of a 10 s background task), so a short session timeout frees heap when it says.
+        manager.setProcessExpiresFrequency(1);
+        tomcat.getEngine().setBackgroundProcessorDelay(1);
         context.setManager(manager);
 
         TradeNodeServer server = new TradeNodeServer(tomcat, connector, context);
@@ -89,7 +98,7 @@ public final class TradeNodeServer implements AutoCloseable {
             server.close();
             throw e;
         }
-        LOG.info("node {} serving {} on {}:{} (threads {}, accept queue {}, JDBC pool {})", options.name(),
+        LOG.info("node {} serving {} on {}:{} (worker threads {}, request queue {}, JDBC pool {})", options.name(),
                 CONTEXT_PATH, options.bindAddress(), server.port(), options.httpThreads(), options.acceptQueue(),
                 options.jdbcPool());
         return server;

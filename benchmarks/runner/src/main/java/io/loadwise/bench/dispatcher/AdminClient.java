@@ -34,6 +34,11 @@ public final class AdminClient {
         return get("/clusters/" + name + "/stats");
     }
 
+    /** {@code GET /api/clusters/{name}/nodes/{node}/metrics}: the node's latest agent sample. */
+    public JsonNode nodeMetrics(String cluster, String node) throws IOException, InterruptedException {
+        return get("/clusters/" + cluster + "/nodes/" + node + "/metrics");
+    }
+
     private JsonNode get(String path) throws IOException, InterruptedException {
         HttpRequest request = HttpRequest.newBuilder(URI.create(api + path)).timeout(Duration.ofSeconds(10))
                 .header("Authorization", "Bearer " + token).GET().build();

@@ -47,14 +47,14 @@ public final class DispatcherProcess implements AutoCloseable {
     }
 
     /** Writes the configuration under {@code dir}, starts the dispatcher and waits until its cluster listens. */
-    public static DispatcherProcess start(Path jar, PolicyRow row, boolean perRequest, List<BackendNode> nodes, Path dir,
-            Duration timeout)
+    public static DispatcherProcess start(Path jar, PolicyRow row, boolean perRequest, List<BackendNode> nodes,
+            String agentPath, Path dir, Duration timeout)
             throws IOException, InterruptedException {
         Files.createDirectories(dir);
         String token = HexFormat.of().formatHex(new SecureRandom().generateSeed(16));
         Path config = dir.resolve("loadwise.json");
         Files.writeString(config, JSON.writerWithDefaultPrettyPrinter().writeValueAsString(
-                configuration(row, perRequest, nodes, token, dir.resolve("data"))), StandardCharsets.UTF_8);
+                configuration(row, perRequest, nodes, agentPath, token, dir.resolve("data"))), StandardCharsets.UTF_8);
         Path log = dir.resolve("dispatcher.log");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Process process = new ProcessBuilder(java, "-Xms64m", "-Xmx256m", "-XX:+UseSerialGC", "-jar", jar.toString(),
@@ -77,13 +77,16 @@ public final class DispatcherProcess implements AutoCloseable {
         }
     }
 
-    static ObjectNode configuration(PolicyRow row, boolean perRequest, List<BackendNode> nodes, String token,
-            Path dataDir) {
+    static ObjectNode configuration(PolicyRow row, boolean perRequest, List<BackendNode> nodes, String agentPath,
+            String token, Path dataDir) {
         ObjectNode root = JSON.createObjectNode();
         root.putObject("admin").put("listen", "127.0.0.1:0").put("token", token).put("dataDir", dataDir.toString());
         root.putObject("logging").put("level", "info").putObject("levels").put("io.netty", "warn");
         ObjectNode cluster = root.putArray("clusters").addObject();
         cluster.put("name", CLUSTER).put("mode", row.mode()).put("listen", "127.0.0.1:0").put("policy", row.policyId());
+        if (row.mode().equals("http")) {
+            cluster.put("agentPath", agentPath);
+        }
         if (row.mode().equals("http") && perRequest) {
             cluster.put("balance", "per-request").put("affinity", "cookie");
         } else if (row.mode().equals("http")) {

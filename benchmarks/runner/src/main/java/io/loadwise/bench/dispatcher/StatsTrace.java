@@ -15,23 +15,26 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Polls the dispatcher's stats once a second while a cell runs: its last-second Table 2 figures and
- * each node's total selections, the raw material of the per-node selection traces (seed figures 51-63).
+ * Polls the dispatcher's stats once a second while a cell runs: its last-second Table 2 figures,
+ * each node's total selections (the per-node selection traces of seed figures 51-63) and, for HTTP
+ * rows, each node's heap, worker-thread and JDBC use from its agent (does VCN3 really run out?).
  */
 public final class StatsTrace implements AutoCloseable {
 
     /** One second of the trace. */
     public record Point(long epochMillis, double throughput, double failed, double activeConnections,
-            Map<String, Long> selections) {
+            Map<String, Long> selections, Map<String, NodeLoad> load) {
     }
 
     private final AdminClient admin;
+    private final boolean agents;
     private final ScheduledExecutorService timer;
     private final List<Point> points = new ArrayList<>();
     private volatile String lastError;
 
-    private StatsTrace(AdminClient admin) {
+    private StatsTrace(AdminClient admin, boolean agents) {
         this.admin = admin;
+        this.agents = agents;
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "stats-trace");
             t.setDaemon(true);
@@ -39,9 +42,9 @@ public final class StatsTrace implements AutoCloseable {
         });
     }
 
-    /** Starts polling at once and then every second. */
-    public static StatsTrace start(AdminClient admin) {
-        StatsTrace trace = new StatsTrace(admin);
+    /** Starts polling at once and then every second; {@code agents}: also read each node's agent sample. */
+    public static StatsTrace start(AdminClient admin, boolean agents) {
+        StatsTrace trace = new StatsTrace(admin, agents);
         trace.timer.scheduleAtFixedRate(trace::sample, 0, 1, TimeUnit.SECONDS);
         return trace;
     }
@@ -51,11 +54,15 @@ public final class StatsTrace implements AutoCloseable {
             JsonNode stats = admin.stats(DispatcherProcess.CLUSTER);
             JsonNode last = stats.path("lastSecond");
             Map<String, Long> selections = new LinkedHashMap<>();
+            Map<String, NodeLoad> load = new LinkedHashMap<>();
             for (JsonNode node : stats.path("nodes")) {
-                selections.put(node.path("name").asText(), node.path("selections").asLong());
+                String name = node.path("name").asText();
+                selections.put(name, node.path("selections").asLong());
+                load.put(name, agents ? NodeLoad.of(admin.nodeMetrics(DispatcherProcess.CLUSTER, name)) : NodeLoad.UNKNOWN);
             }
             Point point = new Point(System.currentTimeMillis(), last.path("TD_AVE_THROUGHPUT").asDouble(),
-                    last.path("TD_AVE_FAIL_RQSTS").asDouble(), last.path("TD_AVE_CONNS_ACT").asDouble(), selections);
+                    last.path("TD_AVE_FAIL_RQSTS").asDouble(), last.path("TD_AVE_CONNS_ACT").asDouble(), selections,
+                    load);
             synchronized (points) {
                 points.add(point);
             }
@@ -78,12 +85,27 @@ public final class StatsTrace implements AutoCloseable {
         return lastError;
     }
 
-    /** Writes {@code epochMillis,throughput,failed,activeConnections,<node>...} (node columns: selections per second). */
+    /** Per node, the highest heap, thread and JDBC use seen (NaN where the agent reported nothing). */
+    public Map<String, NodeLoad> peakLoad() {
+        Map<String, NodeLoad> peak = new LinkedHashMap<>();
+        for (Point p : points()) {
+            p.load().forEach((name, load) -> peak.merge(name, load, NodeLoad::max));
+        }
+        return peak;
+    }
+
+    /**
+     * Writes {@code epochMillis,throughput,failed,activeConnections,<node>...,<node> heap%,<node> threads%,
+     * <node> jdbc%...}: node columns are selections per second, then each node's agent figures (empty when
+     * unknown).
+     */
     public void write(Path csv) throws IOException {
         List<Point> all = points();
         StringBuilder text = new StringBuilder("epochMillis,throughput,failed,activeConnections");
         List<String> names = all.isEmpty() ? List.of() : List.copyOf(all.get(all.size() - 1).selections().keySet());
         names.forEach(n -> text.append(',').append(n));
+        names.forEach(n -> text.append(',').append(n).append(" heap%,").append(n).append(" threads%,").append(n)
+                .append(" jdbc%"));
         text.append('\n');
         for (int i = 0; i < all.size(); i++) {
             Point p = all.get(i);
@@ -93,9 +115,18 @@ public final class StatsTrace implements AutoCloseable {
                 long before = i == 0 ? 0 : all.get(i - 1).selections().getOrDefault(name, 0L);
                 text.append(',').append(p.selections().getOrDefault(name, 0L) - before);
             }
+            for (String name : names) {
+                NodeLoad load = p.load().getOrDefault(name, NodeLoad.UNKNOWN);
+                text.append(',').append(percent(load.heapPercent())).append(',').append(percent(load.threadsPercent()))
+                        .append(',').append(percent(load.jdbcPercent()));
+            }
             text.append('\n');
         }
         Files.writeString(csv, text, StandardCharsets.UTF_8);
+    }
+
+    private static String percent(double value) {
+        return Double.isNaN(value) ? "" : String.format(Locale.ROOT, "%.1f", value);
     }
 
     @Override

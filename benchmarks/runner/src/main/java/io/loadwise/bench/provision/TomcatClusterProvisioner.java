@@ -13,7 +13,7 @@ import java.util.List;
 
 /**
  * Embedded Tomcat 11 nodes, one JVM each, from the node launcher jar, sharing one H2 database JVM. The
- * capacity goes to {@code -Xmx}, Tomcat's {@code maxThreads}/{@code acceptCount} and the DBCP pool's
+ * capacity goes to {@code -Xmx}, Tomcat's {@code maxThreads}, {@code maxQueueSize}/{@code acceptCount} and the DBCP pool's
  * {@code maxTotal}; the node name is the Tomcat {@code jvmRoute}.
  */
 public final class TomcatClusterProvisioner implements ClusterProvisioner {
@@ -21,16 +21,19 @@ public final class TomcatClusterProvisioner implements ClusterProvisioner {
     private final Path launcherJar;
     private final Path war;
     private final Path agentJar;
+    private final List<String> appProperties;
 
     /**
      * @param launcherJar {@code loadwise-node-launcher.jar}
      * @param war         the web application; it must answer {@code /trade/health}
      * @param agentJar    the node agent's jakarta JAR added to the WAR, or null for none
+     * @param appProperties {@code -Dname=value} options for the application (the trade app's session sizing)
      */
-    public TomcatClusterProvisioner(Path launcherJar, Path war, Path agentJar) {
+    public TomcatClusterProvisioner(Path launcherJar, Path war, Path agentJar, List<String> appProperties) {
         this.launcherJar = launcherJar;
         this.war = war;
         this.agentJar = agentJar;
+        this.appProperties = List.copyOf(appProperties);
     }
 
     @Override
@@ -44,6 +47,7 @@ public final class TomcatClusterProvisioner implements ClusterProvisioner {
         NodeLauncher.Builder builder = NodeLauncher.builder().workRoot(workDir).classpath(launcherJar.toString())
                 .war(war).jvmOption("-XX:+UseSerialGC").jvmOption("-XX:TieredStopAtLevel=1")
                 .jvmOption("-Xss512k");
+        appProperties.forEach(builder::jvmOption);
         if (agentJar != null) {
             builder.agentJar(agentJar);
         }

@@ -1,5 +1,6 @@
 package io.loadwise.bench.report;
 
+import io.loadwise.bench.dispatcher.NodeLoad;
 import io.loadwise.bench.sweep.CellResult;
 import java.util.List;
 import java.util.Locale;
@@ -25,10 +26,19 @@ record Column(String header, ToDoubleFunction<CellResult> value, int decimals) {
             new Column("LB Failed", r -> r.lbFailed(), 0),
             new Column("VCN1 sel %", r -> share(r, "VCN1"), 1),
             new Column("VCN2 sel %", r -> share(r, "VCN2"), 1),
-            new Column("VCN3 sel %", r -> share(r, "VCN3"), 1));
+            new Column("VCN3 sel %", r -> share(r, "VCN3"), 1),
+            // VCN3's highest heap, worker-thread and JDBC use from its agent: did it really run out?
+            new Column("VCN3 peak heap %", r -> peak(r).heapPercent(), 0),
+            new Column("VCN3 peak threads %", r -> peak(r).threadsPercent(), 0),
+            new Column("VCN3 peak JDBC %", r -> peak(r).jdbcPercent(), 0));
 
+    /** The value, or "n/a" for NaN (a figure nobody reported, e.g. agent metrics of a TCP row). */
     String format(double v) {
-        return String.format(Locale.ROOT, "%." + decimals + "f", v);
+        return Double.isNaN(v) ? "n/a" : String.format(Locale.ROOT, "%." + decimals + "f", v);
+    }
+
+    private static NodeLoad peak(CellResult r) {
+        return r.peakLoad() == null ? NodeLoad.UNKNOWN : r.peakLoad().getOrDefault("VCN3", NodeLoad.UNKNOWN);
     }
 
     private static double share(CellResult r, String node) {

@@ -54,7 +54,9 @@ final class ScenarioTable {
         }
         md.append("\nSamples, Throughput (completed samples/s), Failed, Failed %, Latency (mean ms) and p90 (ms) are"
                 + " JMeter's, from its JTL. Active Conns, WT1, WT2, PT (ms), Slow-down, Node Sels (per s), LB Failed"
-                + " and the selection shares are the dispatcher's, from GET /api/clusters/bench/stats.\n");
+                + " and the selection shares are the dispatcher's, from GET /api/clusters/bench/stats. The VCN3 peaks"
+                + " are the highest JVM_HEAP_USED%, AMX_CONNS_Q_THRBSY% and AMX_JDBC_ACTC% that VCN3's agent reported"
+                + " through the dispatcher, sampled every second (n/a for TCP rows, which poll no agent).\n");
         if (!errors.isEmpty()) {
             md.append("\nCells that could not run:\n\n");
             errors.forEach(e -> md.append("- ").append(e.replace('\n', ' ')).append('\n'));
@@ -88,7 +90,7 @@ final class ScenarioTable {
 
     private double[] values(Column c) {
         return rows.stream().map(results::get).filter(r -> r != null && r.error() == null)
-                .mapToDouble(c.value()).toArray();
+                .mapToDouble(c.value()).filter(v -> !Double.isNaN(v)).toArray();
     }
 
     static double statistic(String name, double[] v) {

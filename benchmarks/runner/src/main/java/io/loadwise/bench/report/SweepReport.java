@@ -6,6 +6,7 @@ import io.loadwise.bench.sweep.PolicyRow;
 import io.loadwise.bench.sweep.SweepRunner;
 import io.loadwise.bench.sweep.SweepSettings;
 import io.loadwise.node.CapacityScenario;
+import io.loadwise.node.NodeCapacity;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -91,10 +92,14 @@ public final class SweepReport {
     }
 
     private String settingsLine() {
-        return String.format(Locale.ROOT, "Settings: %s; full node %d MB heap (scaled from the seed's 512 MB);"
+        NodeCapacity full = settings.fullNode();
+        return String.format(Locale.ROOT, "Settings: %s; full node %d MB heap, %d worker threads, request queue %d,"
+                        + " %d JDBC connections (the seed's: 512 MB, 12, 12, 10); trade sessions hold %d KB of state and expire"
+                        + " after %s idle;"
                         + " provisioner %s; plan %s; node agent %s; HTTP rows balance %s; JMeter reconnects every %d ms.",
-                settings.durations().describe(),
-                settings.fullHeapMb(), settings.provisioner(), settings.plan(), settings.agent() ? "installed" : "not installed",
+                settings.durations().describe(), full.heapMb(), full.httpThreads(), full.acceptQueue(), full.jdbcPool(),
+                settings.sessionStateKb(), settings.sessionTimeoutSeconds() == 0 ? "30 min"
+                        : settings.sessionTimeoutSeconds() + " s", settings.provisioner(), settings.plan(), settings.agent() ? "installed" : "not installed",
                 settings.httpBalance(), settings.connectionTtlMs());
     }
 }

@@ -23,8 +23,8 @@ import javax.imageio.ImageIO;
  */
 final class TraceChart {
 
-    private static final Color[] NODE_COLORS = {new Color(40, 110, 200), new Color(40, 160, 80), new Color(230, 140, 20)};
-    private static final int WIDTH = 760;
+    static final Color[] NODE_COLORS = {new Color(40, 110, 200), new Color(40, 160, 80), new Color(230, 140, 20)};
+    static final int WIDTH = 760;
     private static final int HEIGHT = 320;
     private static final int LEFT = 60;
     private static final int RIGHT = 140;
@@ -42,9 +42,11 @@ final class TraceChart {
         String[] header = lines.get(0).split(",");
         List<double[]> rows = new ArrayList<>();
         for (String line : lines.subList(2, lines.size())) { // the first point holds the totals before the run
-            rows.add(Arrays.stream(line.split(",")).mapToDouble(Double::parseDouble).toArray());
+            rows.add(Arrays.stream(line.split(",", -1))
+                    .mapToDouble(v -> v.isEmpty() ? Double.NaN : Double.parseDouble(v)).toArray());
         }
-        int series = header.length - 4;
+        // selections per node come first after the four cluster columns; agent columns ("VCN1 heap%") follow
+        int series = (int) Arrays.stream(header).skip(4).takeWhile(h -> !h.contains(" ")).count();
         double max = 1;
         for (double[] r : rows) {
             for (int s = 0; s < series; s++) {

@@ -34,6 +34,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class CellRunner {
 
+    /** The agent's metrics path inside the application (its web fragment's mapping). */
+    static final String AGENT_METRICS = "/loadwise-agent/metrics";
+
     private static final Logger LOG = LoggerFactory.getLogger(CellRunner.class);
     private static final Duration START_TIMEOUT = Duration.ofSeconds(180);
 
@@ -84,10 +87,12 @@ public final class CellRunner {
         try (ProvisionedCluster cluster = provisioner.start(capacity.capacities(scenario), workDir.resolve("nodes"),
                 START_TIMEOUT)) {
             List<BackendNode> nodes = cluster.nodes();
+            // the agent is a web fragment of the application, so its metrics live under the app's context path
+            String agentPath = URI.create(cluster.applicationUrl(nodes.get(0))).getPath() + AGENT_METRICS;
             // the dispatcher JVM starts while the database is reset and the nodes answer their first requests
             CompletableFuture<DispatcherProcess> starting = CompletableFuture.supplyAsync(() -> {
                 try {
-                    return DispatcherProcess.start(dispatcherJar, row, workload.perRequest(), nodes,
+                    return DispatcherProcess.start(dispatcherJar, row, workload.perRequest(), nodes, agentPath,
                             workDir.resolve("dispatcher"), Duration.ofSeconds(90));
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
@@ -109,7 +114,7 @@ public final class CellRunner {
             }
             try (DispatcherProcess dispatcher = started(starting)) {
                 Path jtl = workDir.resolve("jmeter").resolve("results.jtl");
-                try (StatsTrace trace = StatsTrace.start(dispatcher.admin())) {
+                try (StatsTrace trace = StatsTrace.start(dispatcher.admin(), row.mode().equals("http"))) {
                     Map<String, String> properties = new LinkedHashMap<>(JMeterRun.planProperties("127.0.0.1",
                             dispatcher.port(), workload.path(), workload.durations()));
                     properties.put("httpclient4.time_to_live", Integer.toString(workload.connectionTtlMs()));
@@ -124,7 +129,7 @@ public final class CellRunner {
                     // Everything is measured: kill the JVMs rather than wait for graceful shutdowns, which take
                     // 10-15 s per cell on a loaded machine; the nodes keep no state (the database is reset per cell)
                     ProcessHandle.current().descendants().forEach(ProcessHandle::destroyForcibly);
-                    return result(scenario, row, jtlSummary, stats, clusterInfo, trace.points(), startedAt, started);
+                    return result(scenario, row, jtlSummary, stats, clusterInfo, trace, startedAt, started);
                 }
             }
         }
@@ -175,7 +180,7 @@ public final class CellRunner {
     }
 
     private static CellResult result(CapacityScenario scenario, PolicyRow row, JtlSummary jtl, JsonNode stats,
-            JsonNode clusterInfo, List<StatsTrace.Point> trace, String startedAt, long started) {
+            JsonNode clusterInfo, StatsTrace trace, String startedAt, long started) {
         JsonNode totals = stats.path("totals");
         Map<String, Long> selections = new LinkedHashMap<>();
         for (JsonNode node : stats.path("nodes")) {
@@ -183,7 +188,7 @@ public final class CellRunner {
         }
         double activeSum = 0;
         int activeCount = 0;
-        for (StatsTrace.Point p : trace) {
+        for (StatsTrace.Point p : trace.points()) {
             if (p.epochMillis() >= jtl.firstStartMs() + 1000 && p.epochMillis() <= jtl.lastEndMs()) {
                 activeSum += p.activeConnections();
                 activeCount++;
@@ -202,7 +207,7 @@ public final class CellRunner {
                 totals.path("wt1Millis").asDouble(), totals.path("wt2Millis").asDouble(),
                 totals.path("ptMillis").asDouble(), totals.path("slowdown").asDouble(),
                 jtl.durationSeconds() == 0 ? 0 : lbSelections / jtl.durationSeconds(), selections, agentLive,
-                startedAt, seconds(started), jtl.durationSeconds());
+                startedAt, seconds(started), jtl.durationSeconds(), trace.peakLoad());
     }
 
     /** Child processes of this JVM still alive after a cell (killed, and named), or null when there are none. */

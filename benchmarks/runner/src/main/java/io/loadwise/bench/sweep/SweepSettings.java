@@ -1,6 +1,7 @@
 package io.loadwise.bench.sweep;
 
 import io.loadwise.node.CapacityScenario;
+import io.loadwise.node.NodeCapacity;
 import java.util.List;
 
 /**
@@ -12,7 +13,9 @@ import java.util.List;
  * @param rows         policy row keys in run order
  * @param scale        duration scale
  * @param threads      JMeter threads
- * @param fullHeapMb   heap of a full-capacity node
+ * @param fullNode     capacity of a full node (VCN1/VCN2, and VCN3 in the baseline)
+ * @param sessionStateKb fixed per-session state of the trade app ({@code trade.session.stateKb})
+ * @param sessionTimeoutSeconds idle timeout of the trade app's sessions, 0 for its own (30 min)
  * @param provisioner  tomcat or glassfish
  * @param plan         the .jmx file name
  * @param agent        whether the node agent JAR was added to the nodes
@@ -20,7 +23,7 @@ import java.util.List;
  * @param connectionTtlMs JMeter's connection lifetime (ms)
  */
 public record SweepSettings(String name, List<String> scenarios, List<String> rows, double scale, int threads,
-        int fullHeapMb, String provisioner, String plan, boolean agent,
+        NodeCapacity fullNode, int sessionStateKb, int sessionTimeoutSeconds, String provisioner, String plan, boolean agent,
         String httpBalance, int connectionTtlMs) {
 
     public Durations durations() {
@@ -28,7 +31,7 @@ public record SweepSettings(String name, List<String> scenarios, List<String> ro
     }
 
     public CapacityPlan capacity() {
-        return CapacityPlan.withHeap(fullHeapMb);
+        return new CapacityPlan(fullNode);
     }
 
     public List<CapacityScenario> scenarioList() {

@@ -8,6 +8,8 @@ import io.loadwise.bench.sweep.CellResult;
 import io.loadwise.bench.sweep.PolicyRow;
 import io.loadwise.bench.sweep.SweepRunner;
 import io.loadwise.bench.sweep.SweepSettings;
+import io.loadwise.bench.dispatcher.NodeLoad;
+import io.loadwise.node.NodeCapacity;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,13 +26,14 @@ class SweepReportTest {
     Path out;
 
     private final SweepSettings settings = new SweepSettings("sweep", List.of("baseline", "heap"),
-            Arrays.stream(PolicyRow.values()).map(PolicyRow::key).toList(), 0.05, 30, 96, "tomcat",
+            Arrays.stream(PolicyRow.values()).map(PolicyRow::key).toList(), 0.05, 30, NodeCapacity.BASELINE.withHeapMb(96), 0, 0, "tomcat",
             "trade-scenario.jmx", true, "per-connection", 1000);
 
     private void cell(String scenario, PolicyRow row, long failed, double throughput) throws IOException {
         CellResult r = new CellResult(scenario, row.key(), null, 1000, failed, failed / 10.0, throughput, 20, 15, 40, 90,
                 failed == 0 ? Map.of() : Map.of("503", failed), 1000, 0, 21, 19, 0.01, 0.02, 18, 1.001, 25,
-                Map.of("VCN1", 50L, "VCN2", 30L, "VCN3", 20L), false, "2026-11-22T00:00:00Z", 50, 24);
+                Map.of("VCN1", 50L, "VCN2", 30L, "VCN3", 20L), false, "2026-11-22T00:00:00Z", 50, 24,
+                Map.of("VCN3", new NodeLoad(91.5, 100, Double.NaN)));
         Path file = SweepRunner.cellFile(out, scenario, row.key());
         Files.createDirectories(file.getParent());
         new ObjectMapper().writeValue(file.toFile(), r);
@@ -51,6 +54,8 @@ class SweepReportTest {
             assertTrue(table.contains(stat), stat);
         }
         assertTrue(table.contains("duration scale 0.05"), "the scale is printed in every table");
+        assertTrue(table.contains("| 50.0 | 30.0 | 20.0 | 92 | 100 | n/a |"),
+                "selection shares, then VCN3's peak heap, threads and (unreported) JDBC use: " + table);
         List<String> csv = Files.readAllLines(out.resolve("baseline.csv"));
         assertEquals(1 + 12 + 4, csv.size());
         String heap = Files.readString(out.resolve("heap.md"));

@@ -109,8 +109,13 @@ public final class ScenarioServlet extends HttpServlet {
     }
 
     private TradeSession startSession(HttpServletRequest req, Account account) {
-        TradeSession session = new TradeSession(account.userId(), account.accountId(), services.sessionHistoryLimit());
-        req.getSession(true).setAttribute(TradeSession.ATTRIBUTE, session);
+        TradeSession session = new TradeSession(account.userId(), account.accountId(), services.sessionHistoryLimit(),
+                services.sessionStateKb());
+        HttpSession httpSession = req.getSession(true);
+        if (services.sessionTimeoutSeconds() > 0) {
+            httpSession.setMaxInactiveInterval(services.sessionTimeoutSeconds());
+        }
+        httpSession.setAttribute(TradeSession.ATTRIBUTE, session);
         return session;
     }
 

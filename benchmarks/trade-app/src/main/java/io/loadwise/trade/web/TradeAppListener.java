@@ -18,7 +18,12 @@ public final class TradeAppListener implements ServletContextListener {
 
     static final String DATASOURCE_JNDI = "java:comp/env/jdbc/TradeDB";
     static final String HISTORY_LIMIT_PARAM = "trade.session.historyLimit";
+    /** Context parameter, or else system property (set on any app server without repacking the WAR). */
+    static final String STATE_KB_PARAM = "trade.session.stateKb";
+    /** Idle timeout of a login session in seconds (context parameter or system property); unset: web.xml's. */
+    static final String TIMEOUT_PARAM = "trade.session.timeoutSeconds";
     private static final int DEFAULT_HISTORY_LIMIT = 100;
+    private static final int MAX_STATE_KB = 64 * 1024;
     private static final Logger LOG = LoggerFactory.getLogger(TradeAppListener.class);
 
     @Override
@@ -32,8 +37,49 @@ public final class TradeAppListener implements ServletContextListener {
                     + " the jdbc/TradeDB resource", e);
         }
         int historyLimit = historyLimit(context.getInitParameter(HISTORY_LIMIT_PARAM));
-        context.setAttribute(TradeServices.ATTRIBUTE, TradeServices.over(dataSource, ScenarioMix.STANDARD, historyLimit));
-        LOG.info("trade app ready: DataSource {}, session history limit {}", DATASOURCE_JNDI, historyLimit);
+        int stateKb = stateKb(setting(context, STATE_KB_PARAM));
+        int timeoutSeconds = timeoutSeconds(setting(context, TIMEOUT_PARAM));
+        context.setAttribute(TradeServices.ATTRIBUTE,
+                TradeServices.over(dataSource, ScenarioMix.STANDARD, historyLimit, stateKb, timeoutSeconds));
+        LOG.info("trade app ready: DataSource {}, session history limit {}, session state {} KB, session timeout {}",
+                DATASOURCE_JNDI, historyLimit, stateKb, timeoutSeconds == 0 ? "from web.xml" : timeoutSeconds + " s");
+    }
+
+    /** A context parameter, or else the system property of the same name (null when neither is set). */
+    private static String setting(ServletContext context, String name) {
+        String value = context.getInitParameter(name);
+        return value != null ? value : System.getProperty(name);
+    }
+
+    /** 0 (keep web.xml's timeout) when unset. */
+    static int timeoutSeconds(String value) {
+        if (value == null || value.isBlank()) {
+            return 0;
+        }
+        try {
+            int seconds = Integer.parseInt(value.trim());
+            if (seconds < 1) {
+                throw new IllegalArgumentException(TIMEOUT_PARAM + " must be at least 1, got " + seconds);
+            }
+            return seconds;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(TIMEOUT_PARAM + " is not an integer: '" + value + "'", e);
+        }
+    }
+
+    static int stateKb(String value) {
+        if (value == null || value.isBlank()) {
+            return 0;
+        }
+        try {
+            int kb = Integer.parseInt(value.trim());
+            if (kb < 0 || kb > MAX_STATE_KB) {
+                throw new IllegalArgumentException(STATE_KB_PARAM + " must be between 0 and " + MAX_STATE_KB + ", got " + kb);
+            }
+            return kb;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(STATE_KB_PARAM + " is not an integer: '" + value + "'", e);
+        }
     }
 
     static int historyLimit(String value) {

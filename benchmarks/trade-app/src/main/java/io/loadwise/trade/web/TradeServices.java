@@ -17,14 +17,17 @@ record TradeServices(
         QuoteRepository quotes,
         OrderRepository orders,
         ScenarioMix mix,
-        int sessionHistoryLimit) {
+        int sessionHistoryLimit,
+        int sessionStateKb,
+        int sessionTimeoutSeconds) {
 
     static final String ATTRIBUTE = "io.loadwise.trade.services";
 
-    static TradeServices over(DataSource dataSource, ScenarioMix mix, int sessionHistoryLimit) {
+    static TradeServices over(DataSource dataSource, ScenarioMix mix, int sessionHistoryLimit, int sessionStateKb,
+            int sessionTimeoutSeconds) {
         return new TradeServices(dataSource, new TradeSchema(dataSource), new TradeCatalog(dataSource),
                 new AccountRepository(dataSource), new QuoteRepository(dataSource), new OrderRepository(dataSource),
-                mix, sessionHistoryLimit);
+                mix, sessionHistoryLimit, sessionStateKb, sessionTimeoutSeconds);
     }
 
     static TradeServices of(ServletContext context) {

@@ -23,16 +23,39 @@ public final class TradeSession {
     private final Instant loggedIn;
     private final int historyLimit;
     private final ArrayDeque<Entry> history;
+    /**
+     * Conversational state of a fixed size, standing in for what a full Java EE front end keeps per
+     * session (JSF view state, stateful beans, cached pages). Zero by default; the benchmarks set it so
+     * that heap capacity, not only CPU, limits how many sessions a node can hold.
+     */
+    private final byte[] state;
 
     public TradeSession(String userId, int accountId, int historyLimit) {
+        this(userId, accountId, historyLimit, 0);
+    }
+
+    public TradeSession(String userId, int accountId, int historyLimit, int stateKb) {
         if (historyLimit < 1) {
             throw new IllegalArgumentException("historyLimit must be positive, got " + historyLimit);
+        }
+        if (stateKb < 0) {
+            throw new IllegalArgumentException("stateKb must not be negative, got " + stateKb);
         }
         this.userId = userId;
         this.accountId = accountId;
         this.loggedIn = Instant.now();
         this.historyLimit = historyLimit;
         this.history = new ArrayDeque<>(Math.min(historyLimit, 16));
+        this.state = new byte[stateKb * 1024];
+        // Touch every page so the state is real, resident memory from the first request on.
+        for (int i = 0; i < state.length; i += 512) {
+            state[i] = (byte) i;
+        }
+    }
+
+    /** Size of the session's fixed conversational state, in bytes. */
+    public int stateBytes() {
+        return state.length;
     }
 
     public String userId() {

@@ -21,6 +21,35 @@ class TradeSessionTest {
     }
 
     @Test
+    void sessionHoldsItsFixedStateAndRejectsNegativeSizes() {
+        assertEquals(0, new TradeSession("uid:1", 1, 10).stateBytes());
+        assertEquals(48 * 1024, new TradeSession("uid:1", 1, 10, 48).stateBytes());
+        assertEquals("stateKb must not be negative, got -1",
+                assertThrows(IllegalArgumentException.class, () -> new TradeSession("uid:1", 1, 10, -1)).getMessage());
+    }
+
+    @Test
+    void stateSizeParameterIsParsedAndChecked() {
+        assertEquals(0, TradeAppListener.stateKb(null));
+        assertEquals(0, TradeAppListener.stateKb(" "));
+        assertEquals(200, TradeAppListener.stateKb("200"));
+        assertEquals("trade.session.stateKb is not an integer: '1MB'",
+                assertThrows(IllegalArgumentException.class, () -> TradeAppListener.stateKb("1MB")).getMessage());
+        assertEquals("trade.session.stateKb must be between 0 and 65536, got 70000",
+                assertThrows(IllegalArgumentException.class, () -> TradeAppListener.stateKb("70000")).getMessage());
+    }
+
+    @Test
+    void timeoutParameterIsParsedAndChecked() {
+        assertEquals(0, TradeAppListener.timeoutSeconds(null), "unset: web.xml's session-timeout");
+        assertEquals(15, TradeAppListener.timeoutSeconds("15"));
+        assertEquals("trade.session.timeoutSeconds must be at least 1, got 0",
+                assertThrows(IllegalArgumentException.class, () -> TradeAppListener.timeoutSeconds("0")).getMessage());
+        assertEquals("trade.session.timeoutSeconds is not an integer: '1m'",
+                assertThrows(IllegalArgumentException.class, () -> TradeAppListener.timeoutSeconds("1m")).getMessage());
+    }
+
+    @Test
     void historyLimitMustBePositive() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new TradeSession("u", 1, 0));
         assertEquals("historyLimit must be positive, got 0", e.getMessage());

@@ -1,0 +1,38 @@
+package io.loadwise.bench.dispatcher;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * The three resources the capacity scenarios halve on VCN3, as a node's agent reports them through the
+ * dispatcher: heap used, HTTP worker threads busy and JDBC connections in use, each in percent. A
+ * value the agent did not report is NaN (TCP rows poll no agent at all).
+ */
+public record NodeLoad(double heapPercent, double threadsPercent, double jdbcPercent) {
+
+    public static final NodeLoad UNKNOWN = new NodeLoad(Double.NaN, Double.NaN, Double.NaN);
+
+    /** From a {@code GET /api/clusters/{c}/nodes/{n}/metrics} answer; UNKNOWN while it has no sample. */
+    static NodeLoad of(JsonNode nodeMetrics) {
+        JsonNode metrics = nodeMetrics.path("sample").path("metrics");
+        if (!metrics.isObject()) {
+            return UNKNOWN;
+        }
+        return new NodeLoad(value(metrics, "JVM_HEAP_USED%"), value(metrics, "AMX_CONNS_Q_THRBSY%"),
+                value(metrics, "AMX_JDBC_ACTC%"));
+    }
+
+    /** Per resource, the larger of the two (NaN only when both are). */
+    public NodeLoad max(NodeLoad other) {
+        return new NodeLoad(max(heapPercent, other.heapPercent), max(threadsPercent, other.threadsPercent),
+                max(jdbcPercent, other.jdbcPercent));
+    }
+
+    private static double max(double a, double b) {
+        return Double.isNaN(a) ? b : Double.isNaN(b) ? a : Math.max(a, b);
+    }
+
+    private static double value(JsonNode metrics, String name) {
+        JsonNode v = metrics.path(name);
+        return v.isNumber() ? v.asDouble() : Double.NaN;
+    }
+}
