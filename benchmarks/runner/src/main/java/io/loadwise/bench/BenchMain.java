@@ -10,7 +10,7 @@ public final class BenchMain {
     static final String USAGE = """
             Usage: loadwise bench <command> [options]
               sweep       seed 001's evaluation: 5 capacity scenarios x 12 policy rows with real JMeter
-              calibrate   choose the node heap so the heap scenarios bite on this machine
+              calibrate   check (and choose) the node capacities so the scenarios bite on this machine
               overhead    proxy overhead (wrk), policy selection cost and agent filter cost (JMH)
             Run "loadwise bench <command> --help" for a command's options. Results: benchmarks/results/.
             """;

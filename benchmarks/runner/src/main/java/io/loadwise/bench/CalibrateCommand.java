@@ -1,5 +1,6 @@
 package io.loadwise.bench;
 
+import io.loadwise.bench.dispatcher.NodeLoad;
 import io.loadwise.bench.sweep.CellResult;
 import io.loadwise.bench.sweep.SweepRunner;
 import java.io.IOException;
@@ -14,60 +15,107 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * {@code calibrate}: runs the baseline and heap scenarios under HTTP round robin for several full-node
- * heap sizes and reports, per size, throughput, failures and whether VCN3 (half heap) ran out of memory.
- * The sweep's default heap is the largest size at which the half-heap node runs short while the baseline
- * stays clean: that is how the seed's 512/256 MB behaved on its testbed.
+ * {@code calibrate}: do the capacity scenarios bite on this machine? For each value of one sweep option
+ * ({@code --vary session-kb=256,512}), runs the chosen scenarios under HTTP round robin (VCN3 gets a third
+ * of the clients and should run out about halfway) and HTTP static WRR 2:2:1 (the seed's control, which
+ * should stay clean), and tabulates failures, VCN3's peak heap/threads/JDBC use and whether VCN3 logged an
+ * OutOfMemoryError. The sweep's defaults are the values this table justified (benchmarks/README.md).
  */
 final class CalibrateCommand {
 
     static final String USAGE = """
-            Usage: loadwise bench calibrate [--heaps 64,96,128,256] [--scale X] [sweep options]
-              For each full-node heap (MB): baseline and heap scenarios x HTTP round-robin, at the sweep's
-              duration scale. Writes benchmarks/results/<date>-calibration/calibration.md with throughput,
-              JMeter failures, and whether VCN3 logged an OutOfMemoryError, per heap.
+            Usage: loadwise bench calibrate [--vary OPTION=v1,v2,...] [--scenarios a,b] [sweep options]
+              For each value of one sweep option (e.g. --vary session-kb=256,512,768 or --vary node-queue=1,2,4;
+              none: the sweep's defaults), runs the scenarios (default heap,http-threads,jdbc,combined) under
+              http-round-robin and http-static-wrr at the sweep's duration scale. Writes
+              benchmarks/results/<date>-calibration[-OPTION]/calibration.md: samples, throughput, JMeter failures,
+              VCN3's share and peak heap/threads/JDBC use, and whether VCN3 ran out of heap.
             """;
+
+    static final List<String> ROWS = List.of("http-round-robin", "http-static-wrr");
 
     private CalibrateCommand() {
     }
 
     static int run(List<String> args, PrintStream out) throws IOException, InterruptedException {
         List<String> rest = new ArrayList<>();
-        String heaps = "64,96,128,256";
+        String vary = null;
+        String scenarios = "heap,http-threads,jdbc,combined";
         for (int i = 0; i < args.size(); i++) {
-            if (args.get(i).equals("--heaps") && i + 1 < args.size()) {
-                heaps = args.get(++i);
+            if (args.get(i).equals("--vary") && i + 1 < args.size()) {
+                vary = args.get(++i);
+            } else if (args.get(i).equals("--scenarios") && i + 1 < args.size()) {
+                scenarios = args.get(++i);
             } else {
                 rest.add(args.get(i));
             }
         }
+        String option = null;
+        List<String> values = List.of("default");
+        if (vary != null) {
+            int eq = vary.indexOf('=');
+            if (eq < 1 || eq == vary.length() - 1) {
+                throw new IllegalArgumentException("--vary needs OPTION=v1,v2,..., got '" + vary + "'");
+            }
+            option = vary.substring(0, eq);
+            if (!SweepCommand.VALUED.contains(option) || List.of("out", "work-dir", "name", "policies", "scenarios")
+                    .contains(option)) {
+                throw new IllegalArgumentException("--vary: '" + option + "' is not a sweep option that can be varied");
+            }
+            values = SweepCommand.list(vary.substring(eq + 1));
+        }
         Path root = Locations.from(Options.parse(rest, SweepCommand.VALUED, SweepCommand.FLAGS)).root();
-        Path folder = root.resolve("benchmarks/results").resolve(LocalDate.now(ZoneOffset.UTC) + "-calibration");
-        StringBuilder md = new StringBuilder("# Heap calibration\n\n").append(Environment.describe()).append("\n\n")
-                .append("HTTP round-robin; VCN3 has half the heap in the heap scenario. OOM = VCN3's log holds an"
-                        + " OutOfMemoryError.\n\n| full heap MB | scenario | samples | throughput | failed (JMeter) |"
-                        + " VCN3 selections | VCN3 OOM |\n|---:|---|---:|---:|---:|---:|---|\n");
-        for (String heap : SweepCommand.list(heaps)) {
-            Path heapDir = folder.resolve("heap-" + heap);
-            Path work = root.resolve("benchmarks/runner/target/calibrate-work/heap-" + heap);
+        Path folder = root.resolve("benchmarks/results").resolve(LocalDate.now(ZoneOffset.UTC) + "-calibration"
+                + (option == null ? "" : "-" + option));
+        StringBuilder md = new StringBuilder("# Capacity calibration\n\n").append(Environment.describe())
+                .append("\n\nSweep options: `").append(String.join(" ", rest)).append("`")
+                .append(option == null ? "" : "; varied: `--" + option + "`")
+                .append(".\n\nA scenario bites when VCN3 runs out under round robin (failures, or a peak of 100 %)"
+                        + " while the 2:2:1 control stays clean. OOM = VCN3's log holds an OutOfMemoryError.\n\n")
+                .append("| value | scenario | policy | samples | throughput | failed (JMeter) | VCN3 sel % |"
+                        + " VCN3 peak heap % | threads % | JDBC % | VCN3 OOM |\n")
+                .append("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
+        for (String value : values) {
+            String label = option == null ? "default" : option + "-" + value;
+            Path results = folder.resolve(label);
+            Path work = root.resolve("benchmarks/runner/target/calibrate-work").resolve(label);
             List<String> sweepArgs = new ArrayList<>(rest);
-            sweepArgs.addAll(List.of("--scenarios", "baseline,heap", "--policies", "http-round-robin", "--heap-mb", heap,
-                    "--out", heapDir.toString(), "--work-dir", work.toString(), "--name", "calibration"));
+            if (option != null) {
+                sweepArgs.addAll(List.of("--" + option, value));
+            }
+            sweepArgs.addAll(List.of("--scenarios", scenarios, "--policies", String.join(",", ROWS), "--out",
+                    results.toString(), "--work-dir", work.toString(), "--name", "calibration"));
+            out.println("calibrating " + label);
             SweepCommand.run(sweepArgs, out);
-            for (String scenario : List.of("baseline", "heap")) {
-                CellResult r = SweepRunner.readCell(heapDir, scenario, "http-round-robin");
-                Path log = work.resolve(scenario + "-http-round-robin/nodes/VCN3/node.log");
-                boolean oom = Files.exists(log) && Files.readString(log, StandardCharsets.UTF_8).contains("OutOfMemoryError");
-                md.append(r == null || r.error() != null
-                        ? String.format(Locale.ROOT, "| %s | %s | error: %s | | | | |%n", heap, scenario,
-                                r == null ? "no result" : r.error().replace('\n', ' '))
-                        : String.format(Locale.ROOT, "| %s | %s | %d | %.1f | %d | %d | %s |%n", heap, scenario,
-                                r.samples(), r.throughput(), r.failed(), r.selections().getOrDefault("VCN3", 0L),
-                                oom ? "yes" : "no"));
+            for (String scenario : SweepCommand.list(scenarios)) {
+                for (String row : ROWS) {
+                    md.append(line(option == null ? "default" : value, scenario, row,
+                            SweepRunner.readCell(results, scenario, row), work.resolve(scenario + "-" + row)));
+                }
             }
             Files.writeString(folder.resolve("calibration.md"), md, StandardCharsets.UTF_8);
         }
         out.println("calibration: " + folder.resolve("calibration.md"));
         return 0;
+    }
+
+    private static String line(String value, String scenario, String row, CellResult r, Path cellWork)
+            throws IOException {
+        if (r == null || r.error() != null) {
+            return String.format(Locale.ROOT, "| %s | %s | %s | error: %s | | | | | | | |%n", value, scenario, row,
+                    r == null ? "no result" : r.error().replace('\n', ' ').replace('|', '/'));
+        }
+        Path log = cellWork.resolve("nodes/VCN3/node.log");
+        boolean oom = Files.exists(log) && Files.readString(log, StandardCharsets.UTF_8).contains("OutOfMemoryError");
+        long total = r.selections().values().stream().mapToLong(Long::longValue).sum();
+        NodeLoad peak = r.peakLoad() == null ? NodeLoad.UNKNOWN : r.peakLoad().getOrDefault("VCN3", NodeLoad.UNKNOWN);
+        return String.format(Locale.ROOT, "| %s | %s | %s | %d | %.1f | %d | %.1f | %s | %s | %s | %s |%n", value,
+                scenario, row, r.samples(), r.throughput(), r.failed(),
+                total == 0 ? 0.0 : r.selections().getOrDefault("VCN3", 0L) * 100.0 / total, percent(peak.heapPercent()),
+                percent(peak.threadsPercent()), percent(peak.jdbcPercent()), oom ? "yes" : "no");
+    }
+
+    private static String percent(double value) {
+        return Double.isNaN(value) ? "n/a" : String.format(Locale.ROOT, "%.0f", value);
     }
 }

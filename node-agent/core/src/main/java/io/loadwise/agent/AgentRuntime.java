@@ -57,7 +57,8 @@ public final class AgentRuntime implements AutoCloseable {
         this.appServer = new JmxMappingSource(server, choice, null, true);
         JmxMappingSource appServerFast = new JmxMappingSource(server, choice, OrcaLoadReport.CARRIED_METRICS, false);
 
-        MetricSource heap = new JvmHeapSource(ManagementFactory.getMemoryMXBean());
+        MetricSource heap = new JvmHeapSource(ManagementFactory.getMemoryMXBean(),
+                ManagementFactory.getMemoryPoolMXBeans());
         List<MetricSource> fast = new ArrayList<>(os.fast());
         fast.add(heap);
         fast.add(appServerFast);
