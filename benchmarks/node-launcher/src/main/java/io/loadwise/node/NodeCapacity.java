@@ -2,7 +2,7 @@ package io.loadwise.node;
 
 /**
  * A node's capacity knobs, the columns of the seed's Table 9: JVM heap ({@code -Xmx}), HTTP worker
- * threads (Tomcat {@code maxThreads}), HTTP accept queue ({@code acceptCount}) and JDBC pool size
+ * threads (Tomcat {@code maxThreads}), HTTP request queue ({@code maxQueueSize}) and JDBC pool size
  * ({@code maxTotal} of the container's DataSource).
  */
 public record NodeCapacity(int heapMb, int httpThreads, int acceptQueue, int jdbcPool) {

@@ -34,7 +34,8 @@ public record NodeOptions(
               --bind HOST            address to listen on (default 127.0.0.1)
               --port N               HTTP port, 0 for any free port (default 8080)
               --threads N            HTTP worker threads, Tomcat maxThreads (default 12)
-              --accept-queue N       HTTP accept queue, Tomcat acceptCount (default 12)
+              --accept-queue N       HTTP request queue, Tomcat maxQueueSize: beyond busy threads + queue
+                                     the node refuses requests (default 12)
               --jdbc-pool N          JDBC pool size, maxTotal of jdbc/TradeDB (default 10)
               --db-url URL           JDBC URL of the shared trade database (required)
               --war PATH             trade app WAR (default: loadwise-trade-app.war next to the launcher)

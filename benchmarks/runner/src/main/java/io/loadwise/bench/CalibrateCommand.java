@@ -13,6 +13,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * {@code calibrate}: do the capacity scenarios bite on this machine? For each value of one sweep option
@@ -72,9 +73,9 @@ final class CalibrateCommand {
                 .append(option == null ? "" : "; varied: `--" + option + "`")
                 .append(".\n\nA scenario bites when VCN3 runs out under round robin (failures, or a peak of 100 %)"
                         + " while the 2:2:1 control stays clean. OOM = VCN3's log holds an OutOfMemoryError.\n\n")
-                .append("| value | scenario | policy | samples | throughput | failed (JMeter) | VCN3 sel % |"
+                .append("| value | scenario | policy | samples | throughput | failed (JMeter) | LB failed VCN1/2/3 | VCN3 sel % |"
                         + " VCN3 peak heap % | threads % | JDBC % | VCN3 OOM |\n")
-                .append("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
+                .append("|---|---|---|---:|---:|---:|---|---:|---:|---:|---:|---|\n");
         for (String value : values) {
             String label = option == null ? "default" : option + "-" + value;
             Path results = folder.resolve(label);
@@ -102,15 +103,18 @@ final class CalibrateCommand {
     private static String line(String value, String scenario, String row, CellResult r, Path cellWork)
             throws IOException {
         if (r == null || r.error() != null) {
-            return String.format(Locale.ROOT, "| %s | %s | %s | error: %s | | | | | | | |%n", value, scenario, row,
+            return String.format(Locale.ROOT, "| %s | %s | %s | error: %s | | | | | | | | |%n", value, scenario, row,
                     r == null ? "no result" : r.error().replace('\n', ' ').replace('|', '/'));
         }
         Path log = cellWork.resolve("nodes/VCN3/node.log");
         boolean oom = Files.exists(log) && Files.readString(log, StandardCharsets.UTF_8).contains("OutOfMemoryError");
         long total = r.selections().values().stream().mapToLong(Long::longValue).sum();
         NodeLoad peak = r.peakLoad() == null ? NodeLoad.UNKNOWN : r.peakLoad().getOrDefault("VCN3", NodeLoad.UNKNOWN);
-        return String.format(Locale.ROOT, "| %s | %s | %s | %d | %.1f | %d | %.1f | %s | %s | %s | %s |%n", value,
-                scenario, row, r.samples(), r.throughput(), r.failed(),
+        Map<String, Long> byNode = r.failuresByNode() == null ? Map.of() : r.failuresByNode();
+        String lbFailed = byNode.getOrDefault("VCN1", 0L) + " / " + byNode.getOrDefault("VCN2", 0L) + " / "
+                + byNode.getOrDefault("VCN3", 0L);
+        return String.format(Locale.ROOT, "| %s | %s | %s | %d | %.1f | %d | %s | %.1f | %s | %s | %s | %s |%n", value,
+                scenario, row, r.samples(), r.throughput(), r.failed(), lbFailed,
                 total == 0 ? 0.0 : r.selections().getOrDefault("VCN3", 0L) * 100.0 / total, percent(peak.heapPercent()),
                 percent(peak.threadsPercent()), percent(peak.jdbcPercent()), oom ? "yes" : "no");
     }

@@ -64,8 +64,9 @@ public final class TradeNodeServer implements AutoCloseable {
         // acceptQueue requests wait, Tomcat rejects the next one and closes its connection (the seed's
         // "denied connections"). By default the queue is unbounded and a small node only gets slower.
         connector.setProperty("maxQueueSize", Integer.toString(options.acceptQueue()));
-        // The kernel backlog for connections not yet accepted: the same size.
-        connector.setProperty("acceptCount", Integer.toString(options.acceptQueue()));
+        // The kernel's listen backlog stays at Tomcat's default (100): it holds connections the acceptor has
+        // not taken yet, and a tiny one drops SYNs whenever the acceptor thread waits for a CPU, which
+        // shows up as connect time-outs on every node rather than refusals on the small one.
         tomcat.setConnector(connector);
 
         Context context = tomcat.addWebapp(CONTEXT_PATH, docBase.toString());
@@ -102,6 +103,11 @@ public final class TradeNodeServer implements AutoCloseable {
                 CONTEXT_PATH, options.bindAddress(), server.port(), options.httpThreads(), options.acceptQueue(),
                 options.jdbcPool());
         return server;
+    }
+
+    /** How many requests may wait for a worker before the node refuses more (Tomcat has no MBean for it). */
+    int requestQueueLimit() {
+        return ((Number) connector.getProperty("maxQueueSize")).intValue();
     }
 
     /** The bound HTTP port (the real one when the options asked for port 0). */

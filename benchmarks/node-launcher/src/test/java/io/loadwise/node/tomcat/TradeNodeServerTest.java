@@ -95,8 +95,8 @@ class TradeNodeServerTest {
 
         ObjectName threadPool = only(mbeans.queryNames(new ObjectName("Catalina:type=ThreadPool,name=*"), null));
         assertEquals(THREADS, mbeans.getAttribute(threadPool, "maxThreads"));
-        assertEquals(ACCEPT_QUEUE, mbeans.getAttribute(threadPool, "acceptCount"));
-        assertEquals(ACCEPT_QUEUE, mbeans.getAttribute(threadPool, "maxQueueSize"), "a bounded request queue");
+        assertEquals(100, mbeans.getAttribute(threadPool, "acceptCount"), "Tomcat's default listen backlog");
+        assertEquals(ACCEPT_QUEUE, server.requestQueueLimit(), "a bounded request queue");
 
         // Tomcat registers the pool itself; DBCP then adds "connectionpool=..." children for its connections.
         ObjectName pool = only(mbeans.queryNames(new ObjectName("Catalina:type=DataSource,*"), null).stream()

@@ -13,7 +13,7 @@ import java.util.List;
 
 /**
  * Embedded Tomcat 11 nodes, one JVM each, from the node launcher jar, sharing one H2 database JVM. The
- * capacity goes to {@code -Xmx}, Tomcat's {@code maxThreads}, {@code maxQueueSize}/{@code acceptCount} and the DBCP pool's
+ * capacity goes to {@code -Xmx}, Tomcat's {@code maxThreads}, {@code maxQueueSize} and the DBCP pool's
  * {@code maxTotal}; the node name is the Tomcat {@code jvmRoute}.
  */
 public final class TomcatClusterProvisioner implements ClusterProvisioner {

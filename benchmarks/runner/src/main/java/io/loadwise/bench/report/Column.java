@@ -27,6 +27,8 @@ record Column(String header, ToDoubleFunction<CellResult> value, int decimals) {
             new Column("VCN1 sel %", r -> share(r, "VCN1"), 1),
             new Column("VCN2 sel %", r -> share(r, "VCN2"), 1),
             new Column("VCN3 sel %", r -> share(r, "VCN3"), 1),
+            new Column("VCN3 LB failed", r -> r.failuresByNode() == null ? Double.NaN
+                    : r.failuresByNode().getOrDefault("VCN3", 0L), 0),
             // VCN3's highest heap, worker-thread and JDBC use from its agent: did it really run out?
             new Column("VCN3 peak heap %", r -> peak(r).heapPercent(), 0),
             new Column("VCN3 peak threads %", r -> peak(r).threadsPercent(), 0),

@@ -54,7 +54,7 @@ final class ScenarioTable {
         }
         md.append("\nSamples, Throughput (completed samples/s), Failed, Failed %, Latency (mean ms) and p90 (ms) are"
                 + " JMeter's, from its JTL. Active Conns, WT1, WT2, PT (ms), Slow-down, Node Sels (per s), LB Failed"
-                + " and the selection shares are the dispatcher's, from GET /api/clusters/bench/stats. The VCN3 peaks"
+                + " and the selection shares are the dispatcher's, from GET /api/clusters/bench/stats; VCN3 LB failed counts the dispatcher's failures on VCN3. The VCN3 peaks"
                 + " are the highest JVM_HEAP_USED%, AMX_CONNS_Q_THRBSY% and AMX_JDBC_ACTC% that VCN3's agent reported"
                 + " through the dispatcher, sampled every second (n/a for TCP rows, which poll no agent).\n");
         if (!errors.isEmpty()) {

@@ -34,16 +34,18 @@ import java.util.Map;
  * @param wallSeconds     wall time of the whole cell (start to everything stopped)
  * @param loadSeconds     JMeter's first-sample-to-last-sample span
  * @param peakLoad        per node, the highest heap/threads/JDBC use its agent reported (HTTP rows)
+ * @param failuresByNode  per node, the requests the dispatcher failed on it (refused, reset, timed out, 5xx)
  */
 public record CellResult(String scenario, String row, String error, long samples, long failed, double failedPercent,
         double throughput, double latencyMs, long p50Ms, long p90Ms, long p99Ms, Map<String, Long> failuresByCode,
         long lbSamples, long lbFailed, double activeConns, double lbLatencyMs, double wt1Ms, double wt2Ms,
         double ptMs, double slowdown, double nodeSels, Map<String, Long> selections, boolean agentLive,
-        String startedAt, double wallSeconds, double loadSeconds, Map<String, NodeLoad> peakLoad) {
+        String startedAt, double wallSeconds, double loadSeconds, Map<String, NodeLoad> peakLoad,
+        Map<String, Long> failuresByNode) {
 
     /** A cell that could not run. */
     public static CellResult failed(String scenario, String row, String error, String startedAt, double wallSeconds) {
         return new CellResult(scenario, row, error, 0, 0, 0, 0, 0, 0, 0, 0, Map.of(), 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                Map.of(), false, startedAt, wallSeconds, 0, Map.of());
+                Map.of(), false, startedAt, wallSeconds, 0, Map.of(), Map.of());
     }
 }

@@ -194,6 +194,10 @@ public final class CellRunner {
                 activeCount++;
             }
         }
+        Map<String, Long> failuresByNode = new LinkedHashMap<>();
+        for (JsonNode node : clusterInfo.path("nodes")) {
+            failuresByNode.put(node.path("name").asText(), node.path("failures").asLong());
+        }
         boolean agentLive = clusterInfo.path("nodes").size() > 0;
         for (JsonNode node : clusterInfo.path("nodes")) {
             JsonNode agent = node.path("agent");
@@ -207,7 +211,8 @@ public final class CellRunner {
                 totals.path("wt1Millis").asDouble(), totals.path("wt2Millis").asDouble(),
                 totals.path("ptMillis").asDouble(), totals.path("slowdown").asDouble(),
                 jtl.durationSeconds() == 0 ? 0 : lbSelections / jtl.durationSeconds(), selections, agentLive,
-                startedAt, seconds(started), jtl.durationSeconds(), trace.peakLoad());
+                startedAt, seconds(started), jtl.durationSeconds(), trace.peakLoad(),
+                failuresByNode);
     }
 
     /** Child processes of this JVM still alive after a cell (killed, and named), or null when there are none. */

@@ -33,7 +33,7 @@ class SweepReportTest {
         CellResult r = new CellResult(scenario, row.key(), null, 1000, failed, failed / 10.0, throughput, 20, 15, 40, 90,
                 failed == 0 ? Map.of() : Map.of("503", failed), 1000, 0, 21, 19, 0.01, 0.02, 18, 1.001, 25,
                 Map.of("VCN1", 50L, "VCN2", 30L, "VCN3", 20L), false, "2026-11-22T00:00:00Z", 50, 24,
-                Map.of("VCN3", new NodeLoad(91.5, 100, Double.NaN)));
+                Map.of("VCN3", new NodeLoad(91.5, 100, Double.NaN)), Map.of("VCN3", 7L));
         Path file = SweepRunner.cellFile(out, scenario, row.key());
         Files.createDirectories(file.getParent());
         new ObjectMapper().writeValue(file.toFile(), r);
@@ -54,8 +54,8 @@ class SweepReportTest {
             assertTrue(table.contains(stat), stat);
         }
         assertTrue(table.contains("duration scale 0.05"), "the scale is printed in every table");
-        assertTrue(table.contains("| 50.0 | 30.0 | 20.0 | 92 | 100 | n/a |"),
-                "selection shares, then VCN3's peak heap, threads and (unreported) JDBC use: " + table);
+        assertTrue(table.contains("| 50.0 | 30.0 | 20.0 | 7 | 92 | 100 | n/a |"),
+                "selection shares, then VCN3's failures and peak heap, threads and (unreported) JDBC use: " + table);
         List<String> csv = Files.readAllLines(out.resolve("baseline.csv"));
         assertEquals(1 + 12 + 4, csv.size());
         String heap = Files.readString(out.resolve("heap.md"));
