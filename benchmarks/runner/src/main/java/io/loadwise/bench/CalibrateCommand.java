@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -78,33 +79,61 @@ final class CalibrateCommand {
                 .append("|---|---|---|---:|---:|---:|---|---:|---:|---:|---:|---|\n");
         for (String value : values) {
             String label = option == null ? "default" : option + "-" + value;
-            Path results = folder.resolve(label);
-            Path work = root.resolve("benchmarks/runner/target/calibrate-work").resolve(label);
             List<String> sweepArgs = new ArrayList<>(rest);
             if (option != null) {
                 sweepArgs.addAll(List.of("--" + option, value));
             }
             sweepArgs.addAll(List.of("--scenarios", scenarios, "--policies", String.join(",", ROWS), "--out",
-                    results.toString(), "--work-dir", work.toString(), "--name", "calibration"));
+                    folder.resolve(label).toString(), "--work-dir", workRoot(root).resolve(label).toString(),
+                    "--name", "calibration"));
             out.println("calibrating " + label);
             SweepCommand.run(sweepArgs, out);
-            for (String scenario : SweepCommand.list(scenarios)) {
-                for (String row : ROWS) {
-                    md.append(line(option == null ? "default" : value, scenario, row,
-                            SweepRunner.readCell(results, scenario, row), work.resolve(scenario + "-" + row)));
+            // every value calibrated into this folder so far, this run's and earlier runs'
+            StringBuilder table = new StringBuilder(md);
+            for (Path results : valueFolders(folder)) {
+                String shown = option == null ? "default" : results.getFileName().toString().substring(option.length() + 1);
+                for (String scenario : SweepCommand.list(scenarios)) {
+                    for (String row : ROWS) {
+                        table.append(line(shown, scenario, row, SweepRunner.readCell(results, scenario, row),
+                                workRoot(root).resolve(results.getFileName()).resolve(scenario + "-" + row)));
+                    }
                 }
             }
-            Files.writeString(folder.resolve("calibration.md"), md, StandardCharsets.UTF_8);
+            Files.writeString(folder.resolve("calibration.md"), table, StandardCharsets.UTF_8);
         }
         out.println("calibration: " + folder.resolve("calibration.md"));
         return 0;
     }
 
+    private static Path workRoot(Path root) {
+        return root.resolve("benchmarks/runner/target/calibrate-work");
+    }
+
+    /** The per-value result folders, in the order of their values (numeric where they are numbers). */
+    private static List<Path> valueFolders(Path folder) throws IOException {
+        try (var entries = Files.list(folder)) {
+            return entries.filter(Files::isDirectory).sorted(Comparator.comparingDouble(CalibrateCommand::numericSuffix)
+                    .thenComparing(Path::toString)).toList();
+        }
+    }
+
+    private static double numericSuffix(Path dir) {
+        String name = dir.getFileName().toString();
+        try {
+            return Double.parseDouble(name.substring(name.lastIndexOf('-') + 1));
+        } catch (NumberFormatException e) {
+            return Double.MAX_VALUE;
+        }
+    }
+
     private static String line(String value, String scenario, String row, CellResult r, Path cellWork)
             throws IOException {
-        if (r == null || r.error() != null) {
+        if (r == null) {
+            return ""; // a value calibrated with other scenarios
+        }
+        if (r.error() != null) {
             return String.format(Locale.ROOT, "| %s | %s | %s | error: %s | | | | | | | | |%n", value, scenario, row,
-                    r == null ? "no result" : r.error().replace('\n', ' ').replace('|', '/'));
+                    r.error().replace('\n', ' ').replace('|', '/'));
         }
         Path log = cellWork.resolve("nodes/VCN3/node.log");
         boolean oom = Files.exists(log) && Files.readString(log, StandardCharsets.UTF_8).contains("OutOfMemoryError");

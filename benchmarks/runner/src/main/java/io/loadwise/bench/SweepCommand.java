@@ -33,12 +33,17 @@ public final class SweepCommand {
      * seed's 512 MB / 12 / 12 / 10 by {@code calibrate} (benchmarks/README.md).
      */
     public static final NodeCapacity DEFAULT_FULL_NODE = new NodeCapacity(96, 12, 12, 10);
-    /** The trade app's per-session state in the default plan (KB); see {@code calibrate}. */
-    public static final int DEFAULT_SESSION_STATE_KB = 0;
-    /** The trade app's session idle timeout in the default plan (s); 0 keeps the app's 30 minutes. */
-    public static final int DEFAULT_SESSION_TIMEOUT_S = 0;
-    /** Duration scale of the default sweep: 24 s of load per cell instead of the seed's 300 s. */
-    public static final double DEFAULT_SCALE = 0.05;
+    /**
+     * The trade app's session sizing at the seed's durations (scale 1): 45 KB of state per session, 100 s
+     * idle timeout. A node holds about (sessions orphaned per second) x timeout sessions, so the timeout
+     * scales with the run and the state with its inverse: VCN3's heap then fills at the same point of the
+     * run at any scale. Chosen by {@code calibrate} at scale 0.1 (450 KB, 10 s): VCN3 runs out of heap
+     * under round robin, and the 2:2:1 control keeps it below the top (benchmarks/README.md).
+     */
+    public static final double SESSION_STATE_KB_AT_SCALE_1 = 45;
+    public static final double SESSION_TIMEOUT_S_AT_SCALE_1 = 100;
+    /** Duration scale of the default sweep: 30 s of load per cell instead of the seed's 300 s, same proportions. */
+    public static final double DEFAULT_SCALE = 0.1;
     /**
      * JMeter keep-alive connection lifetime: the seed's Table 10 shows about 1.25 node selections per active
      * connection per second (26.4 selections/s at 21.1 active connections, Table 10 averages), i.e. a new connection, and a new
@@ -70,8 +75,9 @@ public final class SweepCommand {
               --node-threads N        HTTP worker threads of a full node; VCN3 gets half (default %d)
               --node-queue N          request queue of every node: beyond threads + queue a node refuses (default %d)
               --node-jdbc N           JDBC pool of a full node; VCN3 gets half (default %d)
-              --session-kb N          per-session state of the trade app, KB (default %d): heap per session
-              --session-timeout-s N   idle timeout of the trade app's sessions (default %d; 0: the app's 30 min)
+              --session-kb N          per-session state of the trade app, KB (default %.0f / scale: 450 at 0.1)
+              --session-timeout-s N   idle timeout of the trade app's sessions (default %.0f x scale: 10 s at
+                                      0.1; 0: the app's 30 min)
               --provisioner KIND      tomcat (default) or glassfish (needs --glassfish-home)
               --glassfish-home DIR    the glassfish7 directory of an unpacked GlassFish 7
               --jdbc-driver JAR       JDBC driver for GlassFish domains (default: H2 from ~/.m2)
@@ -89,7 +95,7 @@ public final class SweepCommand {
               --agent-jar FILE|none   node agent JAR for the nodes (default: node-agent/jakarta build)
               --dispatcher-jar, --launcher-jar, --jmeter-home, --work-dir, --root   override locations
             """.formatted(DEFAULT_FULL_NODE.heapMb(), DEFAULT_FULL_NODE.httpThreads(), DEFAULT_FULL_NODE.acceptQueue(),
-            DEFAULT_FULL_NODE.jdbcPool(), DEFAULT_SESSION_STATE_KB, DEFAULT_SESSION_TIMEOUT_S);
+            DEFAULT_FULL_NODE.jdbcPool(), SESSION_STATE_KB_AT_SCALE_1, SESSION_TIMEOUT_S_AT_SCALE_1);
 
     private SweepCommand() {
     }
@@ -115,14 +121,16 @@ public final class SweepCommand {
                 .map(PolicyRow::key).toList())));
         rows.forEach(PolicyRow::parse);
         String provisionerKind = o.get("provisioner", "tomcat");
+        double scale = o.doubleValue("scale", quick ? QUICK_SCALE : DEFAULT_SCALE); // Durations checks its range
         SweepSettings settings = new SweepSettings(o.get("name", quick ? "sweep-quick" : "sweep"), scenarios, rows,
-                o.doubleValue("scale", quick ? QUICK_SCALE : DEFAULT_SCALE), o.intValue("threads", quick ? 10 : 30),
+                scale, o.intValue("threads", quick ? 10 : 30),
                 new NodeCapacity(o.intValue("heap-mb", DEFAULT_FULL_NODE.heapMb()),
                         o.intValue("node-threads", DEFAULT_FULL_NODE.httpThreads()),
                         o.intValue("node-queue", DEFAULT_FULL_NODE.acceptQueue()),
                         o.intValue("node-jdbc", DEFAULT_FULL_NODE.jdbcPool())),
-                o.intValue("session-kb", DEFAULT_SESSION_STATE_KB),
-                o.intValue("session-timeout-s", DEFAULT_SESSION_TIMEOUT_S), provisionerKind, plan.getFileName().toString(),
+                o.intValue("session-kb", (int) Math.round(SESSION_STATE_KB_AT_SCALE_1 / scale)),
+                o.intValue("session-timeout-s", (int) Math.max(1, Math.round(SESSION_TIMEOUT_S_AT_SCALE_1 * scale))),
+                provisionerKind, plan.getFileName().toString(),
                 agent != null, o.get("http-balance", "per-connection"),
                 o.intValue("connection-ttl-ms", DEFAULT_CONNECTION_TTL_MS));
         if (settings.connectionTtlMs() < 1) {
@@ -180,7 +188,8 @@ public final class SweepCommand {
                     throw new IllegalArgumentException("JDBC driver " + driver + " does not exist; pass --jdbc-driver");
                 }
                 yield new GlassFishClusterProvisioner(new GlassFishInstallation(Path.of(home),
-                        Path.of(System.getProperty("java.home"))), at.launcherJar(), war, driver, "/trade");
+                        Path.of(System.getProperty("java.home"))), at.launcherJar(), war, driver, "/trade",
+                        appProperties);
             }
             default -> throw new IllegalArgumentException("unknown provisioner '" + kind + "'; known: tomcat, glassfish");
         };

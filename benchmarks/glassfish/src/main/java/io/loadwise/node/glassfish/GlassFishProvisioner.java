@@ -7,6 +7,7 @@ import io.loadwise.node.provision.RunningNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -29,6 +30,7 @@ public final class GlassFishProvisioner implements NodeProvisioner {
 
     private final GlassFishInstallation installation;
     private final Path domainsDir;
+    private final List<String> jvmOptions;
     private GlassFishServer server;
 
     /**
@@ -36,8 +38,16 @@ public final class GlassFishProvisioner implements NodeProvisioner {
      * @param domainsDir   where the node's domain directory is created
      */
     public GlassFishProvisioner(GlassFishInstallation installation, Path domainsDir) {
+        this(installation, domainsDir, List.of());
+    }
+
+    /**
+     * @param jvmOptions extra options for the server JVM, e.g. the application's {@code -Dname=value} settings
+     */
+    public GlassFishProvisioner(GlassFishInstallation installation, Path domainsDir, List<String> jvmOptions) {
         this.installation = Objects.requireNonNull(installation, "installation");
         this.domainsDir = Objects.requireNonNull(domainsDir, "domainsDir");
+        this.jvmOptions = List.copyOf(jvmOptions);
     }
 
     @Override
@@ -66,7 +76,9 @@ public final class GlassFishProvisioner implements NodeProvisioner {
         try {
             server.setMaxHeap(spec.heapMb());
             server.addLibraries(spec.extraLibs());
-            server.addJvmOptions(List.of("-D" + AGENT_CONFIG_PROPERTY + "=" + writeAgentConfig(server)));
+            List<String> options = new ArrayList<>(jvmOptions);
+            options.add("-D" + AGENT_CONFIG_PROPERTY + "=" + writeAgentConfig(server));
+            server.addJvmOptions(options);
             server.start();
             int httpPort = spec.port() == 0 ? server.defaultHttpPort() : spec.port();
             server.configure(new DomainSettings()

@@ -26,14 +26,17 @@ public final class GlassFishClusterProvisioner implements ClusterProvisioner {
     private final Path war;
     private final Path driverJar;
     private final String contextPath;
+    private final List<String> appProperties;
 
+    /** @param appProperties {@code -Dname=value} options for each server JVM (the trade app's session sizing) */
     public GlassFishClusterProvisioner(GlassFishInstallation installation, Path launcherJar, Path war,
-            Path driverJar, String contextPath) {
+            Path driverJar, String contextPath, List<String> appProperties) {
         this.installation = installation;
         this.launcherJar = launcherJar;
         this.war = war;
         this.driverJar = driverJar;
         this.contextPath = contextPath;
+        this.appProperties = List.copyOf(appProperties);
     }
 
     @Override
@@ -61,7 +64,8 @@ public final class GlassFishClusterProvisioner implements ClusterProvisioner {
             for (int i = 0; i < capacities.size(); i++) {
                 NodeCapacity c = capacities.get(i);
                 String name = "VCN" + (i + 1);
-                GlassFishProvisioner provisioner = new GlassFishProvisioner(installation, workDir.resolve("domains"));
+                GlassFishProvisioner provisioner = new GlassFishProvisioner(installation, workDir.resolve("domains"),
+                        appProperties);
                 provisioners.add(provisioner);
                 RunningNode node = provisioner.start(new NodeSpec(name, 0, c.heapMb(),
                         c.httpThreads(), c.acceptQueue(), c.jdbcPool(), war, contextPath, List.of(driverJar),
