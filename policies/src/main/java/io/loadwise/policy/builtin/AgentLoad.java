@@ -13,21 +13,15 @@ import io.loadwise.policy.PolicyMetric;
  *   <li>rank 0, "known": the node has a fresh sample with the needed metrics; ordered by load.</li>
  *   <li>rank 1, "unknown": no fresh sample, or a needed metric missing (load NaN); used only when no
  *       known node is usable, and ordered among themselves by live active connections.</li>
- *   <li>{@link NodeLoad#EXCLUDED}: the policy ruled the node out (jvm-aware saturation).</li>
  * </ul>
  */
 final class AgentLoad implements NodeLoad {
 
     private final double[] load;
-    private final boolean[] excluded;
 
-    /**
-     * @param load per node index; NaN marks a node without usable metrics
-     * @param excluded per node index, or {@code null} when the policy excludes nothing
-     */
-    AgentLoad(double[] load, boolean[] excluded) {
+    /** @param load per node index; NaN marks a node without usable metrics */
+    AgentLoad(double[] load) {
         this.load = load;
-        this.excluded = excluded;
     }
 
     /** Load = the value of one agent metric (NaN when the sample is missing, stale or lacks it). */
@@ -37,16 +31,12 @@ final class AgentLoad implements NodeLoad {
             AgentSample sample = snapshot.node(i).agentSample();
             load[i] = sample == null ? Double.NaN : sample.value(metric);
         }
-        return new AgentLoad(load, null);
+        return new AgentLoad(load);
     }
 
     @Override
     public int rank(NodeView node) {
-        int i = node.index();
-        if (excluded != null && excluded[i]) {
-            return EXCLUDED;
-        }
-        return Double.isNaN(load[i]) ? 1 : 0;
+        return Double.isNaN(load[node.index()]) ? 1 : 0;
     }
 
     @Override

@@ -50,6 +50,6 @@ public final class F5DynamicRatioPolicy implements LoadBalancingPolicy {
             unknownMarker[i] = weights[i] == 0 ? Double.NaN : 0;
         }
         SmoothWrrTable table = new SmoothWrrTable(snapshot, weights, WrrPicker.carriedCursor(ID, previous));
-        return new WrrPicker(ID, table, new ArgminPicker(snapshot, new AgentLoad(unknownMarker, null)));
+        return new WrrPicker(ID, table, new ArgminPicker(snapshot, new AgentLoad(unknownMarker)));
     }
 }

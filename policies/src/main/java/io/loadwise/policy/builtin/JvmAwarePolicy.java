@@ -9,7 +9,9 @@ import java.util.List;
 
 /**
  * JPR-01/02 (jQoStdV1): the node with the least {@link JvmAwareLoad} (Equation 2), computed from the
- * agent samples when the picker is built; ties rotate. Saturated nodes (load 100) are never picked,
+ * agent samples when the picker is built, corrected between samples by the connections each node has
+ * taken since ({@link HeadroomLoad}: fewest {@code (active + 1) / (100 - load)}); ties rotate. Saturated
+ * nodes (load 100) are never picked,
  * not even as a last resort: if every node is saturated or down the pick returns {@code null} and the
  * dispatcher refuses the request rather than push a server into failure. Nodes without fresh metrics
  * are used only when no node with metrics is usable (then by least connections).
@@ -23,8 +25,8 @@ public final class JvmAwarePolicy implements LoadBalancingPolicy {
 
     @Override
     public String description() {
-        return "JVM-aware (jQoStdV1): least mean of CPU, I/O wait, queue, threads, JDBC and heap use; "
-                + "excludes saturated nodes";
+        return "JVM-aware (jQoStdV1): least mean of CPU, I/O wait, queue, threads, JDBC and heap use, spread"
+                + " between samples by live connections per headroom; excludes saturated nodes";
     }
 
     @Override
@@ -41,11 +43,9 @@ public final class JvmAwarePolicy implements LoadBalancingPolicy {
     public Picker newPicker(ClusterSnapshot snapshot, Picker previous, PolicyEnvironment env) {
         JvmAwareLoad formula = JvmAwareLoad.from(env.options());
         double[] load = new double[snapshot.size()];
-        boolean[] excluded = new boolean[snapshot.size()];
         for (int i = 0; i < load.length; i++) {
             load[i] = formula.load(snapshot.node(i).agentSample());
-            excluded[i] = load[i] >= JvmAwareLoad.SATURATED;
         }
-        return new ArgminPicker(snapshot, new AgentLoad(load, excluded));
+        return new ArgminPicker(snapshot, new HeadroomLoad(load));
     }
 }

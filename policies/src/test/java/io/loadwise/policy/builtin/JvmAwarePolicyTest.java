@@ -78,6 +78,23 @@ class JvmAwarePolicyTest {
     }
 
     @Test
+    void betweenSamplesConnectionsSpreadInProportionToHeadroom() {
+        TestCluster cluster = TestCluster.of("jvm-aware", 2);
+        cluster.node('A').sample(jvm(20, 20, 20, 20, 20, 20)); // load 20: headroom 80
+        cluster.node('B').sample(jvm(60, 60, 50, 60, 70, 60)); // load 60 (queue under 55): headroom 40
+        Picker picker = cluster.picker();
+        // no new sample comes: each pick opens a connection, as the dispatcher's counters would show
+        int[] picks = new int[2];
+        for (int i = 0; i < 30; i++) {
+            TestNode node = (TestNode) picker.pick(null);
+            picks[node.index()]++;
+            node.active(node.activeConnections() + 1);
+        }
+        assertEquals(20, picks[0], "2:1 headroom, 2:1 connections rather than all to the least loaded");
+        assertEquals(10, picks[1]);
+    }
+
+    @Test
     void nodesWithoutMetricsAreUsedOnlyWhenNoKnownNodeIsUsable() {
         TestCluster cluster = TestCluster.of("jvm-aware", 3);
         cluster.node('A').sample(jvm(90, 9, 50, 90, 90, 80));
