@@ -79,8 +79,9 @@ public final class SweepCommand {
               --session-timeout-s N   idle timeout of the trade app's sessions (default %.0f x scale: 10 s at
                                       0.1; 0: the app's 30 min)
               --provisioner KIND      tomcat (default) or glassfish (needs --glassfish-home)
-              --glassfish-home DIR    the glassfish7 directory of an unpacked GlassFish 7
-              --jdbc-driver JAR       JDBC driver for GlassFish domains (default: H2 from ~/.m2)
+              --glassfish-home DIR    the glassfish7 directory of an unpacked GlassFish 7 (default: the one
+                                      benchmarks/glassfish unpacks in its target/ on mvn verify)
+              --jdbc-driver JAR       JDBC driver for GlassFish domains (default: that module's H2)
               --war FILE              web application (default: the trade app)
               --plan FILE             JMeter plan (default: benchmarks/jmeter/trade-scenario.jmx)
               --path P                sampled path (default /trade/scenario)
@@ -177,18 +178,29 @@ public final class SweepCommand {
         return switch (kind) {
             case "tomcat" -> new TomcatClusterProvisioner(at.launcherJar(), war, agent, appProperties);
             case "glassfish" -> {
-                String home = o.get("glassfish-home", System.getProperty(GlassFishInstallation.HOME_PROPERTY));
-                if (home == null) {
-                    throw new IllegalArgumentException("--provisioner glassfish needs --glassfish-home DIR (the"
-                            + " glassfish7 directory of an unpacked GlassFish 7 distribution)");
+                Path artifacts = at.root().resolve("benchmarks/glassfish/target/node-artifacts");
+                String home = o.get("glassfish-home", System.getProperty(GlassFishInstallation.HOME_PROPERTY,
+                        at.root().resolve("benchmarks/glassfish/target/glassfish7").toString()));
+                if (!Files.isDirectory(Path.of(home))) {
+                    throw new IllegalArgumentException("--provisioner glassfish: no GlassFish 7 at " + home + "; pass"
+                            + " --glassfish-home DIR, or unpack the project's with 'mvn -B -pl benchmarks/glassfish -am"
+                            + " verify -DskipTests'");
                 }
-                Path driver = Path.of(o.get("jdbc-driver", Path.of(System.getProperty("user.home"),
-                        ".m2/repository/com/h2database/h2/2.3.232/h2-2.3.232.jar").toString()));
-                if (!Files.isRegularFile(driver)) {
-                    throw new IllegalArgumentException("JDBC driver " + driver + " does not exist; pass --jdbc-driver");
+                // the server's common class path: the JDBC driver, and SLF4J (the trade app expects the
+                // container to provide it)
+                List<Path> serverLibs = new ArrayList<>();
+                serverLibs.add(Path.of(o.get("jdbc-driver", artifacts.resolve("h2.jar").toString())));
+                serverLibs.add(artifacts.resolve("slf4j-api.jar"));
+                serverLibs.add(artifacts.resolve("slf4j-jdk14.jar"));
+                for (Path lib : serverLibs) {
+                    if (!Files.isRegularFile(lib)) {
+                        throw new IllegalArgumentException("--provisioner glassfish: " + lib + " does not exist; build"
+                                + " it with 'mvn -B -pl benchmarks/glassfish -am verify -DskipTests' (or pass"
+                                + " --jdbc-driver)");
+                    }
                 }
                 yield new GlassFishClusterProvisioner(new GlassFishInstallation(Path.of(home),
-                        Path.of(System.getProperty("java.home"))), at.launcherJar(), war, driver, "/trade",
+                        Path.of(System.getProperty("java.home"))), at.launcherJar(), war, agent, serverLibs, "/trade",
                         appProperties);
             }
             default -> throw new IllegalArgumentException("unknown provisioner '" + kind + "'; known: tomcat, glassfish");

@@ -69,7 +69,11 @@ class BenchMainTest {
         rejected("unknown policy row 'tcp-jvm-aware'", "sweep", "--policies", "tcp-jvm-aware");
         rejected("heapMb must be at least 32", "sweep", "--heap-mb", "48");
         rejected("unknown provisioner 'jetty'", "sweep", "--provisioner", "jetty");
-        rejected("--provisioner glassfish needs --glassfish-home", "sweep", "--provisioner", "glassfish");
+        rejected("--provisioner glassfish: no GlassFish 7 at /nonexistent/glassfish7", "sweep", "--provisioner",
+                "glassfish", "--glassfish-home", "/nonexistent/glassfish7");
+        rejected("--session-kb must not be negative, got -1", "sweep", "--session-kb", "-1");
+        rejected("--vary needs OPTION=v1,v2,..., got 'session-kb'", "calibrate", "--vary", "session-kb");
+        rejected("--vary: 'out' is not a sweep option that can be varied", "calibrate", "--vary", "out=a,b");
         rejected("--http-balance: 'sticky'", "sweep", "--http-balance", "sticky");
         rejected("--threads needs a value", "sweep", "--heap-mb", "64", "--threads");
     }

@@ -8,7 +8,9 @@ import io.loadwise.node.glassfish.GlassFishProvisioner;
 import io.loadwise.node.provision.NodeSpec;
 import io.loadwise.node.provision.ProvisioningException;
 import io.loadwise.node.provision.RunningNode;
+import io.loadwise.node.provision.WarRepackager;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,17 +26,23 @@ public final class GlassFishClusterProvisioner implements ClusterProvisioner {
     private final GlassFishInstallation installation;
     private final Path launcherJar;
     private final Path war;
-    private final Path driverJar;
+    private final Path agentJar;
+    private final List<Path> serverLibs;
     private final String contextPath;
     private final List<String> appProperties;
 
-    /** @param appProperties {@code -Dname=value} options for each server JVM (the trade app's session sizing) */
+    /**
+     * @param agentJar      the node agent's jakarta JAR, added to the WAR's WEB-INF/lib; null for none
+     * @param serverLibs    jars for each domain's common class path (JDBC driver, SLF4J)
+     * @param appProperties {@code -Dname=value} options for each server JVM (the trade app's session sizing)
+     */
     public GlassFishClusterProvisioner(GlassFishInstallation installation, Path launcherJar, Path war,
-            Path driverJar, String contextPath, List<String> appProperties) {
+            Path agentJar, List<Path> serverLibs, String contextPath, List<String> appProperties) {
         this.installation = installation;
         this.launcherJar = launcherJar;
         this.war = war;
-        this.driverJar = driverJar;
+        this.agentJar = agentJar;
+        this.serverLibs = List.copyOf(serverLibs);
         this.contextPath = contextPath;
         this.appProperties = List.copyOf(appProperties);
     }
@@ -56,6 +64,9 @@ public final class GlassFishClusterProvisioner implements ClusterProvisioner {
         }
         NodeLauncher launcher = NodeLauncher.builder().workRoot(workDir).classpath(launcherJar.toString()).war(war)
                 .build();
+        Files.createDirectories(workDir);
+        Path app = agentJar == null ? war
+                : WarRepackager.withLibraries(war, List.of(agentJar), workDir.resolve("app-with-agent.war"));
         DatabaseProcess database = launcher.startDatabase(0, timeout);
         List<GlassFishProvisioner> provisioners = new ArrayList<>();
         List<BackendNode> nodes = new ArrayList<>();
@@ -68,7 +79,7 @@ public final class GlassFishClusterProvisioner implements ClusterProvisioner {
                         appProperties);
                 provisioners.add(provisioner);
                 RunningNode node = provisioner.start(new NodeSpec(name, 0, c.heapMb(),
-                        c.httpThreads(), c.acceptQueue(), c.jdbcPool(), war, contextPath, List.of(driverJar),
+                        c.httpThreads(), c.acceptQueue(), c.jdbcPool(), app, contextPath, serverLibs,
                         database.jdbcUrl(), "sa", ""));
                 nodes.add(new BackendNode(name, node.host(), node.httpPort(), null));
             }

@@ -18,18 +18,26 @@ import javax.imageio.ImageIO;
 
 /**
  * A cell's per-second trace as lines: each node's selections per second and the dispatcher's failed
- * requests per second (dashed), like the seed's selection and failure traces (figures 49-63). Reads the
+ * requests per second (dashed), like the seed's selection and failure traces (figures 49-63); below,
+ * when the trace has agent figures, the last node's (VCN3's) heap, busy-worker and JDBC use in percent,
+ * which shows whether and when it ran out (the seed's load traces, figures 51, 53, 57, 60, 63). Reads the
  * trace CSV the sweep wrote.
  */
 final class TraceChart {
 
     static final Color[] NODE_COLORS = {new Color(40, 110, 200), new Color(40, 160, 80), new Color(230, 140, 20)};
+    static final Color[] LOAD_COLORS = {new Color(140, 60, 170), new Color(0, 150, 160), new Color(120, 80, 40)};
     static final int WIDTH = 760;
-    private static final int HEIGHT = 320;
+    private static final int PANEL_HEIGHT = 240;
+    private static final int LOAD_PANEL_HEIGHT = 160;
     private static final int LEFT = 60;
-    private static final int RIGHT = 140;
+    private static final int RIGHT = 150;
     private static final int TOP = 40;
-    private static final int BOTTOM = 40;
+    private static final int GAP = 40;
+
+    /** One plotted series: a CSV column, its colour, dashed or not, and its legend. */
+    private record Line(int column, Color color, boolean dashed, String label) {
+    }
 
     private TraceChart() {
     }
@@ -47,43 +55,43 @@ final class TraceChart {
         }
         // selections per node come first after the four cluster columns; agent columns ("VCN1 heap%") follow
         int series = (int) Arrays.stream(header).skip(4).takeWhile(h -> !h.contains(" ")).count();
+        List<Line> selections = new ArrayList<>();
+        for (int s = 0; s < series; s++) {
+            selections.add(new Line(4 + s, NODE_COLORS[s % NODE_COLORS.length], false, header[4 + s] + " sels/s"));
+        }
+        selections.add(new Line(2, Color.RED, true, "LB failed/s"));
+        List<Line> load = new ArrayList<>();
+        if (series > 0) {
+            String last = header[4 + series - 1];
+            String[] kinds = {"heap%", "threads%", "jdbc%"};
+            for (int k = 0; k < kinds.length; k++) {
+                int column = Arrays.asList(header).indexOf(last + " " + kinds[k]);
+                if (column >= 0 && hasData(rows, column)) {
+                    load.add(new Line(column, LOAD_COLORS[k], false, last + " " + kinds[k]));
+                }
+            }
+        }
         double max = 1;
         for (double[] r : rows) {
-            for (int s = 0; s < series; s++) {
-                max = Math.max(max, r[4 + s]);
+            for (Line line : selections) {
+                max = Double.isNaN(r[line.column()]) ? max : Math.max(max, r[line.column()]);
             }
-            max = Math.max(max, r[2]);
         }
-        BufferedImage image = new BufferedImage(WIDTH, HEIGHT, BufferedImage.TYPE_INT_RGB);
+        int height = TOP + PANEL_HEIGHT + GAP + (load.isEmpty() ? 0 : LOAD_PANEL_HEIGHT + GAP);
+        BufferedImage image = new BufferedImage(WIDTH, height, BufferedImage.TYPE_INT_RGB);
         Graphics2D g = image.createGraphics();
         try {
             g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
             g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
             g.setColor(Color.WHITE);
-            g.fillRect(0, 0, WIDTH, HEIGHT);
+            g.fillRect(0, 0, WIDTH, height);
             g.setColor(Color.BLACK);
             g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 13));
             g.drawString(title, 10, 20);
             g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
-            int plotW = WIDTH - LEFT - RIGHT;
-            int plotH = HEIGHT - TOP - BOTTOM;
-            g.setColor(Color.GRAY);
-            g.drawRect(LEFT, TOP, plotW, plotH);
-            g.drawString(String.format(Locale.ROOT, "%.0f/s", max), 5, TOP + 10);
-            g.drawString("0", LEFT - 15, TOP + plotH);
-            g.drawString(rows.size() + " s", LEFT + plotW - 20, TOP + plotH + 15);
-            g.drawString("time (s)", LEFT + plotW / 2 - 20, TOP + plotH + 15);
-            for (int s = 0; s <= series; s++) {
-                boolean failures = s == series;
-                int column = failures ? 2 : 4 + s;
-                g.setColor(failures ? Color.RED : NODE_COLORS[s % NODE_COLORS.length]);
-                g.setStroke(failures ? new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10,
-                        new float[] {5, 4}, 0) : new BasicStroke(2));
-                for (int i = 1; i < rows.size(); i++) {
-                    g.drawLine(x(i - 1, rows.size(), plotW), y(rows.get(i - 1)[column], max, plotH),
-                            x(i, rows.size(), plotW), y(rows.get(i)[column], max, plotH));
-                }
-                g.drawString(failures ? "LB failed/s" : header[4 + s] + " sels/s", LEFT + plotW + 10, TOP + 15 + s * 18);
+            panel(g, TOP, PANEL_HEIGHT, rows, selections, max, String.format(Locale.ROOT, "%.0f/s", max));
+            if (!load.isEmpty()) {
+                panel(g, TOP + PANEL_HEIGHT + GAP, LOAD_PANEL_HEIGHT, rows, load, 100, "100 %");
             }
         } finally {
             g.dispose();
@@ -92,11 +100,42 @@ final class TraceChart {
         ImageIO.write(image, "png", png.toFile());
     }
 
+    private static void panel(Graphics2D g, int top, int plotH, List<double[]> rows, List<Line> lines, double max,
+            String maxLabel) {
+        int plotW = WIDTH - LEFT - RIGHT;
+        g.setColor(Color.GRAY);
+        g.setStroke(new BasicStroke(1));
+        g.drawRect(LEFT, top, plotW, plotH);
+        g.drawString(maxLabel, 5, top + 10);
+        g.drawString("0", LEFT - 15, top + plotH);
+        g.drawString(rows.size() + " s", LEFT + plotW - 20, top + plotH + 15);
+        g.drawString("time (s)", LEFT + plotW / 2 - 20, top + plotH + 15);
+        for (int s = 0; s < lines.size(); s++) {
+            Line line = lines.get(s);
+            g.setColor(line.color());
+            g.setStroke(line.dashed() ? new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10,
+                    new float[] {5, 4}, 0) : new BasicStroke(2));
+            for (int i = 1; i < rows.size(); i++) {
+                double from = rows.get(i - 1)[line.column()];
+                double to = rows.get(i)[line.column()];
+                if (!Double.isNaN(from) && !Double.isNaN(to)) { // a second the agent reported nothing: a gap
+                    g.drawLine(x(i - 1, rows.size(), plotW), y(from, max, top, plotH), x(i, rows.size(), plotW),
+                            y(to, max, top, plotH));
+                }
+            }
+            g.drawString(line.label(), LEFT + plotW + 10, top + 15 + s * 18);
+        }
+    }
+
+    private static boolean hasData(List<double[]> rows, int column) {
+        return rows.stream().anyMatch(r -> column < r.length && !Double.isNaN(r[column]));
+    }
+
     private static int x(int i, int n, int plotW) {
         return LEFT + (int) Math.round(plotW * (double) i / Math.max(1, n - 1));
     }
 
-    private static int y(double v, double max, int plotH) {
-        return TOP + plotH - (int) Math.round(plotH * v / max);
+    private static int y(double v, double max, int top, int plotH) {
+        return top + plotH - (int) Math.round(plotH * Math.min(v, max) / max);
     }
 }

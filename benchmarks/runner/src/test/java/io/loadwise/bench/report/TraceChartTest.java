@@ -35,6 +35,24 @@ class TraceChartTest {
         assertTrue(hasColour(image, TraceChart.NODE_COLORS[0]), "VCN1's selections are drawn");
         assertTrue(hasColour(image, TraceChart.NODE_COLORS[1]), "VCN2's selections are drawn");
         assertFalse(hasColour(image, TraceChart.NODE_COLORS[2]), "agent columns are not taken for a third node");
+        assertTrue(hasColour(image, TraceChart.LOAD_COLORS[0]), "VCN2's (the last node's) heap % is drawn below");
+        assertTrue(hasColour(image, TraceChart.LOAD_COLORS[2]), "and its JDBC %");
+    }
+
+    @Test
+    void aTraceWithoutAgentFiguresHasNoLoadPanel() throws IOException {
+        Path csv = dir.resolve("tcp.csv");
+        Files.writeString(csv, """
+                epochMillis,throughput,failed,activeConnections,VCN1,VCN2,VCN1 heap%,VCN1 threads%,VCN1 jdbc%,VCN2 heap%,VCN2 threads%,VCN2 jdbc%
+                1000,0.00,0.00,0.00,0,0,,,,,,
+                2000,10.00,0.00,2.00,5,5,,,,,,
+                3000,30.00,4.00,6.00,9,3,,,,,,
+                """);
+        Path png = dir.resolve("tcp.png");
+        TraceChart.write(csv, png, "baseline x tcp-random");
+        BufferedImage image = ImageIO.read(png.toFile());
+        assertFalse(hasColour(image, TraceChart.LOAD_COLORS[0]), "no agent figures, no load lines");
+        assertTrue(hasColour(image, TraceChart.NODE_COLORS[0]));
     }
 
     private static boolean hasColour(BufferedImage image, Color colour) {

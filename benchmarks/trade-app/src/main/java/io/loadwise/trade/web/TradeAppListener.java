@@ -53,47 +53,32 @@ public final class TradeAppListener implements ServletContextListener {
 
     /** 0 (keep web.xml's timeout) when unset. */
     static int timeoutSeconds(String value) {
-        if (value == null || value.isBlank()) {
-            return 0;
-        }
-        try {
-            int seconds = Integer.parseInt(value.trim());
-            if (seconds < 1) {
-                throw new IllegalArgumentException(TIMEOUT_PARAM + " must be at least 1, got " + seconds);
-            }
-            return seconds;
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(TIMEOUT_PARAM + " is not an integer: '" + value + "'", e);
-        }
+        return integer(TIMEOUT_PARAM, value, 0, 1, Integer.MAX_VALUE);
     }
 
     static int stateKb(String value) {
-        if (value == null || value.isBlank()) {
-            return 0;
-        }
-        try {
-            int kb = Integer.parseInt(value.trim());
-            if (kb < 0 || kb > MAX_STATE_KB) {
-                throw new IllegalArgumentException(STATE_KB_PARAM + " must be between 0 and " + MAX_STATE_KB + ", got " + kb);
-            }
-            return kb;
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(STATE_KB_PARAM + " is not an integer: '" + value + "'", e);
-        }
+        return integer(STATE_KB_PARAM, value, 0, 0, MAX_STATE_KB);
     }
 
     static int historyLimit(String value) {
+        return integer(HISTORY_LIMIT_PARAM, value, DEFAULT_HISTORY_LIMIT, 1, Integer.MAX_VALUE);
+    }
+
+    /** {@code value} as an integer in [min, max], {@code unset} when blank; a clear error otherwise. */
+    private static int integer(String name, String value, int unset, int min, int max) {
         if (value == null || value.isBlank()) {
-            return DEFAULT_HISTORY_LIMIT;
+            return unset;
         }
+        int parsed;
         try {
-            int limit = Integer.parseInt(value.trim());
-            if (limit < 1) {
-                throw new IllegalArgumentException(HISTORY_LIMIT_PARAM + " must be positive, got " + limit);
-            }
-            return limit;
+            parsed = Integer.parseInt(value.trim());
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(HISTORY_LIMIT_PARAM + " is not an integer: '" + value + "'", e);
+            throw new IllegalArgumentException(name + " is not an integer: '" + value + "'", e);
         }
+        if (parsed < min || parsed > max) {
+            throw new IllegalArgumentException(name + (max == Integer.MAX_VALUE ? " must be at least " + min
+                    : " must be between " + min + " and " + max) + ", got " + parsed);
+        }
+        return parsed;
     }
 }

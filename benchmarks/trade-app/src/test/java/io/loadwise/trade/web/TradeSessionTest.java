@@ -61,7 +61,7 @@ class TradeSessionTest {
         assertEquals(25, TradeAppListener.historyLimit(" 25 "));
         assertEquals("trade.session.historyLimit is not an integer: 'lots'",
                 assertThrows(IllegalArgumentException.class, () -> TradeAppListener.historyLimit("lots")).getMessage());
-        assertEquals("trade.session.historyLimit must be positive, got -3",
+        assertEquals("trade.session.historyLimit must be at least 1, got -3",
                 assertThrows(IllegalArgumentException.class, () -> TradeAppListener.historyLimit("-3")).getMessage());
     }
 }
