@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * {@code calibrate}: do the capacity scenarios bite on this machine? For each value of one sweep option
@@ -137,14 +136,11 @@ final class CalibrateCommand {
         }
         Path log = cellWork.resolve("nodes/VCN3/node.log");
         boolean oom = Files.exists(log) && Files.readString(log, StandardCharsets.UTF_8).contains("OutOfMemoryError");
-        long total = r.selections().values().stream().mapToLong(Long::longValue).sum();
-        NodeLoad peak = r.peakLoad() == null ? NodeLoad.UNKNOWN : r.peakLoad().getOrDefault("VCN3", NodeLoad.UNKNOWN);
-        Map<String, Long> byNode = r.failuresByNode() == null ? Map.of() : r.failuresByNode();
-        String lbFailed = byNode.getOrDefault("VCN1", 0L) + " / " + byNode.getOrDefault("VCN2", 0L) + " / "
-                + byNode.getOrDefault("VCN3", 0L);
+        NodeLoad peak = r.peakLoad("VCN3");
+        String lbFailed = r.failuresOn("VCN1") + " / " + r.failuresOn("VCN2") + " / " + r.failuresOn("VCN3");
         return String.format(Locale.ROOT, "| %s | %s | %s | %d | %.1f | %d | %s | %.1f | %s | %s | %s | %s |%n", value,
                 scenario, row, r.samples(), r.throughput(), r.failed(), lbFailed,
-                total == 0 ? 0.0 : r.selections().getOrDefault("VCN3", 0L) * 100.0 / total, percent(peak.heapPercent()),
+                r.selectionShare("VCN3"), percent(peak.heapPercent()),
                 percent(peak.threadsPercent()), percent(peak.jdbcPercent()), oom ? "yes" : "no");
     }
 

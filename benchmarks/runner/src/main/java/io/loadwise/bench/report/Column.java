@@ -1,6 +1,5 @@
 package io.loadwise.bench.report;
 
-import io.loadwise.bench.dispatcher.NodeLoad;
 import io.loadwise.bench.sweep.CellResult;
 import java.util.List;
 import java.util.Locale;
@@ -24,27 +23,17 @@ record Column(String header, ToDoubleFunction<CellResult> value, int decimals) {
             new Column("Slow-down", CellResult::slowdown, 3),
             new Column("Node Sels", CellResult::nodeSels, 2),
             new Column("LB Failed", r -> r.lbFailed(), 0),
-            new Column("VCN1 sel %", r -> share(r, "VCN1"), 1),
-            new Column("VCN2 sel %", r -> share(r, "VCN2"), 1),
-            new Column("VCN3 sel %", r -> share(r, "VCN3"), 1),
-            new Column("VCN3 LB failed", r -> r.failuresByNode() == null ? Double.NaN
-                    : r.failuresByNode().getOrDefault("VCN3", 0L), 0),
+            new Column("VCN1 sel %", r -> r.selectionShare("VCN1"), 1),
+            new Column("VCN2 sel %", r -> r.selectionShare("VCN2"), 1),
+            new Column("VCN3 sel %", r -> r.selectionShare("VCN3"), 1),
+            new Column("VCN3 LB failed", r -> r.failuresByNode() == null ? Double.NaN : r.failuresOn("VCN3"), 0),
             // VCN3's highest heap, worker-thread and JDBC use from its agent: did it really run out?
-            new Column("VCN3 peak heap %", r -> peak(r).heapPercent(), 0),
-            new Column("VCN3 peak threads %", r -> peak(r).threadsPercent(), 0),
-            new Column("VCN3 peak JDBC %", r -> peak(r).jdbcPercent(), 0));
+            new Column("VCN3 peak heap %", r -> r.peakLoad("VCN3").heapPercent(), 0),
+            new Column("VCN3 peak threads %", r -> r.peakLoad("VCN3").threadsPercent(), 0),
+            new Column("VCN3 peak JDBC %", r -> r.peakLoad("VCN3").jdbcPercent(), 0));
 
     /** The value, or "n/a" for NaN (a figure nobody reported, e.g. agent metrics of a TCP row). */
     String format(double v) {
         return Double.isNaN(v) ? "n/a" : String.format(Locale.ROOT, "%." + decimals + "f", v);
-    }
-
-    private static NodeLoad peak(CellResult r) {
-        return r.peakLoad() == null ? NodeLoad.UNKNOWN : r.peakLoad().getOrDefault("VCN3", NodeLoad.UNKNOWN);
-    }
-
-    private static double share(CellResult r, String node) {
-        long total = r.selections().values().stream().mapToLong(Long::longValue).sum();
-        return total == 0 ? 0 : r.selections().getOrDefault(node, 0L) * 100.0 / total;
     }
 }

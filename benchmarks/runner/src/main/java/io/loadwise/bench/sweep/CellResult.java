@@ -43,6 +43,22 @@ public record CellResult(String scenario, String row, String error, long samples
         String startedAt, double wallSeconds, double loadSeconds, Map<String, NodeLoad> peakLoad,
         Map<String, Long> failuresByNode) {
 
+    /** {@code node}'s share of the node selections, in percent (0 when nothing was selected). */
+    public double selectionShare(String node) {
+        long total = selections.values().stream().mapToLong(Long::longValue).sum();
+        return total == 0 ? 0 : selections.getOrDefault(node, 0L) * 100.0 / total;
+    }
+
+    /** {@code node}'s peak heap/threads/JDBC use, {@link NodeLoad#UNKNOWN} when its agent reported none. */
+    public NodeLoad peakLoad(String node) {
+        return peakLoad == null ? NodeLoad.UNKNOWN : peakLoad.getOrDefault(node, NodeLoad.UNKNOWN);
+    }
+
+    /** The dispatcher's failures on {@code node} (0 for cells recorded before they were counted). */
+    public long failuresOn(String node) {
+        return failuresByNode == null ? 0 : failuresByNode.getOrDefault(node, 0L);
+    }
+
     /** A cell that could not run. */
     public static CellResult failed(String scenario, String row, String error, String startedAt, double wallSeconds) {
         return new CellResult(scenario, row, error, 0, 0, 0, 0, 0, 0, 0, 0, Map.of(), 0, 0, 0, 0, 0, 0, 0, 0, 0,

@@ -195,11 +195,9 @@ public final class CellRunner {
             }
         }
         Map<String, Long> failuresByNode = new LinkedHashMap<>();
-        for (JsonNode node : clusterInfo.path("nodes")) {
-            failuresByNode.put(node.path("name").asText(), node.path("failures").asLong());
-        }
         boolean agentLive = clusterInfo.path("nodes").size() > 0;
         for (JsonNode node : clusterInfo.path("nodes")) {
+            failuresByNode.put(node.path("name").asText(), node.path("failures").asLong());
             JsonNode agent = node.path("agent");
             agentLive &= agent.isObject() && agent.path("ageMs").asLong(Long.MAX_VALUE) < 10_000;
         }

@@ -4,6 +4,7 @@ import io.loadwise.capacity.CapacityPlanner;
 import io.loadwise.capacity.ResponseTimeChart;
 import io.loadwise.capacity.measure.ServiceRateMeter;
 import io.loadwise.sim.cli.CommandLine;
+import io.loadwise.sim.cli.CommandRun;
 import io.loadwise.sim.cli.UsageException;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -38,24 +39,7 @@ public final class CapacityCommand {
     }
 
     public static int run(String[] args, PrintStream out, PrintStream err) {
-        try {
-            CommandLine cl = CommandLine.parse(SPEC, args);
-            if (cl.has("help")) {
-                out.print(usage());
-                return 0;
-            }
-            return plan(cl, out);
-        } catch (IllegalArgumentException e) {
-            err.println("capacity: " + e.getMessage());
-            return 2;
-        } catch (IOException e) {
-            err.println("capacity: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
-            return 1;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            err.println("capacity: interrupted");
-            return 1;
-        }
+        return CommandRun.run("capacity", SPEC, usage(), args, out, err, cl -> plan(cl, out));
     }
 
     static String usage() {

@@ -13,7 +13,6 @@ import io.loadwise.sim.service.ServiceTimeModels;
 import io.loadwise.sim.workload.Trace;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -68,12 +67,7 @@ public final class SimulateCommand {
     }
 
     public static int run(String[] args, PrintStream out, PrintStream err) {
-        try {
-            CommandLine cl = CommandLine.parse(SPEC, args);
-            if (cl.has("help")) {
-                out.print(usage());
-                return 0;
-            }
+        return CommandRun.run("simulate", SPEC, usage(), args, out, err, cl -> {
             PolicyRegistry registry = PolicyRegistry.load();
             if (cl.has("list-policies")) {
                 for (LoadBalancingPolicy p : registry.all().values()) {
@@ -83,18 +77,7 @@ public final class SimulateCommand {
                 return 0;
             }
             return simulate(cl, registry, out);
-        } catch (IllegalArgumentException e) {
-            err.println("simulate: " + e.getMessage());
-            return 2;
-        } catch (IOException | UncheckedIOException e) {
-            err.println("simulate: " + e.getMessage());
-            return 1;
-        } catch (RuntimeException e) {
-            // a policy that throws: report which, do not hide it behind a bare stack trace
-            err.println("simulate: failed: " + e);
-            e.printStackTrace(err);
-            return 1;
-        }
+        });
     }
 
     static String usage() {
