@@ -61,8 +61,8 @@ final class ClusterForm {
     }
 
     static ClusterForm blank() {
-        ClusterForm f = of(new ClusterConfig("", Mode.HTTP, "0.0.0.0:8080", "round-robin", null, null, null, null,
-                null, null, null, null, null, null, null, null, null, null, null, List.of()));
+        ClusterForm f = of(ClusterConfig.builder().name("").mode(Mode.HTTP).listen("0.0.0.0:8080").policy("round-robin")
+                .nodes(List.of()).build());
         f.values.put("name", "");
         return f;
     }
@@ -123,16 +123,19 @@ final class ClusterForm {
         if (!fieldErrors.isEmpty()) {
             return null;
         }
-        ClusterConfig b = base != null ? base : new ClusterConfig(null, null, null, null, null, null, null, null,
-                null, null, null, null, null, null, null, null, null, null, null, null);
-        return new ClusterConfig(values.get("name").trim(), mode, values.get("listen").trim(),
-                emptyToNull(values.get("policy")), options.isEmpty() ? null : options,
-                http ? balance : null, http ? affinity : null,
-                http ? emptyToNull(values.get("affinityCookie")) : null, connectTimeout,
-                http ? b.responseTimeoutMs() : null, idleTimeout, http ? b.maxHeaderBytes() : null,
-                b.maxConnectionsPerNode(), b.connectAttempts(), b.unhealthyRetryMs(),
-                http ? b.agentPath() : null, http ? b.agentPollIntervalMs() : null, http ? b.agentExpiryMs() : null,
-                http ? b.agentReprobeMs() : null, nodes);
+        // The form edits some fields; the cluster being edited keeps the others (HTTP-only ones dropped for tcp).
+        ClusterConfig.Builder b = base != null ? base.toBuilder() : ClusterConfig.builder();
+        b.name(values.get("name").trim()).mode(mode).listen(values.get("listen").trim())
+                .policy(emptyToNull(values.get("policy"))).policyOptions(options.isEmpty() ? null : options)
+                .balance(http ? balance : null).affinity(http ? affinity : null)
+                .affinityCookie(http ? emptyToNull(values.get("affinityCookie")) : null)
+                .connectTimeoutMs(connectTimeout).idleTimeoutMs(idleTimeout).nodes(nodes);
+        if (!http) {
+            b.responseTimeoutMs(null).maxHeaderBytes(null).agentPath(null).agentPollIntervalMs(null)
+                    .agentExpiryMs(null).agentReprobeMs(null).headerTimeoutMs(null).requestIdleTimeoutMs(null)
+                    .responseIdleTimeoutMs(null).exchangeTimeoutMs(null).trustedProxies(null);
+        }
+        return b.build();
     }
 
     /** Files the validator's messages under the fields they name. */

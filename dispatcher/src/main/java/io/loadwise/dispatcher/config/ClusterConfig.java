@@ -29,6 +29,12 @@ public record ClusterConfig(
         Integer agentPollIntervalMs,
         Integer agentExpiryMs,
         Integer agentReprobeMs,
+        Integer headerTimeoutMs,
+        Integer requestIdleTimeoutMs,
+        Integer responseIdleTimeoutMs,
+        Integer exchangeTimeoutMs,
+        Integer maxClientConnections,
+        List<String> trustedProxies,
         List<NodeConfig> nodes) {
 
     public static final int DEFAULT_CONNECT_TIMEOUT_MS = 2_000;
@@ -46,6 +52,14 @@ public record ClusterConfig(
     /** TAPR-05: a node whose agent cannot be reached is re-probed every 60 s in the seed. */
     public static final int DEFAULT_AGENT_REPROBE_MS = 60_000;
     public static final String DEFAULT_AFFINITY_COOKIE = "LWROUTE";
+    /** HAProxy {@code timeout http-request}: a request head must arrive whole within 10 s of its first byte. */
+    public static final int DEFAULT_HEADER_TIMEOUT_MS = 10_000;
+    /** A request body that stops moving for this long is abandoned (408 or a closed connection). */
+    public static final int DEFAULT_REQUEST_IDLE_TIMEOUT_MS = 30_000;
+    /** A response that stops moving (the node stalls, or the client stops reading) for this long is cut off. */
+    public static final int DEFAULT_RESPONSE_IDLE_TIMEOUT_MS = 30_000;
+    /** The longest one request-response exchange may take from its first byte, whatever keeps moving: 10 min. */
+    public static final int DEFAULT_EXCHANGE_TIMEOUT_MS = 600_000;
 
     public Map<String, Double> policyOptionsOrEmpty() {
         return policyOptions == null ? Map.of() : policyOptions;
@@ -107,7 +121,241 @@ public record ClusterConfig(
         return agentReprobeMs == null ? DEFAULT_AGENT_REPROBE_MS : agentReprobeMs;
     }
 
+    public int headerTimeoutMsOrDefault() {
+        return headerTimeoutMs == null ? DEFAULT_HEADER_TIMEOUT_MS : headerTimeoutMs;
+    }
+
+    public int requestIdleTimeoutMsOrDefault() {
+        return requestIdleTimeoutMs == null ? DEFAULT_REQUEST_IDLE_TIMEOUT_MS : requestIdleTimeoutMs;
+    }
+
+    public int responseIdleTimeoutMsOrDefault() {
+        return responseIdleTimeoutMs == null ? DEFAULT_RESPONSE_IDLE_TIMEOUT_MS : responseIdleTimeoutMs;
+    }
+
+    public int exchangeTimeoutMsOrDefault() {
+        return exchangeTimeoutMs == null ? DEFAULT_EXCHANGE_TIMEOUT_MS : exchangeTimeoutMs;
+    }
+
+    /** Client connections this listener holds at most; 0 when only the global limit applies. */
+    public int maxClientConnectionsOrDefault() {
+        return maxClientConnections == null ? 0 : maxClientConnections;
+    }
+
+    /** Addresses or CIDR blocks whose {@code X-Forwarded-For} and {@code Forwarded} are kept and appended to. */
+    public List<String> trustedProxiesOrEmpty() {
+        return trustedProxies == null ? List.of() : trustedProxies;
+    }
+
     public List<NodeConfig> nodesOrEmpty() {
         return nodes == null ? List.of() : nodes;
+    }
+
+    /** A builder for code that makes or changes a configuration (tests, edits, the console's form). */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder starting from this configuration. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.name = name;
+        b.mode = mode;
+        b.listen = listen;
+        b.policy = policy;
+        b.policyOptions = policyOptions;
+        b.balance = balance;
+        b.affinity = affinity;
+        b.affinityCookie = affinityCookie;
+        b.connectTimeoutMs = connectTimeoutMs;
+        b.responseTimeoutMs = responseTimeoutMs;
+        b.idleTimeoutMs = idleTimeoutMs;
+        b.maxHeaderBytes = maxHeaderBytes;
+        b.maxConnectionsPerNode = maxConnectionsPerNode;
+        b.connectAttempts = connectAttempts;
+        b.unhealthyRetryMs = unhealthyRetryMs;
+        b.agentPath = agentPath;
+        b.agentPollIntervalMs = agentPollIntervalMs;
+        b.agentExpiryMs = agentExpiryMs;
+        b.agentReprobeMs = agentReprobeMs;
+        b.headerTimeoutMs = headerTimeoutMs;
+        b.requestIdleTimeoutMs = requestIdleTimeoutMs;
+        b.responseIdleTimeoutMs = responseIdleTimeoutMs;
+        b.exchangeTimeoutMs = exchangeTimeoutMs;
+        b.maxClientConnections = maxClientConnections;
+        b.trustedProxies = trustedProxies;
+        b.nodes = nodes;
+        return b;
+    }
+
+    /** Sets components by name; {@link #build()} makes the record. Unset components stay {@code null} (defaults). */
+    public static final class Builder {
+        private String name;
+        private Mode mode;
+        private String listen;
+        private String policy;
+        private Map<String, Double> policyOptions;
+        private Balance balance;
+        private Affinity affinity;
+        private String affinityCookie;
+        private Integer connectTimeoutMs;
+        private Integer responseTimeoutMs;
+        private Integer idleTimeoutMs;
+        private Integer maxHeaderBytes;
+        private Integer maxConnectionsPerNode;
+        private Integer connectAttempts;
+        private Integer unhealthyRetryMs;
+        private String agentPath;
+        private Integer agentPollIntervalMs;
+        private Integer agentExpiryMs;
+        private Integer agentReprobeMs;
+        private Integer headerTimeoutMs;
+        private Integer requestIdleTimeoutMs;
+        private Integer responseIdleTimeoutMs;
+        private Integer exchangeTimeoutMs;
+        private Integer maxClientConnections;
+        private List<String> trustedProxies;
+        private List<NodeConfig> nodes;
+
+        private Builder() {
+        }
+
+        public Builder name(String name) {
+            this.name = name;
+            return this;
+        }
+
+        public Builder mode(Mode mode) {
+            this.mode = mode;
+            return this;
+        }
+
+        public Builder listen(String listen) {
+            this.listen = listen;
+            return this;
+        }
+
+        public Builder policy(String policy) {
+            this.policy = policy;
+            return this;
+        }
+
+        public Builder policyOptions(Map<String, Double> policyOptions) {
+            this.policyOptions = policyOptions;
+            return this;
+        }
+
+        public Builder balance(Balance balance) {
+            this.balance = balance;
+            return this;
+        }
+
+        public Builder affinity(Affinity affinity) {
+            this.affinity = affinity;
+            return this;
+        }
+
+        public Builder affinityCookie(String affinityCookie) {
+            this.affinityCookie = affinityCookie;
+            return this;
+        }
+
+        public Builder connectTimeoutMs(Integer connectTimeoutMs) {
+            this.connectTimeoutMs = connectTimeoutMs;
+            return this;
+        }
+
+        public Builder responseTimeoutMs(Integer responseTimeoutMs) {
+            this.responseTimeoutMs = responseTimeoutMs;
+            return this;
+        }
+
+        public Builder idleTimeoutMs(Integer idleTimeoutMs) {
+            this.idleTimeoutMs = idleTimeoutMs;
+            return this;
+        }
+
+        public Builder maxHeaderBytes(Integer maxHeaderBytes) {
+            this.maxHeaderBytes = maxHeaderBytes;
+            return this;
+        }
+
+        public Builder maxConnectionsPerNode(Integer maxConnectionsPerNode) {
+            this.maxConnectionsPerNode = maxConnectionsPerNode;
+            return this;
+        }
+
+        public Builder connectAttempts(Integer connectAttempts) {
+            this.connectAttempts = connectAttempts;
+            return this;
+        }
+
+        public Builder unhealthyRetryMs(Integer unhealthyRetryMs) {
+            this.unhealthyRetryMs = unhealthyRetryMs;
+            return this;
+        }
+
+        public Builder agentPath(String agentPath) {
+            this.agentPath = agentPath;
+            return this;
+        }
+
+        public Builder agentPollIntervalMs(Integer agentPollIntervalMs) {
+            this.agentPollIntervalMs = agentPollIntervalMs;
+            return this;
+        }
+
+        public Builder agentExpiryMs(Integer agentExpiryMs) {
+            this.agentExpiryMs = agentExpiryMs;
+            return this;
+        }
+
+        public Builder agentReprobeMs(Integer agentReprobeMs) {
+            this.agentReprobeMs = agentReprobeMs;
+            return this;
+        }
+
+        public Builder headerTimeoutMs(Integer headerTimeoutMs) {
+            this.headerTimeoutMs = headerTimeoutMs;
+            return this;
+        }
+
+        public Builder requestIdleTimeoutMs(Integer requestIdleTimeoutMs) {
+            this.requestIdleTimeoutMs = requestIdleTimeoutMs;
+            return this;
+        }
+
+        public Builder responseIdleTimeoutMs(Integer responseIdleTimeoutMs) {
+            this.responseIdleTimeoutMs = responseIdleTimeoutMs;
+            return this;
+        }
+
+        public Builder exchangeTimeoutMs(Integer exchangeTimeoutMs) {
+            this.exchangeTimeoutMs = exchangeTimeoutMs;
+            return this;
+        }
+
+        public Builder maxClientConnections(Integer maxClientConnections) {
+            this.maxClientConnections = maxClientConnections;
+            return this;
+        }
+
+        public Builder trustedProxies(List<String> trustedProxies) {
+            this.trustedProxies = trustedProxies;
+            return this;
+        }
+
+        public Builder nodes(List<NodeConfig> nodes) {
+            this.nodes = nodes;
+            return this;
+        }
+
+        public ClusterConfig build() {
+            return new ClusterConfig(name, mode, listen, policy, policyOptions, balance, affinity, affinityCookie,
+                    connectTimeoutMs, responseTimeoutMs, idleTimeoutMs, maxHeaderBytes, maxConnectionsPerNode,
+                    connectAttempts, unhealthyRetryMs, agentPath, agentPollIntervalMs, agentExpiryMs, agentReprobeMs,
+                    headerTimeoutMs, requestIdleTimeoutMs, responseIdleTimeoutMs, exchangeTimeoutMs,
+                    maxClientConnections, trustedProxies, nodes);
+        }
     }
 }

@@ -1,6 +1,7 @@
 package io.loadwise.dispatcher.config;
 
 import io.loadwise.dispatcher.cluster.NodeAddress;
+import io.loadwise.dispatcher.net.AddressBlock;
 import io.loadwise.policy.LoadBalancingPolicy;
 import io.loadwise.policy.PolicyOptions;
 import io.loadwise.policy.PolicyRegistry;
@@ -21,6 +22,7 @@ import java.util.regex.Pattern;
 public final class ConfigValidator {
 
     public static final int MAX_WEIGHT = 1000;
+    public static final int MAX_CLIENT_CONNECTIONS = 10_000_000;
     public static final Set<String> LOG_LEVELS = Set.of("trace", "debug", "info", "warn", "error", "off");
 
     /**
@@ -50,6 +52,7 @@ public final class ConfigValidator {
     public List<String> validate(LoadwiseConfig config) {
         List<String> errors = new ArrayList<>();
         Integer adminPort = checkAdmin(config.admin(), errors);
+        range("maxClientConnections", config.maxClientConnections(), 1, MAX_CLIENT_CONNECTIONS, errors);
         checkLogging(config.logging(), errors);
         Map<String, Integer> clusterNames = new HashMap<>();
         Map<Integer, String> ports = new HashMap<>();
@@ -106,6 +109,12 @@ public final class ConfigValidator {
         range(at + ".connectAttempts", c.connectAttempts(), 1, 100, errors);
         range(at + ".maxConnectionsPerNode", c.maxConnectionsPerNode(), 1, 1_000_000, errors);
         range(at + ".maxHeaderBytes", c.maxHeaderBytes(), 1024, 1024 * 1024, errors);
+        positive(at + ".headerTimeoutMs", c.headerTimeoutMs(), errors);
+        positive(at + ".requestIdleTimeoutMs", c.requestIdleTimeoutMs(), errors);
+        positive(at + ".responseIdleTimeoutMs", c.responseIdleTimeoutMs(), errors);
+        range(at + ".exchangeTimeoutMs", c.exchangeTimeoutMs(), 0, Integer.MAX_VALUE, errors);
+        range(at + ".maxClientConnections", c.maxClientConnections(), 1, MAX_CLIENT_CONNECTIONS, errors);
+        checkTrustedProxies(at + ".trustedProxies", c.trustedProxies(), errors);
         checkPath(at + ".agentPath", c.agentPath(), errors);
         if (c.affinityCookie() != null && !COOKIE_NAME.matcher(c.affinityCookie()).matches()) {
             errors.add(at + ".affinityCookie: '" + c.affinityCookie() + "' is not a valid cookie name");
@@ -121,6 +130,11 @@ public final class ConfigValidator {
             httpOnly(at + ".agentPollIntervalMs", c.agentPollIntervalMs(), errors);
             httpOnly(at + ".agentExpiryMs", c.agentExpiryMs(), errors);
             httpOnly(at + ".agentReprobeMs", c.agentReprobeMs(), errors);
+            httpOnly(at + ".headerTimeoutMs", c.headerTimeoutMs(), errors);
+            httpOnly(at + ".requestIdleTimeoutMs", c.requestIdleTimeoutMs(), errors);
+            httpOnly(at + ".responseIdleTimeoutMs", c.responseIdleTimeoutMs(), errors);
+            httpOnly(at + ".exchangeTimeoutMs", c.exchangeTimeoutMs(), errors);
+            httpOnly(at + ".trustedProxies", c.trustedProxies(), errors);
         }
         checkNodes(at, c, errors);
     }
@@ -265,6 +279,19 @@ public final class ConfigValidator {
         } catch (IllegalArgumentException e) {
             errors.add(at + ": " + e.getMessage());
             return null;
+        }
+    }
+
+    private static void checkTrustedProxies(String at, List<String> blocks, List<String> errors) {
+        if (blocks == null) {
+            return;
+        }
+        for (int i = 0; i < blocks.size(); i++) {
+            try {
+                AddressBlock.parse(blocks.get(i));
+            } catch (IllegalArgumentException e) {
+                errors.add(at + "[" + i + "]: " + e.getMessage());
+            }
         }
     }
 

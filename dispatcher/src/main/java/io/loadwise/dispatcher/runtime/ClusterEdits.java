@@ -17,15 +17,12 @@ final class ClusterEdits {
     static LoadwiseConfig replace(LoadwiseConfig config, int index, ClusterConfig cluster) {
         List<ClusterConfig> list = new ArrayList<>(config.clustersOrEmpty());
         list.set(index, cluster);
-        return new LoadwiseConfig(config.admin(), config.logging(), list);
+        return config.withClusters(list);
     }
 
     static ClusterConfig withPolicy(ClusterConfig c, String policy, Map<String, Double> options) {
-        return new ClusterConfig(c.name(), c.mode(), c.listen(), policy,
-                options == null || options.isEmpty() ? null : copyKeepingNulls(options), c.balance(), c.affinity(),
-                c.affinityCookie(), c.connectTimeoutMs(), c.responseTimeoutMs(), c.idleTimeoutMs(),
-                c.maxHeaderBytes(), c.maxConnectionsPerNode(), c.connectAttempts(), c.unhealthyRetryMs(),
-                c.agentPath(), c.agentPollIntervalMs(), c.agentExpiryMs(), c.agentReprobeMs(), c.nodes());
+        return c.toBuilder().policy(policy)
+                .policyOptions(options == null || options.isEmpty() ? null : copyKeepingNulls(options)).build();
     }
 
     /** Map.copyOf refuses null values; the validator reports them with their path instead. */
@@ -34,17 +31,11 @@ final class ClusterEdits {
     }
 
     static ClusterConfig withName(ClusterConfig c, String name) {
-        return new ClusterConfig(name, c.mode(), c.listen(), c.policy(), c.policyOptions(), c.balance(),
-                c.affinity(), c.affinityCookie(), c.connectTimeoutMs(), c.responseTimeoutMs(), c.idleTimeoutMs(),
-                c.maxHeaderBytes(), c.maxConnectionsPerNode(), c.connectAttempts(), c.unhealthyRetryMs(),
-                c.agentPath(), c.agentPollIntervalMs(), c.agentExpiryMs(), c.agentReprobeMs(), c.nodes());
+        return c.toBuilder().name(name).build();
     }
 
     static ClusterConfig withNodes(ClusterConfig c, List<NodeConfig> nodes) {
-        return new ClusterConfig(c.name(), c.mode(), c.listen(), c.policy(), c.policyOptions(), c.balance(),
-                c.affinity(), c.affinityCookie(), c.connectTimeoutMs(), c.responseTimeoutMs(), c.idleTimeoutMs(),
-                c.maxHeaderBytes(), c.maxConnectionsPerNode(), c.connectAttempts(), c.unhealthyRetryMs(),
-                c.agentPath(), c.agentPollIntervalMs(), c.agentExpiryMs(), c.agentReprobeMs(), nodes);
+        return c.toBuilder().nodes(nodes).build();
     }
 
     static ClusterConfig withNode(ClusterConfig c, String node, Boolean enabled, Integer weight)

@@ -222,7 +222,7 @@ public final class Dispatcher implements ClusterControl, AutoCloseable {
         List<ClusterConfig> list = new ArrayList<>(config.clustersOrEmpty());
         list.add(cluster);
         LoadwiseConfig previous = config;
-        commit(new LoadwiseConfig(previous.admin(), previous.logging(), list));
+        commit(previous.withClusters(list));
         try {
             running.put(cluster.name(), launch(cluster));
         } catch (IOException | RuntimeException e) {
@@ -271,7 +271,7 @@ public final class Dispatcher implements ClusterControl, AutoCloseable {
         int index = indexOf(name);
         List<ClusterConfig> list = new ArrayList<>(config.clustersOrEmpty());
         list.remove(index);
-        commit(new LoadwiseConfig(config.admin(), config.logging(), list));
+        commit(config.withClusters(list));
         running.remove(name).close(monitor);
         publish();
         log.info("cluster {} deleted", name);

@@ -52,9 +52,11 @@ final class ProxyFixture implements AutoCloseable {
     }
 
     ProxyFixture start() throws IOException {
-        ClusterConfig config = new ClusterConfig("web", Mode.HTTP, "127.0.0.1:0", policy, null, balance, affinity,
-                null, 1_000, responseTimeoutMs, idleTimeoutMs, maxHeaderBytes, maxConnectionsPerNode,
-                connectAttempts, 60_000, null, null, null, null, nodes);
+        ClusterConfig config = ClusterConfig.builder().name("web").mode(Mode.HTTP).listen("127.0.0.1:0")
+                .policy(policy).balance(balance).affinity(affinity).connectTimeoutMs(1_000)
+                .responseTimeoutMs(responseTimeoutMs).idleTimeoutMs(idleTimeoutMs).maxHeaderBytes(maxHeaderBytes)
+                .maxConnectionsPerNode(maxConnectionsPerNode).connectAttempts(connectAttempts).unhealthyRetryMs(60_000)
+                .nodes(nodes).build();
         cluster = new VirtualCluster(config, POLICIES, System::nanoTime);
         transport = new Transport(workerThreads);
         server = new HttpProxyServer(cluster, transport);

@@ -44,10 +44,10 @@ class NodeMonitorTest {
     }
 
     private VirtualCluster cluster(String policy, int reprobeMs) {
-        ClusterConfig config = new ClusterConfig("web", Mode.HTTP, "127.0.0.1:0", policy, null, null, null, null,
-                null, null, null, null, null, null, null, null, 100, 3_000, reprobeMs,
-                List.of(new NodeConfig("a", agentA.address(), 1, true, null, null),
-                        new NodeConfig("b", agentB.address(), 1, true, null, null)));
+        ClusterConfig config = ClusterConfig.builder().name("web").mode(Mode.HTTP).listen("127.0.0.1:0").policy(policy)
+                .agentPollIntervalMs(100).agentExpiryMs(3_000).agentReprobeMs(reprobeMs)
+                .nodes(List.of(new NodeConfig("a", agentA.address(), 1, true, null, null),
+                        new NodeConfig("b", agentB.address(), 1, true, null, null))).build();
         return new VirtualCluster(config, PolicyRegistry.load(), System::nanoTime);
     }
 

@@ -203,9 +203,8 @@ class DispatcherTest {
         InetSocketAddress web = dispatcher.boundAddress("web");
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             ClusterConfig old = dispatcher.config().clusters().get(0);
-            ClusterConfig clash = new ClusterConfig("web", Mode.TCP, "127.0.0.1:" + taken.getLocalPort(), old.policy(),
-                    null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-                    old.nodes());
+            ClusterConfig clash = ClusterConfig.builder().name("web").mode(Mode.TCP)
+                    .listen("127.0.0.1:" + taken.getLocalPort()).policy(old.policy()).nodes(old.nodes()).build();
             ConfigValidationException e = assertThrows(ConfigValidationException.class,
                     () -> dispatcher.updateCluster("web", clash));
             assertTrue(e.getMessage().startsWith("clusters[0].listen: cluster web: cannot listen on 127.0.0.1:"),
@@ -251,9 +250,8 @@ class DispatcherTest {
         });
         node.start();
         try {
-            ClusterConfig http = new ClusterConfig("shop", Mode.HTTP, "127.0.0.1:0", "round-robin", null, null, null,
-                    null, null, null, null, null, null, null, null, null, null, null, null,
-                    Configs.nodes("127.0.0.1:" + node.getAddress().getPort()));
+            ClusterConfig http = ClusterConfig.builder().name("shop").mode(Mode.HTTP).listen("127.0.0.1:0")
+                    .policy("round-robin").nodes(Configs.nodes("127.0.0.1:" + node.getAddress().getPort())).build();
             dispatcher.createCluster(http);
             InetSocketAddress shop = dispatcher.boundAddress("shop");
             java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient();
@@ -287,9 +285,9 @@ class DispatcherTest {
         node.start();
         try {
             // round-robin first: a node without an agent would be excluded by jvm-aware once samples expire.
-            ClusterConfig http = new ClusterConfig("shop", Mode.HTTP, "127.0.0.1:0", "round-robin", null, null, null,
-                    null, null, null, null, null, null, null, null, null, 100, null, null,
-                    Configs.nodes("127.0.0.1:" + node.getAddress().getPort()));
+            ClusterConfig http = ClusterConfig.builder().name("shop").mode(Mode.HTTP).listen("127.0.0.1:0")
+                    .policy("round-robin").agentPollIntervalMs(100)
+                    .nodes(Configs.nodes("127.0.0.1:" + node.getAddress().getPort())).build();
             dispatcher.createCluster(http);
             InetSocketAddress shop = dispatcher.boundAddress("shop");
             java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient().send(

@@ -247,9 +247,9 @@ class TcpProxyServerTest {
     @Test
     void aListenAddressInUseIsAClearError() throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            ClusterConfig config = new ClusterConfig("busy", io.loadwise.dispatcher.config.Mode.TCP,
-                    "127.0.0.1:" + taken.getLocalPort(), TestRoundRobinPolicy.ID, null, null, null, null, null, null,
-                    null, null, null, null, null, null, null, null, null, Configs.nodes("127.0.0.1:9"));
+            ClusterConfig config = ClusterConfig.builder().name("busy").mode(io.loadwise.dispatcher.config.Mode.TCP)
+                    .listen("127.0.0.1:" + taken.getLocalPort()).policy(TestRoundRobinPolicy.ID)
+                    .nodes(Configs.nodes("127.0.0.1:9")).build();
             VirtualCluster cluster = new VirtualCluster(config, PolicyRegistry.load(), System::nanoTime);
             TcpProxyServer server = new TcpProxyServer(cluster, transport);
             IOException e = assertThrows(IOException.class, server::start);

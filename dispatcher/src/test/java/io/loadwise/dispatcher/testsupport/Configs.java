@@ -28,8 +28,9 @@ public final class Configs {
 
     public static ClusterConfig tcp(String name, String policy, Integer idleTimeoutMs, Integer unhealthyRetryMs,
             List<NodeConfig> nodes) {
-        return new ClusterConfig(name, Mode.TCP, "127.0.0.1:0", policy, null, null, null, null, 1_000, null,
-                idleTimeoutMs, null, null, null, unhealthyRetryMs, null, null, null, null, nodes);
+        return ClusterConfig.builder().name(name).mode(Mode.TCP).listen("127.0.0.1:0").policy(policy)
+                .connectTimeoutMs(1_000).idleTimeoutMs(idleTimeoutMs).unhealthyRetryMs(unhealthyRetryMs).nodes(nodes)
+                .build();
     }
 
     public static LoadwiseConfig config(ClusterConfig... clusters) {

@@ -113,10 +113,10 @@ class GlassFishNodeIT {
         // The node monitor polls agents only for policies that read their metrics. least-sessions does and,
         // unlike jvm-aware, never excludes a node (jvm-aware rightly refuses a node whose CPU is at 100 %,
         // which a loaded build machine is).
-        ClusterConfig cluster = new ClusterConfig("trade", Mode.HTTP, "127.0.0.1:0", "least-sessions", null, null, null,
-                null, null, RESPONSE_TIMEOUT_MILLIS, null, null, null, null, null,
-                node.contextPath() + "/loadwise-agent/metrics", AGENT_POLL_MILLIS, AGENT_EXPIRY_MILLIS,
-                AGENT_REPROBE_MILLIS, List.of(gf));
+        ClusterConfig cluster = ClusterConfig.builder().name("trade").mode(Mode.HTTP).listen("127.0.0.1:0")
+                .policy("least-sessions").responseTimeoutMs(RESPONSE_TIMEOUT_MILLIS)
+                .agentPath(node.contextPath() + "/loadwise-agent/metrics").agentPollIntervalMs(AGENT_POLL_MILLIS)
+                .agentExpiryMs(AGENT_EXPIRY_MILLIS).agentReprobeMs(AGENT_REPROBE_MILLIS).nodes(List.of(gf)).build();
         LoadwiseConfig config = new LoadwiseConfig(null, null, List.of(cluster));
         PolicyRegistry policies = PolicyRegistry.load();
         assertEquals(List.of(), new ConfigValidator(policies).validate(config));

@@ -30,9 +30,8 @@ public final class OverheadMain {
         }
         Mode mode = Mode.of(args[0]);
         int workers = args.length > 3 ? Integer.parseInt(args[3]) : 1;
-        ClusterConfig config = new ClusterConfig("bench", mode, args[1], "round-robin", null, null, null, null,
-                null, null, null, null, null, null, null, null, null, null, null,
-                List.of(new NodeConfig("node1", args[2], null, null, null, null)));
+        ClusterConfig config = ClusterConfig.builder().name("bench").mode(mode).listen(args[1]).policy("round-robin")
+                .nodes(List.of(new NodeConfig("node1", args[2], null, null, null, null))).build();
         VirtualCluster cluster = new VirtualCluster(config, PolicyRegistry.load(), System::nanoTime);
         Transport transport = new Transport(workers);
         ClusterListener listener = mode == Mode.HTTP ? new HttpProxyServer(cluster, transport)
