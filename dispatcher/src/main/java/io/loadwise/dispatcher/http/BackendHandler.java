@@ -1,5 +1,6 @@
 package io.loadwise.dispatcher.http;
 
+import io.loadwise.dispatcher.http.codec.NodeCodec;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -11,6 +12,10 @@ import org.slf4j.LoggerFactory;
  * Last handler of a backend connection: passes the node's response to the exchange that owns the
  * connection. A pooled idle connection has no owner; anything it receives is unsolicited, so it is
  * released and the connection closed.
+ *
+ * <p>A connection whose response completed goes back to its pool only at the end of the read batch that
+ * completed it, and only if the codec holds no further bytes: a node that sent more than its response
+ * (a second response, garbage) would otherwise hand those bytes to the next request on the connection.
  */
 final class BackendHandler extends ChannelInboundHandlerAdapter {
 
@@ -19,11 +24,14 @@ final class BackendHandler extends ChannelInboundHandlerAdapter {
     static final String NAME = "backend";
 
     private final NodePool pool;
+    private final NodeCodec codec;
     private Exchange owner;
     private long releasedNanos;
+    private boolean releaseAfterRead;
 
-    BackendHandler(NodePool pool) {
+    BackendHandler(NodePool pool, NodeCodec codec) {
         this.pool = pool;
+        this.codec = codec;
     }
 
     /** The handler of a backend connection: always the pipeline's last, found without a search. */
@@ -34,6 +42,15 @@ final class BackendHandler extends ChannelInboundHandlerAdapter {
     /** The pool this connection belongs to. */
     NodePool pool() {
         return pool;
+    }
+
+    NodeCodec codec() {
+        return codec;
+    }
+
+    /** The exchange completed: back to the pool once this read batch ends clean. */
+    void releaseAfterRead() {
+        releaseAfterRead = true;
     }
 
     void attach(Exchange exchange) {
@@ -60,6 +77,10 @@ final class BackendHandler extends ChannelInboundHandlerAdapter {
             exchange.onBackendMessage(ctx.channel(), msg);
         } else {
             ReferenceCountUtil.release(msg);
+            if (releaseAfterRead) {
+                log.debug("node connection {}: bytes after a complete response; closed", ctx.channel());
+                releaseAfterRead = false;
+            }
             ctx.close();
         }
     }
@@ -69,6 +90,15 @@ final class BackendHandler extends ChannelInboundHandlerAdapter {
         Exchange exchange = owner;
         if (exchange != null) {
             exchange.flushClient();
+        }
+        if (releaseAfterRead) {
+            releaseAfterRead = false;
+            if (codec.hasLeftoverBytes()) {
+                log.debug("node connection {}: bytes after a complete response; closed", ctx.channel());
+                ctx.close();
+            } else {
+                pool.release(ctx.channel());
+            }
         }
     }
 

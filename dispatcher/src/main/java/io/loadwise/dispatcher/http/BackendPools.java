@@ -37,7 +37,10 @@ final class BackendPools {
         HttpDecoderConfig decoder = new HttpDecoderConfig()
                 .setMaxInitialLineLength(config.maxHeaderBytesOrDefault())
                 .setMaxHeaderSize(Math.max(config.maxHeaderBytesOrDefault(), 64 * 1024))
-                .setHeadersFactory(DefaultHttpHeadersFactory.headersFactory().withValidation(false));
+                // Validated: a CR, NUL or other control byte in a node's header must not reach the client
+                // (it would let a compromised node split the client's response stream), so it becomes a 502.
+                .setHeadersFactory(DefaultHttpHeadersFactory.headersFactory().withValidation(true))
+                .setTrailersFactory(DefaultHttpHeadersFactory.trailersFactory().withValidation(true));
         List<NodeState> nodes = cluster.nodes();
         this.pools = new NodePool[nodes.size()];
         for (NodeState node : nodes) {

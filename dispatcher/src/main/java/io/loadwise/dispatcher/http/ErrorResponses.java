@@ -14,6 +14,9 @@ import java.nio.charset.StandardCharsets;
 /** Responses the dispatcher generates itself: a status and a one-line plain-text reason. */
 final class ErrorResponses {
 
+    /** What {@code Allow} lists when a CONNECT is refused: the methods this proxy forwards. */
+    static final String ALLOWED_METHODS = "GET, HEAD, POST, PUT, DELETE, OPTIONS, PATCH, TRACE";
+
     private ErrorResponses() {
     }
 

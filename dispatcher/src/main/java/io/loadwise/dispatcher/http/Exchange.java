@@ -9,9 +9,13 @@ import io.loadwise.dispatcher.cluster.VirtualCluster;
 import io.loadwise.dispatcher.config.Affinity;
 import io.loadwise.dispatcher.config.Balance;
 import io.loadwise.dispatcher.config.ClusterConfig;
+import io.loadwise.dispatcher.http.codec.BadMessage;
+import io.loadwise.dispatcher.http.codec.NodeCodec;
+import io.loadwise.dispatcher.http.codec.ProxiedRequest;
 import io.netty.channel.Channel;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
@@ -19,7 +23,6 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,6 +35,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Every counter started here ends exactly once: {@link #complete()} and {@link #fail} both go
  * through {@link #end}, guarded by {@link #active}.
+ *
+ * <p>Deadlines ({@link #checkDeadlines}) are checked by the connection's one timer, not per request:
+ * progress is counted on the hot path (a counter increment) and turned into time only when the timer
+ * fires, so a stalled peer is caught between one and two timeouts after its last byte.
  */
 final class Exchange implements NodePool.Waiter {
 
@@ -44,9 +51,14 @@ final class Exchange implements NodePool.Waiter {
     private final SessionAffinity affinity;
     private final boolean perConnection;
     private final long responseTimeoutNanos;
+    private final long requestIdleNanos;
+    private final long responseIdleNanos;
+    /** 0: no limit on a whole exchange. */
+    private final long exchangeTimeoutNanos;
+    /** The soonest any deadline of a new exchange can fall, after its start. */
+    private final long firstDeadlineNanos;
     private final int connectAttempts;
     private final int unhealthyRetryMs;
-    private final Runnable timeoutTask = this::onResponseTimeout;
 
     private Channel client;
     private boolean active;
@@ -63,7 +75,7 @@ final class Exchange implements NodePool.Waiter {
     private boolean backendKeepAlive;
     private boolean insertCookie;
     private boolean flushBackend;
-    private HttpRequest head;
+    private ProxiedRequest head;
     private HttpMethod method;
     private String uri;
     private NodeState node;
@@ -77,9 +89,10 @@ final class Exchange implements NodePool.Waiter {
     private long requestDoneNanos;
     private long uploadChunks;
     private long uploadChunksSeen;
-    /** The response head is due by then; a timer armed once per connection checks it lazily. */
-    private long deadlineNanos;
-    private ScheduledFuture<?> timer;
+    private long uploadSeenNanos;
+    private long responseProgress;
+    private long responseProgressSeen;
+    private long responseSeenNanos;
 
     Exchange(HttpProxyServer server, FrontendHandler frontend) {
         this.server = server;
@@ -89,6 +102,11 @@ final class Exchange implements NodePool.Waiter {
         this.affinity = config.affinityOrDefault() == Affinity.COOKIE ? server.sessionAffinity() : null;
         this.perConnection = config.balanceOrDefault() == Balance.PER_CONNECTION;
         this.responseTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(config.responseTimeoutMsOrDefault());
+        this.requestIdleNanos = TimeUnit.MILLISECONDS.toNanos(config.requestIdleTimeoutMsOrDefault());
+        this.responseIdleNanos = TimeUnit.MILLISECONDS.toNanos(config.responseIdleTimeoutMsOrDefault());
+        this.exchangeTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(config.exchangeTimeoutMsOrDefault());
+        long first = Math.min(responseTimeoutNanos, Math.min(requestIdleNanos, responseIdleNanos));
+        this.firstDeadlineNanos = exchangeTimeoutNanos > 0 ? Math.min(first, exchangeTimeoutNanos) : first;
         this.connectAttempts = config.connectAttemptsOrDefault();
         this.unhealthyRetryMs = config.unhealthyRetryMsOrDefault();
     }
@@ -106,7 +124,7 @@ final class Exchange implements NodePool.Waiter {
         return !active || (headSent && !requestDone && !(msg instanceof HttpRequest));
     }
 
-    void begin(HttpRequest request) {
+    void begin(ProxiedRequest request) {
         client = frontend.client();
         active = true;
         headSent = false;
@@ -118,20 +136,22 @@ final class Exchange implements NodePool.Waiter {
         status = 0;
         uploadChunks = 0;
         uploadChunksSeen = 0;
+        responseProgress = 0;
+        responseProgressSeen = 0;
         startNanos = System.nanoTime();
+        uploadSeenNanos = startNanos;
         cluster.counters().requestStarted();
         keepAlive = HttpUtil.isKeepAlive(request);
         http10 = request.protocolVersion().minorVersion() == 0;
         method = request.method();
         uri = request.uri();
         headRequest = HttpMethod.HEAD.equals(method);
-        upgrade = ProxyHeaders.isUpgrade(request);
-        bodyless = !HttpUtil.isTransferEncodingChunked(request) && HttpUtil.getContentLength(request, 0L) == 0;
+        upgrade = request.upgrade();
+        bodyless = request.bodyless();
         int pinned = affinity != null ? affinity.pinnedIndex(request) : SessionAffinity.NONE;
-        ProxyHeaders.prepareRequest(request, frontend.clientIp(), upgrade);
+        ProxyHeaders.prepareRequest(request, frontend.clientIp(), frontend.trustedSource(), upgrade);
         head = request;
-        deadlineNanos = startNanos + responseTimeoutNanos;
-        armTimer(responseTimeoutNanos);
+        frontend.deadlineBy(startNanos + firstDeadlineNanos);
         NodeState target = choose(pinned);
         if (target == null) {
             fail(HttpResponseStatus.SERVICE_UNAVAILABLE, "no usable node in cluster " + cluster.name());
@@ -242,6 +262,7 @@ final class Exchange implements NodePool.Waiter {
             frontend.pause(PAUSE_BACKPRESSURE);
         }
         sentNanos = System.nanoTime();
+        BackendHandler.of(channel).codec().expectResponseTo(headRequest);
         HttpRequest request = head;
         head = null;
         headSent = true;
@@ -258,19 +279,22 @@ final class Exchange implements NodePool.Waiter {
         if (!active || requestDone) {
             content.release();
         } else if (content.decoderResult().isFailure()) {
+            Throwable cause = content.decoderResult().cause();
             content.release();
-            fail(HttpResponseStatus.BAD_REQUEST, "malformed request body");
+            keepAlive = false; // the body's end is unknown: nothing after it can be read
+            fail(HttpResponseStatus.BAD_REQUEST, cause instanceof BadMessage bad ? bad.reason() : "malformed request body");
         } else {
             uploadChunks++;
-            backend.write(content, backend.voidPromise());
-            flushBackend = true;
-            if (content instanceof LastHttpContent) {
+            if (content instanceof LastHttpContent last) {
+                ProxyHeaders.stripTrailers(last.trailingHeaders());
                 requestDone = true;
                 requestDoneNanos = System.nanoTime();
                 if (upgrade) {
                     frontend.pause(PAUSE_UPGRADE); // what follows belongs to the new protocol
                 }
             }
+            backend.write(content, backend.voidPromise());
+            flushBackend = true;
         }
     }
 
@@ -281,10 +305,24 @@ final class Exchange implements NodePool.Waiter {
             channel.close(); // unsolicited bytes on an idle bound connection
             return;
         }
+        responseProgress++;
         if (msg instanceof HttpResponse response) {
             onResponseHead(response);
         } else if (msg instanceof HttpContent content) {
             boolean last = content instanceof LastHttpContent;
+            if (content.decoderResult().isFailure()) {
+                content.release();
+                fail(HttpResponseStatus.BAD_GATEWAY, "invalid response body from node " + node.name());
+                return;
+            }
+            if (last && responseStarted) {
+                HttpHeaders trailers = ((LastHttpContent) content).trailingHeaders();
+                String report = trailers.get(ProxyHeaders.LOAD_REPORT);
+                if (report != null) {
+                    server.loadReportSink().onLoadReport(node, report);
+                }
+                ProxyHeaders.stripTrailers(trailers);
+            }
             if (informational || responseStarted) {
                 client.write(content, client.voidPromise());
             } else {
@@ -323,8 +361,12 @@ final class Exchange implements NodePool.Waiter {
             return;
         }
         responseStarted = true;
+        responseSeenNanos = System.nanoTime();
         status = code;
         backendKeepAlive = HttpUtil.isKeepAlive(response);
+        if (upgrade && code != 101) {
+            keepAlive = false; // the client may already be sending the new protocol: it cannot be read as HTTP
+        }
         boolean noBody = headRequest || code == 204 || code == 304;
         keepAlive = ProxyHeaders.prepareResponse(response, keepAlive, http10, noBody);
         if (insertCookie) {
@@ -350,7 +392,7 @@ final class Exchange implements NodePool.Waiter {
             BackendHandler handler = BackendHandler.of(channel);
             handler.detach();
             if (reusable) {
-                handler.pool().release(channel);
+                handler.releaseAfterRead(); // once the node's read batch shows nothing follows the response
             } else {
                 channel.close();
             }
@@ -412,7 +454,6 @@ final class Exchange implements NodePool.Waiter {
 
     void onClientClosed() {
         fail(null, "client closed the connection");
-        cancelTimer();
     }
 
     /** Counters, node bookkeeping and access log of the exchange; exactly once per exchange. */
@@ -467,6 +508,9 @@ final class Exchange implements NodePool.Waiter {
     }
 
     void onClientWritabilityChanged(boolean writable) {
+        if (writable) {
+            responseProgress++; // the client reads again
+        }
         if (backend != null) {
             backend.config().setAutoRead(writable);
         }
@@ -484,41 +528,72 @@ final class Exchange implements NodePool.Waiter {
     }
 
     /**
-     * Checks the response deadline. Not cancelled when a response arrives in time: the timer stays armed
-     * across the connection's exchanges and re-arms itself for the current deadline, so a keep-alive
-     * connection schedules about one task per timeout period instead of one per request.
+     * Checks this exchange's deadlines at {@code now}, ending it when one has passed, and returns when
+     * the next one falls ({@link Long#MAX_VALUE} when the exchange is over). Progress counted since the
+     * last check moves the idle deadlines forward.
      */
-    private void onResponseTimeout() {
-        timer = null;
-        if (!active || responseStarted) {
-            return; // the next exchange arms it again
+    long checkDeadlines(long now) {
+        if (!active) {
+            return Long.MAX_VALUE;
         }
-        long now = System.nanoTime();
-        if (now - deadlineNanos < 0) {
-            armTimer(deadlineNanos - now);
-        } else if (!requestDone && uploadChunks != uploadChunksSeen) {
-            uploadChunksSeen = uploadChunks; // the upload is still moving; the node's time starts at its end
-            deadlineNanos = now + responseTimeoutNanos;
-            armTimer(responseTimeoutNanos);
-        } else if (requestDone && now - (requestDoneNanos + responseTimeoutNanos) < 0) {
-            deadlineNanos = requestDoneNanos + responseTimeoutNanos;
-            armTimer(deadlineNanos - now);
-        } else {
-            fail(HttpResponseStatus.GATEWAY_TIMEOUT, (node != null ? "node " + node.name() : "cluster " + cluster.name())
-                    + " did not answer within " + cluster.config().responseTimeoutMsOrDefault() + " ms");
+        long next = Long.MAX_VALUE;
+        if (exchangeTimeoutNanos > 0) {
+            long due = startNanos + exchangeTimeoutNanos;
+            if (now - due >= 0) {
+                timeOut(responseStarted ? HttpResponseStatus.GATEWAY_TIMEOUT : HttpResponseStatus.REQUEST_TIMEOUT,
+                        "exchange not complete within " + cluster.config().exchangeTimeoutMsOrDefault() + " ms");
+                return Long.MAX_VALUE;
+            }
+            next = due;
         }
+        if (!headSent) {
+            long due = startNanos + responseTimeoutNanos;
+            if (now - due >= 0) {
+                timeOut(HttpResponseStatus.GATEWAY_TIMEOUT, (node != null ? "node " + node.name() : "cluster "
+                        + cluster.name()) + ": no connection within " + cluster.config().responseTimeoutMsOrDefault() + " ms");
+                return Long.MAX_VALUE;
+            }
+            next = Math.min(next, due);
+        } else if (!requestDone) {
+            if (uploadChunks != uploadChunksSeen) {
+                uploadChunksSeen = uploadChunks;
+                uploadSeenNanos = now;
+            }
+            long due = uploadSeenNanos + requestIdleNanos;
+            if (now - due >= 0) {
+                timeOut(HttpResponseStatus.REQUEST_TIMEOUT, "request body stalled for "
+                        + cluster.config().requestIdleTimeoutMsOrDefault() + " ms");
+                return Long.MAX_VALUE;
+            }
+            next = Math.min(next, due);
+        }
+        if (responseStarted) {
+            if (responseProgress != responseProgressSeen) {
+                responseProgressSeen = responseProgress;
+                responseSeenNanos = now;
+            }
+            long due = responseSeenNanos + responseIdleNanos;
+            if (now - due >= 0) {
+                timeOut(HttpResponseStatus.GATEWAY_TIMEOUT, "response from node " + node.name() + " stalled for "
+                        + cluster.config().responseIdleTimeoutMsOrDefault() + " ms");
+                return Long.MAX_VALUE;
+            }
+            next = Math.min(next, due);
+        } else if (requestDone) {
+            long due = requestDoneNanos + responseTimeoutNanos;
+            if (now - due >= 0) {
+                timeOut(HttpResponseStatus.GATEWAY_TIMEOUT, "node " + node.name() + " did not answer within "
+                        + cluster.config().responseTimeoutMsOrDefault() + " ms");
+                return Long.MAX_VALUE;
+            }
+            next = Math.min(next, due);
+        }
+        return next;
     }
 
-    private void armTimer(long delayNanos) {
-        if (timer == null) {
-            timer = client.eventLoop().schedule(timeoutTask, delayNanos, TimeUnit.NANOSECONDS);
-        }
-    }
-
-    private void cancelTimer() {
-        if (timer != null) {
-            timer.cancel(false);
-            timer = null;
-        }
+    private void timeOut(HttpResponseStatus status, String reason) {
+        log.info("cluster {}: client {} {} {}: {}", cluster.name(), frontend.clientIp(), method, uri, reason);
+        keepAlive = false;
+        fail(status, reason);
     }
 }

@@ -2,6 +2,9 @@ package io.loadwise.dispatcher.http;
 
 import io.loadwise.dispatcher.cluster.NodeState;
 import io.loadwise.dispatcher.cluster.VirtualCluster;
+import io.loadwise.dispatcher.http.codec.BadMessage;
+import io.loadwise.dispatcher.http.codec.ProxiedRequest;
+import io.loadwise.dispatcher.http.codec.RequestDecoder;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
@@ -9,6 +12,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.timeout.IdleStateHandler;
@@ -22,8 +26,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One client connection: feeds its requests, one at a time, to its {@link Exchange}; queues what a
- * pipelining client sends meanwhile; pauses reading while anything waits; closes the connection when
- * idle (QoS-01: no request in progress and nothing received for the idle timeout); and, in per-connection mode, holds the node connection the client is bound to.
+ * pipelining client sends meanwhile; pauses reading while anything waits; and, in per-connection mode,
+ * holds the node connection the client is bound to.
+ *
+ * <p>One timer per connection enforces every deadline: between requests the idle timeout (QoS-01: no
+ * request in progress and nothing received for it) and the header timeout (a head must be whole within
+ * it of its first byte, so a client trickling a head cannot hold the connection), and during an exchange
+ * the exchange's own ({@link Exchange#checkDeadlines}). The timer re-arms itself for the next deadline
+ * when it fires, so a busy keep-alive connection schedules about one task per timeout period.
  */
 final class FrontendHandler extends ChannelInboundHandlerAdapter {
 
@@ -38,29 +48,36 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     private final HttpProxyServer server;
     private final VirtualCluster cluster;
     private final Exchange exchange;
+    private final RequestDecoder decoder;
     private final ArrayDeque<Object> queued = new ArrayDeque<>(4);
     private final long idleNanos;
-    private final Runnable idleCheck = this::checkIdle;
+    private final long headerTimeoutNanos;
+    private final Runnable deadlineCheck = this::checkDeadlines;
 
     private Channel client;
     private BackendPools pools;
     private String clientIp;
+    private boolean trustedSource;
     private int paused;
     private boolean closing;
     private boolean reading;
     /** Last read batch or exchange end; idleness (QoS-01) is measured from it. */
     private long lastActivityNanos;
-    private ScheduledFuture<?> idleTimer;
+    private ScheduledFuture<?> timer;
+    /** When {@link #timer} fires. */
+    private long timerDueNanos;
 
     // Balance.PER_CONNECTION: the node and connection this client is bound to (TDCR-04).
     private NodeState boundNode;
     private Channel boundBackend;
 
-    FrontendHandler(HttpProxyServer server) {
+    FrontendHandler(HttpProxyServer server, RequestDecoder decoder) {
         this.server = server;
+        this.decoder = decoder;
         this.cluster = server.cluster();
         this.exchange = new Exchange(server, this);
         this.idleNanos = TimeUnit.MILLISECONDS.toNanos(cluster.config().idleTimeoutMsOrDefault());
+        this.headerTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(cluster.config().headerTimeoutMsOrDefault());
     }
 
     @Override
@@ -69,9 +86,10 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         pools = server.poolsFor(client.eventLoop());
         InetSocketAddress remote = (InetSocketAddress) client.remoteAddress();
         clientIp = remote.getAddress() != null ? remote.getAddress().getHostAddress() : remote.getHostString();
+        trustedSource = server.trusts(remote.getAddress());
         cluster.counters().connectionOpened();
         lastActivityNanos = System.nanoTime();
-        idleTimer = client.eventLoop().schedule(idleCheck, idleNanos, TimeUnit.NANOSECONDS);
+        schedule(lastActivityNanos, lastActivityNanos + Math.min(idleNanos, headerTimeoutNanos));
         ctx.fireChannelActive();
     }
 
@@ -102,35 +120,77 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     }
 
     /**
-     * Closes the connection once it has been idle for the idle timeout: no request in progress and
-     * nothing read since. One scheduled check per idle period, none per read or write.
+     * The connection's deadlines at this instant: the exchange's while one runs, otherwise the header
+     * timeout of a head being received and the idle timeout. Re-arms itself for the next one.
      */
-    private void checkIdle() {
-        idleTimer = null;
+    private void checkDeadlines() {
+        timer = null;
         if (closing || !client.isActive()) {
             return;
         }
-        long idleFor = System.nanoTime() - lastActivityNanos;
-        if (exchange.active()) {
-            idleTimer = client.eventLoop().schedule(idleCheck, idleNanos, TimeUnit.NANOSECONDS);
-        } else if (idleFor >= idleNanos) {
-            log.debug("closing idle client connection {}", client);
-            client.close();
-        } else {
-            idleTimer = client.eventLoop().schedule(idleCheck, idleNanos - idleFor, TimeUnit.NANOSECONDS);
+        long now = System.nanoTime();
+        long next = exchange.checkDeadlines(now);
+        if (closing || !client.isActive()) {
+            return;
+        }
+        if (!exchange.active()) {
+            long headStart = decoder.headStartNanos();
+            if (headStart != 0 && queued.isEmpty()) {
+                long due = headStart + headerTimeoutNanos;
+                if (now - due >= 0) {
+                    requestHeadTimedOut();
+                    return;
+                }
+                next = due;
+            }
+            long idleDue = lastActivityNanos + idleNanos;
+            if (queued.isEmpty() && now - idleDue >= 0) {
+                log.debug("closing idle client connection {}", client);
+                client.close();
+                return;
+            }
+            next = Math.min(next, idleDue);
+        }
+        schedule(now, next);
+    }
+
+    private void requestHeadTimedOut() {
+        long ms = TimeUnit.NANOSECONDS.toMillis(headerTimeoutNanos);
+        log.info("cluster {}: client {}: request head not complete within {} ms; closing", cluster.name(), clientIp, ms);
+        cluster.counters().requestStarted();
+        cluster.counters().requestFailed();
+        Exchange.logAccess(clientIp, null, null, null, HttpResponseStatus.REQUEST_TIMEOUT.code(), 0);
+        closeAfter(ErrorResponses.of(HttpResponseStatus.REQUEST_TIMEOUT,
+                "request head not received within " + ms + " ms", true));
+    }
+
+    /** Makes sure the timer fires by {@code due}; an earlier timer stays. */
+    void deadlineBy(long due) {
+        if (timer == null || due - timerDueNanos < 0) {
+            schedule(System.nanoTime(), due);
         }
     }
 
-    /** An exchange ended at {@code nanos}: the connection is idle from then. */
+    private void schedule(long now, long due) {
+        if (timer != null) {
+            timer.cancel(false);
+        }
+        long delay = Math.max(due - now, TimeUnit.MILLISECONDS.toNanos(1));
+        timerDueNanos = now + delay;
+        timer = client.eventLoop().schedule(deadlineCheck, delay, TimeUnit.NANOSECONDS);
+    }
+
+    /** An exchange ended at {@code nanos}: the connection is idle from then, or receiving the next head. */
     void touch(long nanos) {
         lastActivityNanos = nanos;
+        deadlineBy(nanos + Math.min(idleNanos, headerTimeoutNanos));
     }
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
         closing = true;
         releaseQueued();
-        cancelIdleTimer();
+        cancelTimer();
         exchange.onClientClosed();
         unbind(true);
         cluster.counters().connectionClosed();
@@ -144,10 +204,10 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
 
     private void process(Object msg) {
         if (msg instanceof HttpRequest request) {
-            if (request.decoderResult().isFailure()) {
+            if (request.decoderResult().isFailure() || !(request instanceof ProxiedRequest)) {
                 reject(request);
             } else {
-                exchange.begin(request);
+                exchange.begin((ProxiedRequest) request);
             }
         } else if (msg instanceof HttpContent content) {
             exchange.onRequestContent(content);
@@ -169,18 +229,28 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
-    /** The codec could not decode the request head (malformed, or over the size limits). */
+    /** The codec refused the request head: malformed, ambiguous, over the limits, or a method we do not proxy. */
     private void reject(HttpRequest request) {
         Throwable cause = request.decoderResult().cause();
         ReferenceCountUtil.release(request);
         cluster.counters().requestStarted();
         cluster.counters().requestFailed();
-        HttpResponseStatus rejection = ErrorResponses.statusForDecoderFailure(cause);
-        String reason = rejection == HttpResponseStatus.BAD_REQUEST ? "malformed request"
-                : "request head larger than " + cluster.config().maxHeaderBytesOrDefault() + " bytes";
-        log.debug("client {}: {} ({})", clientIp, reason, cause.toString());
+        HttpResponseStatus rejection;
+        String reason;
+        if (cause instanceof BadMessage bad) {
+            rejection = bad.status();
+            reason = bad.reason();
+        } else {
+            rejection = ErrorResponses.statusForDecoderFailure(cause);
+            reason = "malformed request";
+        }
+        log.debug("client {}: {} ({})", clientIp, rejection.code(), reason);
         Exchange.logAccess(clientIp, null, null, null, rejection.code(), 0);
-        closeAfter(ErrorResponses.of(rejection, reason, true));
+        FullHttpResponse response = ErrorResponses.of(rejection, reason, true);
+        if (rejection == HttpResponseStatus.METHOD_NOT_ALLOWED) {
+            response.headers().set(HttpHeaderNames.ALLOW, ErrorResponses.ALLOWED_METHODS);
+        }
+        closeAfter(response);
     }
 
     /** Writes {@code last} (the final response, or an empty buffer) and closes the connection after it. */
@@ -214,14 +284,14 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     void handOver() {
         closing = true;
         releaseQueued();
-        cancelIdleTimer();
+        cancelTimer();
         client.pipeline().addFirst("idle", new IdleStateHandler(0, 0, idleNanos, TimeUnit.NANOSECONDS));
     }
 
-    private void cancelIdleTimer() {
-        if (idleTimer != null) {
-            idleTimer.cancel(false);
-            idleTimer = null;
+    private void cancelTimer() {
+        if (timer != null) {
+            timer.cancel(false);
+            timer = null;
         }
     }
 
@@ -235,6 +305,11 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
 
     String clientIp() {
         return clientIp;
+    }
+
+    /** The client is one of the cluster's trusted proxies. */
+    boolean trustedSource() {
+        return trustedSource;
     }
 
     boolean reading() {

@@ -4,6 +4,8 @@ import io.loadwise.dispatcher.cluster.NodeAddress;
 import io.loadwise.dispatcher.cluster.NodeState;
 import io.loadwise.dispatcher.cluster.VirtualCluster;
 import io.loadwise.dispatcher.config.ClusterConfig;
+import io.loadwise.dispatcher.http.codec.ClientCodec;
+import io.loadwise.dispatcher.net.AddressBlock;
 import io.loadwise.dispatcher.net.ClusterListener;
 import io.loadwise.dispatcher.net.Transport;
 import io.netty.bootstrap.ServerBootstrap;
@@ -12,8 +14,6 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
-import io.netty.handler.codec.http.HttpDecoderConfig;
-import io.netty.handler.codec.http.HttpServerCodec;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.List;
@@ -43,6 +43,7 @@ public final class HttpProxyServer implements ClusterListener {
     private final SessionAffinity sessionAffinity;
     private final AffinityCounters affinityCounters = new AffinityCounters();
     private final InetSocketAddress[] nodeAddresses;
+    private final List<AddressBlock> trustedProxies;
     private final Map<EventLoop, BackendPools> pools = new ConcurrentHashMap<>();
     private volatile LoadReportSink loadReportSink = LoadReportSink.NONE;
     private volatile Channel serverChannel;
@@ -52,6 +53,7 @@ public final class HttpProxyServer implements ClusterListener {
         this.cluster = cluster;
         this.transport = transport;
         this.sessionAffinity = new SessionAffinity(cluster);
+        this.trustedProxies = AddressBlock.parseAll(cluster.config().trustedProxiesOrEmpty());
         List<NodeState> nodes = cluster.nodes();
         this.nodeAddresses = new InetSocketAddress[nodes.size()];
         for (NodeState node : nodes) {
@@ -67,9 +69,7 @@ public final class HttpProxyServer implements ClusterListener {
         ClusterConfig config = cluster.config();
         InetSocketAddress listen = NodeAddress.parseListen(config.listen());
         InetSocketAddress resolved = new InetSocketAddress(listen.getHostString(), listen.getPort());
-        HttpDecoderConfig decoder = new HttpDecoderConfig()
-                .setMaxInitialLineLength(config.maxHeaderBytesOrDefault())
-                .setMaxHeaderSize(config.maxHeaderBytesOrDefault());
+        int maxHeadBytes = config.maxHeaderBytesOrDefault();
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(transport.acceptor(), transport.workers())
                 .channel(transport.serverChannelClass())
@@ -80,8 +80,9 @@ public final class HttpProxyServer implements ClusterListener {
                     @Override
                     protected void initChannel(Channel ch) {
                         ch.pipeline().addLast("meter", new TrafficMeter(cluster.counters(), true));
-                        ch.pipeline().addLast("codec", new HttpServerCodec(decoder));
-                        ch.pipeline().addLast(FRONTEND, new FrontendHandler(HttpProxyServer.this));
+                        ClientCodec codec = new ClientCodec(maxHeadBytes);
+                        ch.pipeline().addLast("codec", codec);
+                        ch.pipeline().addLast(FRONTEND, new FrontendHandler(HttpProxyServer.this, codec.requestDecoder()));
                     }
                 });
         ChannelFuture bind = bootstrap.bind(resolved).awaitUninterruptibly();
@@ -131,6 +132,11 @@ public final class HttpProxyServer implements ClusterListener {
 
     LoadReportSink loadReportSink() {
         return loadReportSink;
+    }
+
+    /** Whether a client at {@code address} is a proxy whose forwarding headers are kept and appended to. */
+    boolean trusts(java.net.InetAddress address) {
+        return address != null && !trustedProxies.isEmpty() && AddressBlock.anyContains(trustedProxies, address);
     }
 
     SessionAffinity sessionAffinity() {

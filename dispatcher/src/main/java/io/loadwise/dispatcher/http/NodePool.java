@@ -1,12 +1,12 @@
 package io.loadwise.dispatcher.http;
 
 import io.loadwise.dispatcher.cluster.NodeState;
+import io.loadwise.dispatcher.http.codec.NodeCodec;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelInitializer;
-import io.netty.handler.codec.http.HttpClientCodec;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import java.net.SocketAddress;
 import java.util.ArrayDeque;
@@ -42,8 +42,7 @@ final class NodePool {
 
     /**
      * @param base the event loop's bootstrap, without a handler
-     * @param decoder response decoding limits; nodes are trusted, so their header values are not
-     *     re-validated
+     * @param decoder response decoding limits and header validation
      */
     NodePool(NodeState node, Bootstrap base, HttpDecoderConfig decoder, SocketAddress address, int max,
             long maxIdleNanos) {
@@ -55,8 +54,9 @@ final class NodePool {
             @Override
             protected void initChannel(Channel ch) {
                 ch.pipeline().addLast("meter", new TrafficMeter(node.counters(), false));
-                ch.pipeline().addLast("codec", new HttpClientCodec(decoder, false, false));
-                ch.pipeline().addLast(BackendHandler.NAME, new BackendHandler(NodePool.this));
+                NodeCodec codec = new NodeCodec(decoder);
+                ch.pipeline().addLast("codec", codec);
+                ch.pipeline().addLast(BackendHandler.NAME, new BackendHandler(NodePool.this, codec));
             }
         });
     }

@@ -1,9 +1,9 @@
 package io.loadwise.dispatcher.http;
 
+import io.loadwise.dispatcher.http.codec.ProxiedRequest;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
-import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
@@ -15,16 +15,20 @@ import java.util.Map;
 
 /**
  * Header rewriting between client and node (RFC 9110 §7.6): hop-by-hop headers are dropped, the
- * {@code X-Forwarded-*} headers added, and the message framing fixed for the other side.
+ * forwarding headers ({@code X-Forwarded-*}, {@code Forwarded}) written, and the message framing fixed
+ * for the other side.
  *
- * <p>{@code Transfer-Encoding} is the one hop-by-hop header kept: the codecs frame each side
- * themselves and read it to decide between chunked and length-delimited bodies.
+ * <p>The headers that frame a message ({@code Content-Length}, {@code Transfer-Encoding}) and
+ * {@code Host} are never removed because a {@code Connection} header names them: that is how a client
+ * would make the proxy send a body the node reads as a second, unseen request. A request's framing is
+ * written from what the decoder decided ({@link #applyFraming}), after every other rewrite.
  */
 final class ProxyHeaders {
 
     static final AsciiString X_FORWARDED_FOR = AsciiString.cached("x-forwarded-for");
     static final AsciiString X_FORWARDED_PROTO = AsciiString.cached("x-forwarded-proto");
     static final AsciiString X_FORWARDED_HOST = AsciiString.cached("x-forwarded-host");
+    static final AsciiString FORWARDED = AsciiString.cached("forwarded");
     static final AsciiString LOAD_REPORT = AsciiString.cached(LoadReportSink.HEADER);
     private static final AsciiString PROXY_CONNECTION = AsciiString.cached("proxy-connection");
     private static final AsciiString HTTP = AsciiString.cached("http");
@@ -32,33 +36,109 @@ final class ProxyHeaders {
     private ProxyHeaders() {
     }
 
-    /** {@code Upgrade} requested: an {@code Upgrade} header and the {@code upgrade} token in Connection. */
-    static boolean isUpgrade(HttpRequest request) {
-        HttpHeaders headers = request.headers();
-        return headers.contains(HttpHeaderNames.UPGRADE)
-                && headers.containsValue(HttpHeaderNames.CONNECTION, HttpHeaderValues.UPGRADE, true);
-    }
-
     /**
      * Rewrites a client request for the node: HTTP/1.1 (keep-alive to the node whatever the client
-     * speaks), no hop-by-hop or load-report headers, {@code X-Forwarded-For} appended, {@code -Proto}
-     * and {@code -Host} set (this dispatcher is the edge, so it overrides what a client claims there).
+     * speaks), no hop-by-hop or load-report headers, the forwarding headers written, and the body framed
+     * as the decoder read it.
+     *
+     * <p>{@code X-Forwarded-For} and {@code Forwarded} from a client that is one of the trusted proxies are
+     * appended to; from anyone else they are replaced, since a client could write anything there.
+     * {@code X-Forwarded-Proto} and {@code -Host} are always set: this dispatcher is the edge.
      */
-    static void prepareRequest(HttpRequest request, String clientIp, boolean upgrade) {
+    static void prepareRequest(ProxiedRequest request, String clientIp, boolean trustedSource, boolean upgrade) {
         HttpHeaders headers = request.headers();
         stripHopByHop(headers, upgrade);
         headers.remove(LOAD_REPORT);
-        String prior = headers.get(X_FORWARDED_FOR);
-        headers.set(X_FORWARDED_FOR, prior == null ? clientIp : prior + ", " + clientIp);
-        headers.set(X_FORWARDED_PROTO, HTTP);
         String host = headers.get(HttpHeaderNames.HOST);
+        String priorFor = trustedSource ? joined(headers, X_FORWARDED_FOR) : null;
+        headers.set(X_FORWARDED_FOR, priorFor == null ? clientIp : priorFor + ", " + clientIp);
+        String priorForwarded = trustedSource ? joined(headers, FORWARDED) : null;
+        String element = forwardedElement(clientIp, host);
+        headers.set(FORWARDED, priorForwarded == null ? element : priorForwarded + ", " + element);
+        headers.set(X_FORWARDED_PROTO, HTTP);
         if (host != null) {
             headers.set(X_FORWARDED_HOST, host);
+        } else {
+            headers.remove(X_FORWARDED_HOST);
         }
         if (upgrade) {
             headers.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.UPGRADE);
         }
+        applyFraming(request);
         request.setProtocolVersion(HttpVersion.HTTP_1_1);
+    }
+
+    /** Writes the framing the decoder decided: one Transfer-Encoding: chunked, one Content-Length, or none. */
+    static void applyFraming(ProxiedRequest request) {
+        HttpHeaders headers = request.headers();
+        if (request.chunked()) {
+            headers.remove(HttpHeaderNames.CONTENT_LENGTH);
+            headers.set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
+        } else {
+            headers.remove(HttpHeaderNames.TRANSFER_ENCODING);
+            if (request.bodyLength() > 0) {
+                headers.set(HttpHeaderNames.CONTENT_LENGTH, request.bodyLength());
+            }
+        }
+    }
+
+    /** Every value of {@code name} as one comma-separated list, or {@code null} when there is none. */
+    private static String joined(HttpHeaders headers, AsciiString name) {
+        List<String> values = headers.getAll(name);
+        if (values.isEmpty()) {
+            return null;
+        }
+        return values.size() == 1 ? values.get(0) : String.join(", ", values);
+    }
+
+    /** This hop's {@code Forwarded} element (RFC 7239 §4): {@code for=…;proto=http;host=…}. */
+    static String forwardedElement(String clientIp, String host) {
+        StringBuilder element = new StringBuilder(48).append("for=");
+        if (clientIp.indexOf(':') >= 0) {
+            element.append("\"[").append(clientIp).append("]\"");
+        } else {
+            element.append(clientIp);
+        }
+        element.append(";proto=http");
+        if (host != null && !host.isEmpty()) {
+            element.append(";host=");
+            if (isToken(host)) {
+                element.append(host);
+            } else {
+                element.append('"').append(host).append('"'); // the decoder admitted no quote or backslash
+            }
+        }
+        return element.toString();
+    }
+
+    private static boolean isToken(String value) {
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (!(Character.isLetterOrDigit(c) || "!#$%&'*+-.^_`|~".indexOf(c) >= 0) || c > 0x7e) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Removes from a trailer section what may not travel there or beyond this hop: framing, routing and
+     * hop-by-hop fields (RFC 9110 §6.5.1) and load reports.
+     */
+    static void stripTrailers(HttpHeaders trailers) {
+        if (trailers.isEmpty()) {
+            return;
+        }
+        trailers.remove(HttpHeaderNames.CONTENT_LENGTH);
+        trailers.remove(HttpHeaderNames.TRANSFER_ENCODING);
+        trailers.remove(HttpHeaderNames.HOST);
+        trailers.remove(HttpHeaderNames.CONNECTION);
+        trailers.remove(HttpHeaderNames.KEEP_ALIVE);
+        trailers.remove(HttpHeaderNames.TE);
+        trailers.remove(HttpHeaderNames.TRAILER);
+        trailers.remove(HttpHeaderNames.UPGRADE);
+        trailers.remove(PROXY_CONNECTION);
+        trailers.remove(LOAD_REPORT);
     }
 
     /**
@@ -141,7 +221,8 @@ final class ProxyHeaders {
 
     /**
      * Adds the header names a Connection value lists to {@code named} (created when needed). The usual
-     * tokens (keep-alive, close, upgrade) name no header and cost no allocation.
+     * tokens (keep-alive, close, upgrade) name no header and cost no allocation. Framing headers and Host
+     * are never named: removing them would change where the message ends, or where it goes.
      */
     private static List<String> namedIn(CharSequence connection, boolean keepUpgrade, List<String> named) {
         int length = connection.length();
@@ -162,6 +243,8 @@ final class ProxyHeaders {
             if (to > from && !isToken(connection, from, to, HttpHeaderValues.KEEP_ALIVE)
                     && !isToken(connection, from, to, HttpHeaderValues.CLOSE)
                     && !isToken(connection, from, to, HttpHeaderNames.TRANSFER_ENCODING)
+                    && !isToken(connection, from, to, HttpHeaderNames.CONTENT_LENGTH)
+                    && !isToken(connection, from, to, HttpHeaderNames.HOST)
                     && !(keepUpgrade && isToken(connection, from, to, HttpHeaderValues.UPGRADE))) {
                 if (named == null) {
                     named = new ArrayList<>(2);

@@ -5,9 +5,9 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.loadwise.dispatcher.http.codec.ClientCodec;
+import io.loadwise.dispatcher.http.codec.NodeCodec;
 import io.loadwise.dispatcher.metrics.TrafficCounters;
-import io.netty.handler.codec.http.HttpClientCodec;
-import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
 
@@ -33,8 +33,8 @@ final class TunnelRelay extends ChannelInboundHandlerAdapter {
     static void install(Channel client, Channel backend, TrafficCounters clientCounts) {
         backend.pipeline().replace(BackendHandler.NAME, "tunnel", new TunnelRelay(client, null));
         client.pipeline().replace(HttpProxyServer.FRONTEND, "tunnel", new TunnelRelay(backend, clientCounts));
-        backend.pipeline().remove(HttpClientCodec.class);
-        client.pipeline().remove(HttpServerCodec.class);
+        backend.pipeline().remove(NodeCodec.class);
+        client.pipeline().remove(ClientCodec.class);
         client.config().setAutoRead(backend.isWritable());
         backend.config().setAutoRead(client.isWritable());
     }

@@ -32,7 +32,7 @@ class HttpProxyHeadersTest {
     }
 
     @Test
-    void forwardedHeadersAreAddedAndAnExistingForwardedForIsAppendedTo() throws Exception {
+    void forwardedHeadersAreAddedAndAnUntrustedForwardedForIsReplaced() throws Exception {
         try (RawHttpClient client = proxy.client()) {
             client.write("GET / HTTP/1.1\r\nHost: shop.example:8080\r\nX-Forwarded-Proto: https\r\n\r\n");
             assertEquals(200, client.read(false).status());
@@ -44,7 +44,36 @@ class HttpProxyHeadersTest {
         assertEquals("http", first.get("x-forwarded-proto"), "the edge states the scheme it received");
         assertEquals("shop.example:8080", first.get("x-forwarded-host"));
         HttpHeaders second = backend.received.poll();
-        assertEquals("203.0.113.7, 127.0.0.1", second.get("x-forwarded-for"));
+        assertEquals("127.0.0.1", second.get("x-forwarded-for"), "an untrusted client's claim is replaced");
+        proxy.assertSettled();
+    }
+
+    @Test
+    void aTrustedProxysForwardingHeadersAreAppendedTo() throws Exception {
+        proxy.close();
+        proxy = new ProxyFixture();
+        proxy.trustedProxies = List.of("10.0.0.0/8", "127.0.0.0/8");
+        proxy.node("a", backend.address()).start();
+        try (RawHttpClient client = proxy.client()) {
+            client.write("GET / HTTP/1.1\r\nHost: shop.example:8080\r\nX-Forwarded-For: 203.0.113.7\r\n"
+                    + "Forwarded: for=203.0.113.7;proto=https\r\n\r\n");
+            assertEquals(200, client.read(false).status());
+        }
+        HttpHeaders seen = backend.received.poll();
+        assertEquals("203.0.113.7, 127.0.0.1", seen.get("x-forwarded-for"));
+        assertEquals("for=203.0.113.7;proto=https, for=127.0.0.1;proto=http;host=\"shop.example:8080\"",
+                seen.get("forwarded"));
+        proxy.assertSettled();
+    }
+
+    @Test
+    void anUntrustedClientsForwardedHeaderIsReplacedByThisHopsElement() throws Exception {
+        try (RawHttpClient client = proxy.client()) {
+            client.write("GET / HTTP/1.1\r\nHost: shop\r\nForwarded: for=203.0.113.7\r\nForwarded: for=10.1.1.1\r\n\r\n");
+            assertEquals(200, client.read(false).status());
+        }
+        HttpHeaders seen = backend.received.poll();
+        assertEquals(List.of("for=127.0.0.1;proto=http;host=shop"), seen.getAll("forwarded"));
         proxy.assertSettled();
     }
 

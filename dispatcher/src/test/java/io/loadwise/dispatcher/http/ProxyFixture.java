@@ -35,6 +35,7 @@ final class ProxyFixture implements AutoCloseable {
     Integer maxHeaderBytes;
     Integer maxConnectionsPerNode;
     Integer connectAttempts;
+    List<String> trustedProxies;
     int workerThreads = 1;
 
     VirtualCluster cluster;
@@ -56,7 +57,7 @@ final class ProxyFixture implements AutoCloseable {
                 .policy(policy).balance(balance).affinity(affinity).connectTimeoutMs(1_000)
                 .responseTimeoutMs(responseTimeoutMs).idleTimeoutMs(idleTimeoutMs).maxHeaderBytes(maxHeaderBytes)
                 .maxConnectionsPerNode(maxConnectionsPerNode).connectAttempts(connectAttempts).unhealthyRetryMs(60_000)
-                .nodes(nodes).build();
+                .trustedProxies(trustedProxies).nodes(nodes).build();
         cluster = new VirtualCluster(config, POLICIES, System::nanoTime);
         transport = new Transport(workerThreads);
         server = new HttpProxyServer(cluster, transport);

@@ -1,0 +1,46 @@
+package io.loadwise.dispatcher.http.codec;
+
+import io.netty.handler.codec.http.DefaultHttpRequest;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpVersion;
+
+/**
+ * A request head as {@link RequestDecoder} read it, with the body framing it decided once from the
+ * headers as received (RFC 9112 §6.3). The proxy writes the body to the node with this framing, whatever
+ * later header rewriting does, so the node can never read a different message boundary than we did.
+ */
+public final class ProxiedRequest extends DefaultHttpRequest {
+
+    /** {@link #bodyLength()} of a chunked body. */
+    public static final long CHUNKED = -1;
+
+    private final long bodyLength;
+    private final boolean upgrade;
+
+    ProxiedRequest(HttpVersion version, HttpMethod method, String uri, HttpHeaders headers, long bodyLength,
+            boolean upgrade) {
+        super(version, method, uri, headers);
+        this.bodyLength = bodyLength;
+        this.upgrade = upgrade;
+    }
+
+    /** Bytes of body: 0 for none, {@link #CHUNKED} for a chunked body. */
+    public long bodyLength() {
+        return bodyLength;
+    }
+
+    public boolean chunked() {
+        return bodyLength == CHUNKED;
+    }
+
+    /** Whether the body is empty: only the empty last content follows the head. */
+    public boolean bodyless() {
+        return bodyLength == 0;
+    }
+
+    /** The client asked to switch protocols ({@code Upgrade} and the {@code upgrade} Connection token). */
+    public boolean upgrade() {
+        return upgrade;
+    }
+}
