@@ -74,6 +74,11 @@ public final class ConnectionLimit {
         watchers.remove(watcher);
     }
 
+    /** Listeners watching this limit; a closed listener no longer does. */
+    int watcherCount() {
+        return watchers.size();
+    }
+
     private void notifyWatchers() {
         for (Runnable watcher : watchers) {
             watcher.run();

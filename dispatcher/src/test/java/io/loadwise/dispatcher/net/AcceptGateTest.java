@@ -125,4 +125,17 @@ class AcceptGateTest {
         assertEquals(0, shared.rejectedTotal(), "the listener's own limit refused them, not the shared one");
         Await.until("b and c hold the slots", () -> shared.open() == 2);
     }
+
+    @Test
+    void aClosedListenerStopsWatchingTheSharedLimitAndItsConnectionsStillGiveTheirSlotsBack() throws Exception {
+        Socket a = connect();
+        assertEquals("hi", greeting(a, 5_000));
+        assertEquals(1, shared.watcherCount());
+
+        server.close().syncUninterruptibly();
+        Await.until("the closed listener let go of the shared limit", () -> shared.watcherCount() == 0);
+        assertEquals(1, shared.open(), "its connection is still open");
+        a.close();
+        Await.until("the connection's slot came back", () -> shared.open() == 0);
+    }
 }
