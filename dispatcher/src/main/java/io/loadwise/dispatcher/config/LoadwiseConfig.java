@@ -7,7 +7,8 @@ import java.util.List;
  * The whole configuration file. Immutable; a change builds a new one and validates it first.
  *
  * @param maxClientConnections client connections the whole dispatcher holds at most, over every
- *     listener; default: derived from the process's file-descriptor limit ({@link ConnectionBudget})
+ *     listener; default: derived from the process's file-descriptor limit
+ *     ({@link io.loadwise.dispatcher.net.ConnectionBudget})
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record LoadwiseConfig(AdminConfig admin, LoggingConfig logging, Integer maxClientConnections,

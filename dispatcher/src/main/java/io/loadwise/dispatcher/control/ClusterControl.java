@@ -58,6 +58,14 @@ public interface ClusterControl {
         return null;
     }
 
+    /**
+     * The dispatcher-wide client-connection limit ({@code maxClientConnections}): open connections over
+     * every listener, the limit and rejections; {@code null} when there is none.
+     */
+    default io.loadwise.dispatcher.net.ConnectionLimit clientConnections() {
+        return null;
+    }
+
     /** Cumulative counters of a cluster since start. */
     CounterReading totals(String cluster);
 

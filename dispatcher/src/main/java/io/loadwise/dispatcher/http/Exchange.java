@@ -43,7 +43,6 @@ import org.slf4j.LoggerFactory;
 final class Exchange implements NodePool.Waiter {
 
     private static final Logger log = LoggerFactory.getLogger(Exchange.class);
-    private static final Logger accessLog = LoggerFactory.getLogger("loadwise.access");
 
     private final HttpProxyServer server;
     private final FrontendHandler frontend;
@@ -485,9 +484,10 @@ final class Exchange implements NodePool.Waiter {
     }
 
     static void logAccess(String clientIp, HttpMethod method, String uri, NodeState node, int status, long nanos) {
-        if (accessLog.isDebugEnabled()) {
-            accessLog.debug("{} \"{} {}\" {} {} {}ms", clientIp, method == null ? "-" : method, uri == null ? "-" : uri,
-                    status, node == null ? "-" : node.name(), nanos / 1_000_000);
+        // The same logger, level and line as TCP tunnels; the body size is not tracked here yet ("-").
+        if (io.loadwise.dispatcher.logging.AccessLog.enabled()) {
+            io.loadwise.dispatcher.logging.AccessLog.http(clientIp, method == null ? null : method.name(), uri, status,
+                    node == null ? null : node.name(), -1, nanos / 1_000_000);
         }
     }
 

@@ -6,7 +6,9 @@ import io.loadwise.dispatcher.cluster.VirtualCluster;
 import io.loadwise.dispatcher.config.ClusterConfig;
 import io.loadwise.dispatcher.http.codec.ClientCodec;
 import io.loadwise.dispatcher.net.AddressBlock;
+import io.loadwise.dispatcher.net.AcceptGuard;
 import io.loadwise.dispatcher.net.ClusterListener;
+import io.loadwise.dispatcher.net.ConnectionLimit;
 import io.loadwise.dispatcher.net.Transport;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -44,12 +46,19 @@ public final class HttpProxyServer implements ClusterListener {
     private final AffinityCounters affinityCounters = new AffinityCounters();
     private final InetSocketAddress[] nodeAddresses;
     private final List<AddressBlock> trustedProxies;
+    private final ConnectionLimit dispatcherLimit;
     private final Map<EventLoop, BackendPools> pools = new ConcurrentHashMap<>();
     private volatile LoadReportSink loadReportSink = LoadReportSink.NONE;
     private volatile Channel serverChannel;
     private volatile InetSocketAddress bound;
 
     public HttpProxyServer(VirtualCluster cluster, Transport transport) {
+        this(cluster, transport, null);
+    }
+
+    /** @param dispatcherLimit client connections of every listener of the dispatcher; {@code null}: none */
+    public HttpProxyServer(VirtualCluster cluster, Transport transport, ConnectionLimit dispatcherLimit) {
+        this.dispatcherLimit = dispatcherLimit;
         this.cluster = cluster;
         this.transport = transport;
         this.sessionAffinity = new SessionAffinity(cluster);
@@ -74,6 +83,8 @@ public final class HttpProxyServer implements ClusterListener {
                 .group(transport.acceptor(), transport.workers())
                 .channel(transport.serverChannelClass())
                 .option(ChannelOption.SO_BACKLOG, 1024)
+                .handler(AcceptGuard.of("cluster " + cluster.name(), config.maxClientConnectionsOrDefault(),
+                        dispatcherLimit, cluster.counters()::connectionRejected))
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, BackendPools.WATER_MARK)
                 .childHandler(new ChannelInitializer<Channel>() {

@@ -5,7 +5,10 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.FileAppender;
+import ch.qos.logback.core.rolling.FixedWindowRollingPolicy;
+import ch.qos.logback.core.rolling.RollingFileAppender;
+import ch.qos.logback.core.rolling.SizeBasedTriggeringPolicy;
+import ch.qos.logback.core.util.FileSize;
 import io.loadwise.dispatcher.config.LoggingConfig;
 import java.util.Locale;
 import java.util.Map;
@@ -16,6 +19,11 @@ import org.slf4j.LoggerFactory;
  * per-logger levels, an optional log file next to the console, and the access log on logger
  * {@value AccessLog#LOGGER}. Done in code rather than with a generated logback.xml so that one JSON file
  * configures everything.
+ *
+ * <p>Both files rotate by size ({@link Rotation#DEFAULT}): at {@code 100 MB} {@code access.log} becomes
+ * {@code access.log.1}, the older archives shift up, and the oldest beyond {@code access.log.5} is
+ * deleted, so each log takes at most six files. Rotation happens on the logging thread and compresses
+ * nothing, so no event loop ever waits for a compressor.
  */
 public final class LoggingSetup {
 
@@ -30,6 +38,11 @@ public final class LoggingSetup {
      * @param levelOverride the {@code --log-level} flag, or {@code null}; wins over {@code logging.level}
      */
     public static void apply(LoggingConfig logging, String levelOverride) {
+        apply(logging, levelOverride, Rotation.DEFAULT);
+    }
+
+    /** As {@link #apply(LoggingConfig, String)}, with {@code rotation} for both files (tests use small ones). */
+    static void apply(LoggingConfig logging, String levelOverride, Rotation rotation) {
         if (!(LoggerFactory.getILoggerFactory() instanceof LoggerContext context)) {
             LoggerFactory.getLogger(LoggingSetup.class).warn("logging is not logback; logging settings ignored");
             return;
@@ -48,11 +61,11 @@ public final class LoggingSetup {
             }
         }
         if (logging.file() != null) {
-            root.addAppender(fileAppender(context, "FILE", logging.file(), PATTERN));
+            root.addAppender(rollingAppender(context, "FILE", logging.file(), PATTERN, rotation));
         }
         Logger access = context.getLogger(AccessLog.LOGGER);
         if (logging.accessLog() != null) {
-            access.addAppender(fileAppender(context, "ACCESS", logging.accessLog(), ACCESS_PATTERN));
+            access.addAppender(rollingAppender(context, "ACCESS", logging.accessLog(), ACCESS_PATTERN, rotation));
             access.setLevel(Level.INFO);
             access.setAdditive(false);
         }
@@ -68,18 +81,55 @@ public final class LoggingSetup {
         return level;
     }
 
-    private static FileAppender<ILoggingEvent> fileAppender(LoggerContext context, String name, String file,
-            String pattern) {
+    /**
+     * How a log file rotates: when it reaches {@code maxFileBytes} it is renamed {@code <file>.1}, the
+     * archives shift up one and the one past {@code archives} is deleted. At most
+     * {@code (archives + 1) * maxFileBytes} per log, plus what arrives between two size checks.
+     *
+     * @param checkMillis how often, at most, the file's size is looked at
+     */
+    record Rotation(long maxFileBytes, int archives, long checkMillis) {
+
+        static final Rotation DEFAULT = new Rotation(100L * 1024 * 1024, 5, 1_000);
+
+        Rotation {
+            if (maxFileBytes < 1 || archives < 1 || archives > 20 || checkMillis < 0) {
+                throw new IllegalArgumentException("bad log rotation " + maxFileBytes + " bytes, " + archives
+                        + " archives (1..20), every " + checkMillis + " ms");
+            }
+        }
+    }
+
+    private static RollingFileAppender<ILoggingEvent> rollingAppender(LoggerContext context, String name, String file,
+            String pattern, Rotation rotation) {
         PatternLayoutEncoder encoder = new PatternLayoutEncoder();
         encoder.setContext(context);
         encoder.setPattern(pattern);
         encoder.start();
-        FileAppender<ILoggingEvent> appender = new FileAppender<>();
+        RollingFileAppender<ILoggingEvent> appender = new RollingFileAppender<>();
         appender.setContext(context);
         appender.setName(name);
         appender.setFile(file);
         appender.setAppend(true);
         appender.setEncoder(encoder);
+
+        FixedWindowRollingPolicy archives = new FixedWindowRollingPolicy();
+        archives.setContext(context);
+        archives.setParent(appender);
+        // '%' starts a conversion word in logback's file name patterns; one in the path itself is escaped.
+        archives.setFileNamePattern(file.replace("%", "\\%") + ".%i");
+        archives.setMinIndex(1);
+        archives.setMaxIndex(rotation.archives());
+        archives.start();
+
+        SizeBasedTriggeringPolicy<ILoggingEvent> size = new SizeBasedTriggeringPolicy<>();
+        size.setContext(context);
+        size.setMaxFileSize(new FileSize(rotation.maxFileBytes()));
+        size.setCheckIncrement(ch.qos.logback.core.util.Duration.buildByMilliseconds(rotation.checkMillis()));
+        size.start();
+
+        appender.setRollingPolicy(archives);
+        appender.setTriggeringPolicy(size);
         appender.start();
         return appender;
     }

@@ -23,6 +23,7 @@ public final class TrafficCounters {
     final LongAdder latencyNanos = new LongAdder();
     final LongAdder bytesIn = new LongAdder();
     final LongAdder bytesOut = new LongAdder();
+    final LongAdder rejectedConnections = new LongAdder();
 
     /** A client connection (or TCP tunnel) was opened. */
     public void connectionOpened() {
@@ -32,6 +33,14 @@ public final class TrafficCounters {
 
     public void connectionClosed() {
         activeConnections.decrementAndGet();
+    }
+
+    /**
+     * A client connection was closed as soon as it was accepted because a connection limit (the
+     * listener's or the dispatcher's {@code maxClientConnections}) was full. It never counts as opened.
+     */
+    public void connectionRejected() {
+        rejectedConnections.increment();
     }
 
     /** A request started; pair with exactly one {@link #requestCompleted} or {@link #requestFailed}. */
@@ -82,6 +91,11 @@ public final class TrafficCounters {
 
     public int activeConnections() {
         return activeConnections.get();
+    }
+
+    /** Client connections closed at accept because a connection limit was full; see {@link #connectionRejected}. */
+    public long rejectedConnections() {
+        return rejectedConnections.sum();
     }
 
     public int activeRequests() {

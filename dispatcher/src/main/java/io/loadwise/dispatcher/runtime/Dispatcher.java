@@ -17,6 +17,8 @@ import io.loadwise.dispatcher.metrics.MetricsSnapshot;
 import io.loadwise.dispatcher.monitor.AgentStats;
 import io.loadwise.dispatcher.monitor.NodeMonitor;
 import io.loadwise.dispatcher.net.ClusterListener;
+import io.loadwise.dispatcher.net.ConnectionBudget;
+import io.loadwise.dispatcher.net.ConnectionLimit;
 import io.loadwise.dispatcher.net.Transport;
 import io.loadwise.policy.PolicyOptions;
 import io.loadwise.policy.PolicyRegistry;
@@ -50,6 +52,9 @@ public final class Dispatcher implements ClusterControl, AutoCloseable {
     private final Transport transport;
     private final ListenerFactory listeners;
     private final MetricsHistory history;
+    private final ConnectionBudget budget;
+    /** {@code maxClientConnections}: shared by every listener, kept across listener restarts. */
+    private final ConnectionLimit clientConnections;
     private final NodeMonitor monitor = new NodeMonitor();
     private final Map<String, RunningCluster> running = new LinkedHashMap<>();
 
@@ -71,10 +76,18 @@ public final class Dispatcher implements ClusterControl, AutoCloseable {
         this.transport = transport;
         this.listeners = listeners;
         this.history = new MetricsHistory(this::clusters);
+        this.budget = ConnectionBudget.resolve(config.maxClientConnections());
+        this.clientConnections = new ConnectionLimit("dispatcher", budget.limit());
     }
 
     /** Starts every cluster's listener, the metrics history and the control plane. */
     public synchronized void start(String adminToken, boolean withControlPlane) throws Exception {
+        log.info("client connections: at most {} over all listeners", budget.describe());
+        if (budget.exceedsDescriptors()) {
+            log.warn("maxClientConnections {} can use more file descriptors than the limit of {} allows (each "
+                    + "client connection may pair with a node connection); raise ulimit -n or lower it",
+                    budget.limit(), budget.descriptorLimit());
+        }
         try {
             for (ClusterConfig cluster : config.clustersOrEmpty()) {
                 running.put(cluster.name(), launch(cluster));
@@ -109,7 +122,7 @@ public final class Dispatcher implements ClusterControl, AutoCloseable {
 
     private RunningCluster launch(ClusterConfig cluster) throws IOException {
         VirtualCluster vc = new VirtualCluster(cluster, policies, System::nanoTime);
-        return RunningCluster.start(vc, listeners, transport, monitor);
+        return RunningCluster.start(vc, listeners, transport, clientConnections, monitor);
     }
 
     private void publish() {
@@ -156,6 +169,16 @@ public final class Dispatcher implements ClusterControl, AutoCloseable {
     public synchronized InetSocketAddress boundAddress(String cluster) {
         RunningCluster rc = running.get(cluster);
         return rc == null ? null : rc.listener().boundAddress();
+    }
+
+    /**
+     * The dispatcher-wide client-connection limit: connections open over every listener, the limit, and
+     * how many were closed at accept because it was full. Per cluster, open connections are
+     * {@code counters().activeConnections()} and rejections {@code counters().rejectedConnections()}.
+     */
+    @Override
+    public ConnectionLimit clientConnections() {
+        return clientConnections;
     }
 
     /** The metrics history (tests sample it directly). */
@@ -253,7 +276,8 @@ public final class Dispatcher implements ClusterControl, AutoCloseable {
             String message = "clusters[" + index + "].listen: " + e.getMessage();
             rollBack(previous);
             try {
-                running.put(name, RunningCluster.start(current.cluster(), listeners, transport, monitor));
+                running.put(name, RunningCluster.start(current.cluster(), listeners, transport, clientConnections,
+                        monitor));
             } catch (IOException | RuntimeException again) {
                 log.error("cluster {}: could not restart the previous listener either", name, again);
             }

@@ -3,6 +3,7 @@ package io.loadwise.dispatcher.runtime;
 import io.loadwise.dispatcher.cluster.VirtualCluster;
 import io.loadwise.dispatcher.http.HttpProxyServer;
 import io.loadwise.dispatcher.net.ClusterListener;
+import io.loadwise.dispatcher.net.ConnectionLimit;
 import io.loadwise.dispatcher.net.Transport;
 import io.loadwise.dispatcher.tcp.TcpProxyServer;
 
@@ -10,10 +11,10 @@ import io.loadwise.dispatcher.tcp.TcpProxyServer;
 public final class ModeListenerFactory implements ListenerFactory {
 
     @Override
-    public ClusterListener create(VirtualCluster cluster, Transport transport) {
+    public ClusterListener create(VirtualCluster cluster, Transport transport, ConnectionLimit clientConnections) {
         return switch (cluster.config().mode()) {
-            case TCP -> new TcpProxyServer(cluster, transport);
-            case HTTP -> new HttpProxyServer(cluster, transport);
+            case TCP -> new TcpProxyServer(cluster, transport, clientConnections);
+            case HTTP -> new HttpProxyServer(cluster, transport, clientConnections);
         };
     }
 }

@@ -5,6 +5,7 @@ import io.loadwise.dispatcher.config.Mode;
 import io.loadwise.dispatcher.http.HttpProxyServer;
 import io.loadwise.dispatcher.monitor.NodeMonitor;
 import io.loadwise.dispatcher.net.ClusterListener;
+import io.loadwise.dispatcher.net.ConnectionLimit;
 import io.loadwise.dispatcher.net.Transport;
 import java.io.IOException;
 import org.slf4j.Logger;
@@ -19,10 +20,12 @@ record RunningCluster(VirtualCluster cluster, ClusterListener listener) {
      * Creates and starts the cluster's listener. An HTTP cluster's agents are watched by {@code monitor},
      * which also receives the load reports its nodes piggyback on responses; a TCP cluster is not
      * monitored (its policies are state-blind, see the validator).
+     *
+     * @param clientConnections the dispatcher's client-connection limit, shared by all its listeners
      */
     static RunningCluster start(VirtualCluster cluster, ListenerFactory factory, Transport transport,
-            NodeMonitor monitor) throws IOException {
-        ClusterListener listener = factory.create(cluster, transport);
+            ConnectionLimit clientConnections, NodeMonitor monitor) throws IOException {
+        ClusterListener listener = factory.create(cluster, transport, clientConnections);
         if (listener instanceof HttpProxyServer http) {
             http.setLoadReportSink((node, header) -> monitor.acceptLoadReport(cluster, node, header));
         }

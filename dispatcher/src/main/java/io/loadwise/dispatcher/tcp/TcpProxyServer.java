@@ -2,7 +2,9 @@ package io.loadwise.dispatcher.tcp;
 
 import io.loadwise.dispatcher.cluster.NodeAddress;
 import io.loadwise.dispatcher.cluster.VirtualCluster;
+import io.loadwise.dispatcher.net.AcceptGuard;
 import io.loadwise.dispatcher.net.ClusterListener;
+import io.loadwise.dispatcher.net.ConnectionLimit;
 import io.loadwise.dispatcher.net.Transport;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -27,11 +29,18 @@ public final class TcpProxyServer implements ClusterListener {
 
     private final VirtualCluster cluster;
     private final Transport transport;
+    private final ConnectionLimit dispatcherLimit;
     private volatile Channel serverChannel;
 
     public TcpProxyServer(VirtualCluster cluster, Transport transport) {
+        this(cluster, transport, null);
+    }
+
+    /** @param dispatcherLimit client connections of every listener of the dispatcher; {@code null}: none */
+    public TcpProxyServer(VirtualCluster cluster, Transport transport, ConnectionLimit dispatcherLimit) {
         this.cluster = cluster;
         this.transport = transport;
+        this.dispatcherLimit = dispatcherLimit;
     }
 
     @Override
@@ -43,6 +52,8 @@ public final class TcpProxyServer implements ClusterListener {
                 .channel(transport.serverChannelClass())
                 .option(ChannelOption.SO_BACKLOG, 1024)
                 .option(ChannelOption.SO_REUSEADDR, true)
+                .handler(AcceptGuard.of("cluster " + cluster.name(), cluster.config().maxClientConnectionsOrDefault(),
+                        dispatcherLimit, cluster.counters()::connectionRejected))
                 .childOption(ChannelOption.AUTO_READ, false)
                 .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)

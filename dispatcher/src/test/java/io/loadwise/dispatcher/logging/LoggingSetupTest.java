@@ -30,8 +30,8 @@ class LoggingSetupTest {
 
     @AfterEach
     void restore() {
-        root.detachAppender("FILE");
-        access.detachAppender("ACCESS");
+        stopAndDetach(root, "FILE");
+        stopAndDetach(access, "ACCESS");
         root.setLevel(rootBefore);
         access.setLevel(accessBefore);
         context.getLogger("io.loadwise.test.quiet").setLevel(null);
@@ -56,6 +56,57 @@ class LoggingSetupTest {
         String lines = Files.readString(accessFile);
         assertTrue(lines.contains(" /127.0.0.1:5000 tcp web n2 in=10 out=20 7ms\n"), lines);
         assertTrue(lines.contains(" /127.0.0.1:5001 \"GET /trade?x=1\" 200 n1 512 3ms\n"), lines);
+    }
+
+    private static void stopAndDetach(Logger logger, String name) {
+        var appender = logger.getAppender(name);
+        if (appender != null) {
+            appender.stop(); // closes the file, and frees its name for the next test's appender
+            logger.detachAppender(appender);
+        }
+    }
+
+    @Test
+    void bothFilesRotateBySizeAndKeepABoundedNumberOfArchives() throws Exception {
+        Path logFile = dir.resolve("loadwise.log");
+        Path accessFile = dir.resolve("access.log");
+        LoggingSetup.apply(new LoggingConfig("info", null, logFile.toString(), accessFile.toString()), null,
+                new LoggingSetup.Rotation(2_000, 2, 0));
+
+        org.slf4j.Logger app = LoggerFactory.getLogger("io.loadwise.test.rotation");
+        for (int i = 0; i < 500; i++) {
+            AccessLog.http("127.0.0.1", "GET", "/page/" + i, 200, "n1", 100, 1);
+            app.info("application line {}", i);
+        }
+
+        for (Path file : new Path[] {logFile, accessFile}) {
+            String name = file.getFileName().toString();
+            try (var files = Files.list(dir)) {
+                assertEquals(java.util.List.of(name, name + ".1", name + ".2"),
+                        files.map(p -> p.getFileName().toString()).filter(n -> n.startsWith(name)).sorted().toList(),
+                        "the live file and two archives, nothing older");
+            }
+            for (String suffix : new String[] {"", ".1", ".2"}) {
+                long size = Files.size(dir.resolve(name + suffix));
+                assertTrue(size > 0 && size <= 2_000 + 200, name + suffix + " is " + size + " bytes");
+            }
+        }
+        assertTrue(Files.readString(accessFile).contains("\"GET /page/499\" 200 n1 100 1ms"), "the newest line is live");
+        assertTrue(Files.readString(logFile).contains("application line 499"));
+    }
+
+    @Test
+    void accessLinesEscapeWhatTheClientSent() throws Exception {
+        Path accessFile = dir.resolve("access.log");
+        LoggingSetup.apply(new LoggingConfig(null, null, null, accessFile.toString()), null);
+
+        AccessLog.http("127.0.0.1", "GET", "/a\"b\u0001\\c\u007f", 400, null, -1, 0);
+        AccessLog.http("127.0.0.1", null, null, 400, null, -1, 0);
+
+        assertEquals(java.util.List.of("127.0.0.1 \"GET /a\\x22b\\x01\\x5cc\\x7f\" 400 - - 0ms",
+                "127.0.0.1 \"- -\" 400 - - 0ms"),
+                Files.readAllLines(accessFile).stream().map(l -> l.substring(l.indexOf(' ', 11) + 1)).toList());
+        assertEquals("/plain", AccessLog.escape("/plain"));
     }
 
     @Test
