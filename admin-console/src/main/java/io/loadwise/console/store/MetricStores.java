@@ -126,7 +126,13 @@ public final class MetricStores implements AutoCloseable {
             refusals.refused(key, "store", refusal, now);
             return null;
         }
-        store = MetricStore.create(file, key.catalog(), series, epochSeconds);
+        try {
+            store = MetricStore.create(file, key.catalog(), series, epochSeconds);
+        } catch (IOException | RuntimeException e) {
+            // A full or failing disk: try again in a minute, not every second.
+            refusals.refused(key, "store", "creating it failed: " + e, now);
+            return null;
+        }
         usedBytes += store.sizeBytes();
         storeCount++;
         open.put(key, store);
@@ -178,7 +184,13 @@ public final class MetricStores implements AutoCloseable {
             refusals.refused(key, missing.size() + " more series " + metrics(missing), refusal, now);
             return;
         }
-        usedBytes += store.grow(missing) - current;
+        try {
+            usedBytes += store.grow(missing) - current;
+        } catch (IOException | RuntimeException e) {
+            // The store is reopened as it was (or, if even that failed, on the next sample).
+            refusals.refused(key, missing.size() + " more series " + metrics(missing), "rewriting it failed: " + e, now);
+            return;
+        }
         refusals.accepted(key);
     }
 

@@ -146,6 +146,9 @@ final class StoreSweep {
 
     /** Removes {@code nodes/} and cluster directories left empty (deepest first), never the root. */
     private static void removeEmptyDirectories(Path root) throws IOException {
+        if (!Files.isDirectory(root)) {
+            return;
+        }
         List<Path> dirs;
         try (Stream<Path> all = Files.walk(root, 2)) {
             dirs = all.filter(Files::isDirectory).filter(d -> !d.equals(root))

@@ -99,10 +99,11 @@ class MetricStoresTest {
         long firstLayout = StoreLayout.definition(dir.resolve("x"), SeriesCatalog.NODE.series(),
                 StoreLayout.FIRST_ARCHIVES, START).getEstimatedSize();
         System.out.printf("metric store sizes: cluster (12 series) %d bytes; node without agent (%d) %d; node with 3 "
-                        + "agent metrics (%d) %d; node with every metric (%d) %d; per series %d; first layout, every "
-                        + "metric: %d%n", Files.size(file(cluster)), always, Files.size(file(quiet)), always + 3,
-                Files.size(file(reporting)), SeriesCatalog.NODE.size(), Files.size(file(everything)),
-                StoreLayout.bytesFor(2) - StoreLayout.bytesFor(1), firstLayout);
+                        + "agent metrics (%d) %d; node with every metric (%d) %d; per series %d; a node with 45 agent "
+                        + "metrics and 2 agent statistics (61) %d; first layout, every metric: %d%n",
+                Files.size(file(cluster)), always, Files.size(file(quiet)), always + 3, Files.size(file(reporting)),
+                SeriesCatalog.NODE.size(), Files.size(file(everything)), StoreLayout.bytesFor(2) - StoreLayout.bytesFor(1),
+                StoreLayout.bytesFor(always + 47), firstLayout);
         assertTrue(Files.size(file(everything)) * 4 < firstLayout, "the day and month archives shrank");
         assertEquals(4, stores.usage().storeCount());
         assertEquals(Files.size(file(cluster)) + Files.size(file(quiet)) + Files.size(file(reporting))
@@ -256,5 +257,39 @@ class MetricStoresTest {
         assertEquals(MetricStores.Outcome.WRITTEN, stores.record(StoreKey.cluster("web"), START,
                 Rows.full(SeriesCatalog.CLUSTER, START)));
         assertEquals("the metric stores use 95 % of their budget (admin.metricsDiskBudgetMb)", stores.usage().warning());
+    }
+
+    @Test
+    void aFailingWriteIsLikeARefusalLoggedOnceAndTriedAgainAMinuteLater() throws Exception {
+        MetricStores stores = stores(1L << 30, Rows.FakeDisk.roomy());
+        StoreKey key = StoreKey.node("web", "n1");
+        Path file = file(key);
+        // Something in the way of the temporary file every creation and rewrite writes first.
+        Path obstacle = StoreRebuild.partialOf(file);
+        Files.createDirectories(obstacle);
+        Files.writeString(obstacle.resolve("in-the-way"), "x");
+        for (long t = START; t < START + 5; t++) {
+            clock.set(t * 1000);
+            assertEquals(MetricStores.Outcome.REFUSED, stores.record(key, t, Rows.node(t)));
+        }
+        assertEquals(1, warnings().size(), warnings().toString());
+        assertTrue(warnings().get(0).contains("refused: creating it failed"), warnings().get(0));
+
+        Files.delete(obstacle.resolve("in-the-way"));
+        Files.delete(obstacle);
+        clock.set((START + 60) * 1000);
+        assertEquals(MetricStores.Outcome.WRITTEN, stores.record(key, START + 60, Rows.node(START + 60)));
+
+        Files.createDirectories(obstacle);
+        Files.writeString(obstacle.resolve("in-the-way"), "x");
+        for (long t = START + 61; t < START + 70; t++) {
+            clock.set(t * 1000);
+            assertEquals(MetricStores.Outcome.WRITTEN, stores.record(key, t, Rows.node(t, HEAP)), "second " + t);
+        }
+        assertEquals(2, warnings().size(), warnings().toString());
+        assertTrue(warnings().get(1).contains("cannot add 1 more series [JVM_HEAP_USED%]: rewriting it failed"),
+                warnings().get(1));
+        assertEquals(START + 69, stores.existing(key).lastUpdateSeconds(), "the series it holds are recorded");
+        assertFalse(stores.existing(key).holds(SeriesCatalog.NODE.find(HEAP)));
     }
 }
