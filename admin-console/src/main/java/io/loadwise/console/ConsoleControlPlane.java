@@ -9,13 +9,15 @@ import io.loadwise.dispatcher.config.AdminConfig;
 import io.loadwise.dispatcher.control.ClusterControl;
 import io.loadwise.dispatcher.control.ControlPlane;
 import io.loadwise.console.store.MetricsRecorder;
+import io.loadwise.console.store.StoreLimits;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Clock;
 
 /**
  * The admin side of the dispatcher process: the REST API and the web console on embedded Tomcat, bound to
- * {@code admin.listen} (loopback by default), and the metric stores under {@code <admin.dataDir>/rrd}.
+ * {@code admin.listen} (loopback by default), and the metric stores under {@code <admin.dataDir>/rrd}
+ * within {@code admin.metricsDiskBudgetMb} and {@code admin.metricsRetentionHours}.
  * Found by the dispatcher through {@link java.util.ServiceLoader}.
  */
 public final class ConsoleControlPlane implements ControlPlane {
@@ -52,7 +54,7 @@ public final class ConsoleControlPlane implements ControlPlane {
         Path dataDir = Path.of(settings.dataDirOrDefault());
         AdminPassword password = new AdminPassword(PasswordFile.inDataDir(dataDir), new PasswordHasher());
         password.initialiseFrom(System.getenv());
-        recorder = MetricsRecorder.start(control, dataDir.resolve("rrd"));
+        recorder = MetricsRecorder.start(control, dataDir.resolve("rrd"), StoreLimits.of(settings));
         try {
             server = AdminServer.start(address, control, token, recorder.stores(),
                     new LoginGuard(password, Clock.systemUTC()));

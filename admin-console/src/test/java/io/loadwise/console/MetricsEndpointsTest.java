@@ -250,6 +250,8 @@ class MetricsEndpointsTest extends ApiTestBase {
     @Test
     void aDeletedClustersHistoryIsKeptAndStaysReadable() {
         assertEquals(200, api.get("/api/clusters/shop/graphs/TD_AVE_THROUGHPUT.png").status());
+        // Only the writer makes stores (within the disk budget), on its first tick with the cluster.
+        Await.until(() -> Files.exists(dataDir().resolve("rrd/shop/cluster.rrd")), "the writer made the store");
         assertEquals(204, api.delete("/api/clusters/shop").status());
         assertTrue(Files.exists(dataDir().resolve("rrd/shop/cluster.rrd")));
         assertEquals(200, api.get("/api/clusters/shop/series/TD_AVE_THROUGHPUT.csv").status());

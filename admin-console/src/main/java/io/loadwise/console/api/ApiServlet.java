@@ -36,6 +36,7 @@ public final class ApiServlet extends HttpServlet {
         NodeResource nodes = new NodeResource(control);
         NodeMetricsResource nodeMetrics = new NodeMetricsResource(control);
         GraphsResource graphs = new GraphsResource(control, stores);
+        MetricStoresResource storeUsage = new MetricStoresResource(stores);
         PrometheusResource prometheus = new PrometheusResource(control);
         this.routes = List.of(
                 new Route("/api/policies", Map.of("GET", policies::list)),
@@ -52,6 +53,7 @@ public final class ApiServlet extends HttpServlet {
                 new Route("/api/clusters/{}/nodes/{}/graphs", Map.of("GET", graphs::listNode)),
                 new Route("/api/clusters/{}/nodes/{}/graphs/{}", Map.of("GET", graphs::nodeGraph)),
                 new Route("/api/clusters/{}/nodes/{}/series/{}", Map.of("GET", graphs::nodeCsv)),
+                new Route("/api/metrics/stores", Map.of("GET", storeUsage::get)),
                 new Route("/metrics", Map.of("GET", prometheus::scrape)));
     }
 

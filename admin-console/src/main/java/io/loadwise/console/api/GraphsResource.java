@@ -92,7 +92,7 @@ final class GraphsResource {
 
     private Reply graph(StoreKey key, String file, ApiCall call) throws ApiException, IOException {
         MetricStore store = store(key);
-        Series series = series(store, key, file, PNG);
+        Series series = series(key, file, PNG);
         Window window = window(call);
         String title = key.isNode() ? key.cluster() + " / " + key.node() : key.cluster();
         byte[] png = SeriesGraph.png(store, series, window, title, nowSeconds());
@@ -101,16 +101,20 @@ final class GraphsResource {
 
     private Reply csv(StoreKey key, String file, ApiCall call) throws ApiException, IOException {
         MetricStore store = store(key);
-        Series series = series(store, key, file, CSV);
+        Series series = series(key, file, CSV);
         Window window = window(call);
         String text = SeriesCsv.csv(store, series, window, nowSeconds());
         return Reply.raw("text/csv; charset=utf-8", text.getBytes(StandardCharsets.UTF_8));
     }
 
-    /** The store of a live cluster or node (created if the writer has not got to it yet) or of a deleted one. */
+    /**
+     * The store of a cluster or node, also of a deleted one within the retention period; {@code null} for a
+     * live one without a store (not written yet, or refused by the disk budget), whose series are all
+     * unknown. Readers never create stores: only the writer does, within the budget.
+     */
     private MetricStore store(StoreKey key) throws ApiException, IOException {
-        MetricStore store = live(key) ? stores.openOrCreate(key) : stores.existing(key);
-        if (store == null) {
+        MetricStore store = stores.existing(key);
+        if (store == null && !live(key)) {
             throw notFound(key);
         }
         return store;
@@ -127,15 +131,15 @@ final class GraphsResource {
         return cluster != null && (!key.isNode() || cluster.node(key.node()) != null);
     }
 
-    private static Series series(MetricStore store, StoreKey key, String file, String extension) throws ApiException {
+    private static Series series(StoreKey key, String file, String extension) throws ApiException {
         if (!file.endsWith(extension)) {
             throw ApiException.notFound("expected {metric}" + extension + ", got '" + file + "'");
         }
         String metric = file.substring(0, file.length() - extension.length());
-        Series series = store.catalog().find(metric);
+        Series series = key.catalog().find(metric);
         if (series == null) {
             throw new ApiException(404, "unknown metric '" + metric + "' for " + key + "; known metrics are listed in details",
-                    store.catalog().metricNames());
+                    key.catalog().metricNames());
         }
         return series;
     }

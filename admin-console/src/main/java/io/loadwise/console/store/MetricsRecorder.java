@@ -7,7 +7,9 @@ import io.loadwise.dispatcher.metrics.MetricsSnapshot;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -20,18 +22,22 @@ import org.slf4j.LoggerFactory;
  * The single writer of the metric stores: a background thread (never an event loop) that once a second
  * reads what {@link ClusterControl} knows (the newest history snapshot of every cluster and node, agent
  * samples, agent statistics) and appends one sample to each store. New clusters and nodes get new
- * stores on their first tick; stores of deleted ones are left on disk and simply stop growing.
+ * stores on their first tick, within the disk budget; stores of deleted ones stop growing and are
+ * deleted by a sweep once a minute (the first one on the first tick) after the retention period.
  */
 public final class MetricsRecorder implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(MetricsRecorder.class);
     private static final long WARN_INTERVAL_MILLIS = 60_000;
+    static final long SWEEP_INTERVAL_MILLIS = 60_000;
 
     private final ClusterControl control;
     private final MetricStores stores;
     private final LongSupplier clockMillis;
     private final Map<StoreKey, Long> lastWarning = new ConcurrentHashMap<>();
     private ScheduledExecutorService writer;
+    /** Clock time of the last sweep; {@code null} before the first. */
+    private Long lastSweepMillis;
 
     public MetricsRecorder(ClusterControl control, MetricStores stores, LongSupplier clockMillis) {
         this.control = control;
@@ -39,8 +45,8 @@ public final class MetricsRecorder implements AutoCloseable {
         this.clockMillis = clockMillis;
     }
 
-    /** Starts recording every second into stores under {@code root}. */
-    public static MetricsRecorder start(ClusterControl control, Path root) {
+    /** Starts recording every second into stores under {@code root}, within {@code limits}. */
+    public static MetricsRecorder start(ClusterControl control, Path root, StoreLimits limits) {
         try {
             Files.createDirectories(root);
             log.info("recording metrics into {}", root.toAbsolutePath());
@@ -49,7 +55,8 @@ public final class MetricsRecorder implements AutoCloseable {
             log.warn("cannot create the metric store directory {}: {}; no metrics will be recorded until it can be",
                     root.toAbsolutePath(), e.toString());
         }
-        MetricsRecorder recorder = new MetricsRecorder(control, new MetricStores(root), System::currentTimeMillis);
+        MetricsRecorder recorder = new MetricsRecorder(control,
+                new MetricStores(root, limits, DiskSpace.of(root), System::currentTimeMillis), System::currentTimeMillis);
         recorder.startWriter();
         return recorder;
     }
@@ -82,6 +89,10 @@ public final class MetricsRecorder implements AutoCloseable {
      */
     public int recordNow() {
         long nowMillis = clockMillis.getAsLong();
+        if (lastSweepMillis == null || nowMillis - lastSweepMillis >= SWEEP_INTERVAL_MILLIS) {
+            lastSweepMillis = nowMillis;
+            sweepNow();
+        }
         long second = nowMillis / 1000;
         int written = 0;
         for (VirtualCluster cluster : control.clusters()) {
@@ -97,9 +108,29 @@ public final class MetricsRecorder implements AutoCloseable {
         return written;
     }
 
+    /**
+     * Deletes the stores of clusters and nodes removed longer ago than the retention period, and
+     * re-measures what the stores use.
+     */
+    public void sweepNow() {
+        Set<StoreKey> live = new HashSet<>();
+        for (VirtualCluster cluster : control.clusters()) {
+            live.add(StoreKey.cluster(cluster.name()));
+            for (NodeState node : cluster.nodes()) {
+                live.add(StoreKey.node(cluster.name(), node.name()));
+            }
+        }
+        try {
+            stores.sweep(live);
+        } catch (IOException | RuntimeException e) {
+            log.warn("cannot clean up the metric store directory {}: {}", stores.root(), e.toString());
+        }
+        lastWarning.keySet().retainAll(live);
+    }
+
     private int write(StoreKey key, long second, double[] row) {
         try {
-            return stores.openOrCreate(key).update(second, row) ? 1 : 0;
+            return stores.record(key, second, row) == MetricStores.Outcome.WRITTEN ? 1 : 0;
         } catch (IOException | RuntimeException e) {
             long now = clockMillis.getAsLong();
             Long last = lastWarning.get(key);

@@ -9,9 +9,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The series of each kind of store, in data source order. A cluster store holds seed Table 2; a node
- * store holds every metric of tables 3-5 (whether or not the node's agent reports it: unreported ones
- * stay unknown), Table 6 and the node's own Table 2 figures.
+ * The series each kind of store can hold, in catalog order. A cluster store holds seed Table 2; a node
+ * store can hold every metric of tables 3-5, Table 6 and the node's own Table 2 figures, and holds those
+ * of {@link #always()} plus the ones its node has reported (a series it does not hold reads as unknown).
  */
 public final class SeriesCatalog {
 
@@ -41,22 +41,34 @@ public final class SeriesCatalog {
     /** Seed tables 3-5, in {@link SeedMetric} order. */
     static final List<Series> AGENT = agentSeries();
 
-    public static final SeriesCatalog CLUSTER = new SeriesCatalog(TABLE_2);
-    public static final SeriesCatalog NODE = new SeriesCatalog(concat(AGENT, TABLE_6, TABLE_2));
+    public static final SeriesCatalog CLUSTER = new SeriesCatalog(TABLE_2, TABLE_2);
+    /**
+     * Every node store holds the dispatcher's own figures of the node (Table 2, selections and PT of the
+     * last second); agent metrics and agent statistics only once the node reports them.
+     */
+    public static final SeriesCatalog NODE = new SeriesCatalog(concat(AGENT, TABLE_6, TABLE_2),
+            concat(List.of(TABLE_6.get(3), TABLE_6.get(4)), TABLE_2));
 
     private final List<Series> series;
+    private final boolean[] always;
     private final Map<String, Integer> indexByMetric = new LinkedHashMap<>();
+    private final Map<String, Integer> indexByDsName = new LinkedHashMap<>();
 
-    private SeriesCatalog(List<Series> series) {
+    private SeriesCatalog(List<Series> series, List<Series> always) {
         this.series = List.copyOf(series);
+        this.always = new boolean[series.size()];
         for (int i = 0; i < series.size(); i++) {
-            if (indexByMetric.put(series.get(i).metric(), i) != null) {
+            if (indexByMetric.put(series.get(i).metric(), i) != null
+                    || indexByDsName.put(series.get(i).dsName(), i) != null) {
                 throw new IllegalStateException("duplicate series " + series.get(i).metric());
             }
         }
+        for (Series s : always) {
+            this.always[indexByMetric.get(s.metric())] = true;
+        }
     }
 
-    /** Every series, in data source order. */
+    /** Every series, in catalog order. */
     public List<Series> series() {
         return series;
     }
@@ -77,7 +89,46 @@ public final class SeriesCatalog {
         return i == null ? -1 : i;
     }
 
-    /** The metric names, in data source order (for "unknown metric" errors). */
+    /** The series every store of this kind holds, whether or not they are known yet. */
+    public List<Series> always() {
+        List<Series> out = new ArrayList<>();
+        for (int i = 0; i < series.size(); i++) {
+            if (always[i]) {
+                out.add(series.get(i));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The series a store needs for a row of values in catalog order: those every store holds and those
+     * with a known (non-NaN) value. A node store thereby holds the metrics its node really reports.
+     */
+    public List<Series> required(double[] row) {
+        if (row.length != series.size()) {
+            throw new IllegalArgumentException(row.length + " values for " + series.size() + " series");
+        }
+        List<Series> out = new ArrayList<>();
+        for (int i = 0; i < series.size(); i++) {
+            if (always[i] || !Double.isNaN(row[i])) {
+                out.add(series.get(i));
+            }
+        }
+        return out;
+    }
+
+    /** The series stored under this rrd4j data source name, or {@code null}. */
+    public Series findByDsName(String dsName) {
+        Integer i = indexByDsName.get(dsName);
+        return i == null ? null : series.get(i);
+    }
+
+    /** The rrd4j data source names, in catalog order. */
+    public List<String> dsNames() {
+        return List.copyOf(indexByDsName.keySet());
+    }
+
+    /** The metric names, in catalog order (for "unknown metric" errors). */
     public List<String> metricNames() {
         return List.copyOf(indexByMetric.keySet());
     }

@@ -18,10 +18,21 @@ public final class SeriesCsv {
     private SeriesCsv() {
     }
 
+    /**
+     * @param store {@code null}, or not holding {@code series}, when nothing of it is recorded (a node that
+     *     does not report the metric, or whose store the budget refused): every row is then unknown
+     */
     public static String csv(MetricStore store, Series series, Window window, long endSeconds) throws IOException {
         long resolution = window.resolutionSeconds();
         long end = endSeconds - endSeconds % resolution;
         long start = end - window.seconds();
+        if (store == null || !store.holds(series)) {
+            StringBuilder out = new StringBuilder(HEADER).append('\n');
+            for (long t = start; t <= end; t += resolution) {
+                out.append(Instant.ofEpochSecond(t)).append(",,\n");
+            }
+            return out.toString();
+        }
         FetchData average = store.fetch(series, ConsolFun.AVERAGE, start, end, resolution);
         FetchData max = store.fetch(series, ConsolFun.MAX, start, end, resolution);
         Map<Long, Double> maxByTime = new HashMap<>();

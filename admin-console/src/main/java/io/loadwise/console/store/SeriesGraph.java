@@ -4,7 +4,7 @@ import java.awt.Color;
 import java.io.IOException;
 import java.util.Locale;
 import org.rrd4j.ConsolFun;
-import org.rrd4j.core.FetchData;
+import org.rrd4j.data.IPlottable;
 import org.rrd4j.data.Variable;
 import org.rrd4j.graph.ElementsNames;
 import org.rrd4j.graph.RrdGraph;
@@ -36,6 +36,8 @@ public final class SeriesGraph {
     }
 
     /**
+     * @param store {@code null}, or not holding {@code series}, when nothing of it is recorded: the graph
+     *     is drawn with nothing on it
      * @param title shown above the plot, e.g. {@code "web / n1"}
      * @param endSeconds the right edge (now), epoch seconds
      */
@@ -44,9 +46,6 @@ public final class SeriesGraph {
         long resolution = window.resolutionSeconds();
         long end = endSeconds - endSeconds % resolution;
         long start = end - window.seconds();
-        FetchData average = store.fetch(series, ConsolFun.AVERAGE, start, end, resolution);
-        FetchData max = store.fetch(series, ConsolFun.MAX, start, end, resolution);
-
         RrdGraphDef def = new RrdGraphDef(start, end);
         def.setFilename(RrdGraphConstants.IN_MEMORY_IMAGE);
         def.setImageFormat("png");
@@ -59,8 +58,14 @@ public final class SeriesGraph {
         def.setAntiAliasing(false);
         def.setColor(ElementsNames.canvas, CANVAS);
 
-        def.datasource("avg", series.dsName(), average);
-        def.datasource("max", series.dsName(), max);
+        if (store != null && store.holds(series)) {
+            def.datasource("avg", series.dsName(), store.fetch(series, ConsolFun.AVERAGE, start, end, resolution));
+            def.datasource("max", series.dsName(), store.fetch(series, ConsolFun.MAX, start, end, resolution));
+        } else {
+            IPlottable unknown = timestamp -> Double.NaN;
+            def.datasource("avg", unknown);
+            def.datasource("max", unknown);
+        }
         def.datasource("avg_last", "avg", new Variable.LAST());
         def.datasource("avg_mean", "avg", new Variable.AVERAGE());
         def.datasource("max_peak", "max", new Variable.MAX());

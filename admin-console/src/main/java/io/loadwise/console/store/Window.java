@@ -3,12 +3,12 @@ package io.loadwise.console.store;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The time windows the graphs and CSV exports offer, each read from the archive that covers it. */
+/** The time windows the graphs and CSV exports offer, each read from the archive that covers it ({@link StoreLayout}). */
 public enum Window {
     TEN_MINUTES("10m", 600, 1),
     ONE_HOUR("1h", 3600, 1),
-    ONE_DAY("24h", 86_400, 10),
-    THIRTY_DAYS("30d", 30 * 86_400, 300);
+    ONE_DAY("24h", 86_400, 60),
+    THIRTY_DAYS("30d", 30 * 86_400, 1800);
 
     private final String key;
     private final long seconds;

@@ -15,14 +15,14 @@ import org.rrd4j.core.Archive;
 import org.rrd4j.core.Datasource;
 import org.rrd4j.core.RrdDb;
 
-/** The files on disk have exactly the layout issue 4 asks for, read back with plain rrd4j. */
+/** The files on disk have exactly the documented layout, read back with plain rrd4j. */
 class StoreLayoutTest {
 
     @TempDir
     Path dir;
 
     @Test
-    void everyStoreHasOneSecondStepAndAverageAndMaxArchivesForAnHourADayAndThirtyDays() throws Exception {
+    void everyStoreHasOneSecondStepAnHourAtOneSecondAndAverageAndMaxForADayAndThirtyDays() throws Exception {
         Path file = dir.resolve("cluster.rrd");
         MetricStore.openOrCreate(file, SeriesCatalog.CLUSTER).close();
         try (RrdDb db = RrdDb.getBuilder().setPath(file.toString()).readOnly().build()) {
@@ -33,9 +33,9 @@ class StoreLayoutTest {
                 archives.add(a.getConsolFun() + " " + a.getSteps() + "x" + a.getRows() + " = " + a.getArcStep() * a.getRows() + " s");
             }
             assertEquals(List.of(
-                    "AVERAGE 1x3600 = 3600 s", "AVERAGE 10x8640 = 86400 s", "AVERAGE 300x8640 = 2592000 s",
-                    "MAX 1x3600 = 3600 s", "MAX 10x8640 = 86400 s", "MAX 300x8640 = 2592000 s"), archives);
-            assertEquals(ConsolFun.AVERAGE, db.getArchive(ConsolFun.AVERAGE, 300).getConsolFun());
+                    "AVERAGE 1x3600 = 3600 s", "AVERAGE 60x1440 = 86400 s", "AVERAGE 1800x1440 = 2592000 s",
+                    "MAX 60x1440 = 86400 s", "MAX 1800x1440 = 2592000 s"), archives);
+            assertEquals(ConsolFun.MAX, db.getArchive(ConsolFun.MAX, 1800).getConsolFun());
             for (int i = 0; i < db.getDsCount(); i++) {
                 Datasource ds = db.getDatasource(i);
                 assertEquals(DsType.GAUGE, ds.getType(), ds.getName());
@@ -70,7 +70,7 @@ class StoreLayoutTest {
             }
             assertTrue(names.contains("TD_AVE_THROUGHPUT"));
             assertEquals(SeedMetric.values().length + 5 + 12, names.size());
-            assertEquals(6, db.getArcCount());
+            assertEquals(5, db.getArcCount());
         }
     }
 
@@ -84,5 +84,20 @@ class StoreLayoutTest {
         assertEquals(SeriesGroup.APPSERVER, SeriesCatalog.NODE.find("AMX_CONNS_Q_THRBSY%").group());
         assertEquals(SeriesGroup.JVM, SeriesCatalog.NODE.find("JVM_HEAP_USED%").group());
         assertEquals(SeriesGroup.POLICY, SeriesCatalog.NODE.find("TAP_RQST_LASTTIME").group());
+    }
+
+    @Test
+    void everyWindowTheConsoleOffersHasAnArchiveWithAtLeastTwoPointsPerPixel() {
+        for (Window window : Window.values()) {
+            for (ConsolFun function : new ConsolFun[] {ConsolFun.AVERAGE, ConsolFun.MAX}) {
+                ConsolFun read = StoreLayout.readFunction(function, window.resolutionSeconds());
+                StoreLayout.ArchiveSpec archive = StoreLayout.ARCHIVES.stream()
+                        .filter(a -> a.function() == read && a.resolutionSeconds() == window.resolutionSeconds())
+                        .findFirst().orElseThrow(() -> new AssertionError("no archive for " + window + " " + function));
+                assertTrue(archive.spanSeconds() >= window.seconds(), window + " " + function);
+                assertTrue(window.seconds() / window.resolutionSeconds() >= Math.min(600, 2 * SeriesGraph.PLOT_WIDTH),
+                        window + " has " + window.seconds() / window.resolutionSeconds() + " points");
+            }
+        }
     }
 }

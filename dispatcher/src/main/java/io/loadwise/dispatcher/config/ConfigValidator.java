@@ -23,6 +23,8 @@ public final class ConfigValidator {
 
     public static final int MAX_WEIGHT = 1000;
     public static final int MAX_CLIENT_CONNECTIONS = 10_000_000;
+    /** Ten years: a longer retention is a typo, not a plan. */
+    public static final int MAX_METRICS_RETENTION_HOURS = 87_600;
     public static final Set<String> LOG_LEVELS = Set.of("trace", "debug", "info", "warn", "error", "off");
 
     /**
@@ -227,6 +229,10 @@ public final class ConfigValidator {
         String listen = admin == null ? AdminConfig.DEFAULT_LISTEN : admin.listenOrDefault();
         if (admin != null && admin.dataDir() != null && admin.dataDir().isBlank()) {
             errors.add("admin.dataDir: blank");
+        }
+        if (admin != null) {
+            positive("admin.metricsDiskBudgetMb", admin.metricsDiskBudgetMb(), errors);
+            range("admin.metricsRetentionHours", admin.metricsRetentionHours(), 0, MAX_METRICS_RETENTION_HOURS, errors);
         }
         return checkListen("admin.listen", listen, errors);
     }
