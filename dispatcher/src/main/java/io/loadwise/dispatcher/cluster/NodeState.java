@@ -23,7 +23,7 @@ import java.util.function.LongSupplier;
  */
 public final class NodeState implements NodeView {
 
-    static final String NO_SAMPLE_YET = "no sample yet";
+    private static final String NO_SAMPLE_YET = "no sample yet";
 
     private final int index;
     private final String name;
@@ -141,7 +141,6 @@ public final class NodeState implements NodeView {
         }
     }
 
-
     @Override
     public int activeConnections() {
         return activeConnections.get();
@@ -224,17 +223,13 @@ public final class NodeState implements NodeView {
         return agentState() != AgentState.OK;
     }
 
-    /**
-     * A good sample arrived, polled or piggybacked: a sign of life that makes the agent OK at once.
-     *
-     * @return the state the agent was in before
-     */
-    public AgentState updateAgentSample(AgentSample sample) {
-        AgentState before = agentState();
+    /** A good sample arrived, polled or piggybacked: a sign of life that makes the agent OK at once. */
+    public void updateAgentSample(AgentSample sample) {
         this.agentSampleReceivedNanos = nanoClock.getAsLong();
         this.agentSample = sample;
-        agentState.set(AgentState.OK);
-        return before;
+        if (agentState.get() != AgentState.OK) { // piggybacks call this per response: write only on change
+            agentState.set(AgentState.OK);
+        }
     }
 
     /**
