@@ -64,7 +64,12 @@ class ClustersApiTest extends ApiTestBase {
         for (String field : new String[] {"activeConnections", "inFlightRequests", "requests", "failures", "selections"}) {
             assertEquals(0, n2.path(field).asInt(-1), field);
         }
-        assertTrue(n2.has("agent") && n2.path("agent").isNull(), "no agent sample yet: " + n2);
+        JsonNode agent = n2.path("agent");
+        assertEquals("unknown", agent.path("state").asText(), "no agent sample yet: " + n2);
+        assertEquals("not polled: policy " + FirstUsablePolicy.ID + " reads no agent metrics", agent.path("problem").asText());
+        assertTrue(agent.has("lastSampleAgeMs") && agent.path("lastSampleAgeMs").isNull(), agent.toString());
+        assertFalse(agent.has("ageMs") || agent.has("source") || agent.has("metrics"), "no sample fields: " + agent);
+        assertFalse(n2.path("agentDown").asBoolean(true), "the policy reads no agent metrics");
         assertEquals(FirstUsablePolicy.ID, web.path("config").path("policy").asText());
     }
 
@@ -182,7 +187,10 @@ class ClustersApiTest extends ApiTestBase {
         assertEquals(1_795_000_000_000L, agent.path("timestampMillis").asLong());
         assertEquals(61.5, agent.path("metrics").path("JVM_HEAP_USED%").asDouble());
         assertTrue(agent.path("ageMs").asLong(-1) >= 0, agent.toString());
-        assertTrue(api.get("/api/clusters/web/nodes/n2").json().path("agent").isNull());
+        assertEquals("ok", agent.path("state").asText());
+        assertTrue(agent.path("problem").isNull(), agent.toString());
+        assertEquals(agent.path("ageMs").asLong(), agent.path("lastSampleAgeMs").asLong(-1), 1_000, agent.toString());
+        assertEquals("unknown", api.get("/api/clusters/web/nodes/n2").json().path("agent").path("state").asText());
     }
 
     @Test

@@ -8,6 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.loadwise.console.testing.ConsoleFixture;
+import io.loadwise.dispatcher.config.ClusterConfig;
+import io.loadwise.dispatcher.config.Mode;
+import io.loadwise.dispatcher.config.NodeConfig;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -18,6 +21,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -345,6 +349,44 @@ class ConsoleWebTest {
         assertEquals(303, s.post("/clusters/delete", form("_csrf", s.csrf, "name", "tmp")).statusCode());
         assertNull(fixture.dispatcher.cluster("tmp"));
         assertFalse(Files.readString(fixture.configFile).contains("\"tmp\""));
+    }
+
+    /** Issue 11 item 4: a node an agent-driven policy has no metrics for is flagged, not shown as down. */
+    @Test
+    void overviewAndConfigurationFlagNodesWhoseAgentIsUnknown() throws Exception {
+        fixture.dispatcher.createCluster(ClusterConfig.builder().name("agentless").mode(Mode.HTTP)
+                .listen("127.0.0.1:0").policy("least-loaded")
+                .nodes(List.of(new NodeConfig("p", fixture.nodeAddress(0), 1, true, null, null),
+                        new NodeConfig("q", fixture.nodeAddress(1), 1, true, null, null))).build());
+        try {
+            Session s = admin();
+            for (String page : new String[] {"/", "/clusters"}) {
+                String body = s.get(page).body();
+                String agentless = section(body, page.equals("/") ? "cluster-agentless" : "config-agentless");
+                assertEquals(2, count(agentless, "<span class=\"tag agent-unknown\" title=\"No fresh agent metrics"),
+                        page + ": both nodes flagged: " + agentless);
+                assertFalse(agentless.contains("down"), page + ": an unknown agent is not a down node: " + agentless);
+                assertEquals(0, count(section(body, page.equals("/") ? "cluster-shop" : "config-shop"), "agent-unknown"),
+                        page + ": round-robin reads no agent metrics, so nothing to flag");
+            }
+        } finally {
+            fixture.dispatcher.deleteCluster("agentless");
+        }
+    }
+
+    /** The {@code <section>} with this id. */
+    private static String section(String page, String id) {
+        int start = page.indexOf("<section class=\"card\" id=\"" + id + "\"");
+        assertTrue(start >= 0, "no section " + id);
+        return page.substring(start, page.indexOf("</section>", start));
+    }
+
+    private static int count(String text, String part) {
+        int n = 0;
+        for (int i = text.indexOf(part); i >= 0; i = text.indexOf(part, i + 1)) {
+            n++;
+        }
+        return n;
     }
 
     @Test

@@ -22,7 +22,11 @@ public interface NodeView {
     /** Administratively enabled and not draining. */
     boolean enabled();
 
-    /** Reachable: the last connect succeeded, and for agent-driven policies the agent answers. */
+    /**
+     * Reachable: no recent connect failure holds the node out. A silent node agent does not make a node
+     * unhealthy: it shows as {@link #agentSample()} {@code null}, and agent-driven policies apply their
+     * fallback for such an "unknown" node instead of leaving it out.
+     */
     boolean healthy();
 
     /** A picker may return only usable nodes. */
@@ -47,7 +51,7 @@ public interface NodeView {
 
     /**
      * The latest agent sample if it is younger than the cluster's expiry, otherwise {@code null}
-     * (missing and stale look the same to a policy).
+     * (missing and stale look the same to a policy: the node is "unknown" to it, not down).
      */
     AgentSample agentSample();
 }

@@ -1,5 +1,7 @@
 package io.loadwise.console.api;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.loadwise.dispatcher.cluster.AgentState;
 import io.loadwise.dispatcher.cluster.NodeState;
 import io.loadwise.dispatcher.cluster.VirtualCluster;
 import io.loadwise.dispatcher.config.Affinity;
@@ -42,34 +44,61 @@ record ClusterView(String name, Mode mode, Listen listen, PolicyInForce policy, 
 
     /**
      * One node. {@code enabled} is the administrative flag; {@code draining} is separate, and a node takes
-     * new work only when enabled, not draining and healthy.
+     * new work only when enabled, not draining and healthy. A silent agent does not make a node unhealthy:
+     * {@code agent.state} says what the dispatcher knows about the agent, and {@code agentDown} (kept for
+     * older clients) is true while an agent-driven policy has no fresh sample from the node.
      */
     record NodeView(String name, String address, String route, int weight, boolean enabled, boolean draining,
             boolean healthy, boolean connectDown, boolean agentDown, int activeConnections, int inFlightRequests,
             Double recentResponseTimeMillis, long requests, long failures, long selections, AgentSummary agent) {
 
-        static NodeView of(NodeState node) {
+        static NodeView of(VirtualCluster cluster, NodeState node) {
             InetSocketAddress a = node.address();
             String address = (a.getHostString().indexOf(':') >= 0 ? "[" + a.getHostString() + "]" : a.getHostString())
                     + ":" + a.getPort();
+            boolean agentDown = cluster.policy().usesAgentMetrics() && node.agentState() != AgentState.OK;
             return new NodeView(node.name(), address, node.route(), node.weight(), node.configuredEnabled(),
-                    node.draining(), node.healthy(), node.connectDown(), node.agentDown(), node.activeConnections(),
+                    node.draining(), node.healthy(), node.connectDown(), agentDown, node.activeConnections(),
                     node.inFlightRequests(), Figures.finite(node.recentResponseTimeMillis()),
                     node.counters().totalRequests(), node.counters().failedRequests(),
-                    node.counters().totalSelections(), AgentSummary.of(node));
+                    node.counters().totalSelections(), AgentSummary.of(cluster, node));
         }
     }
 
-    /** The latest agent sample whatever its age ({@code null} when none has arrived). */
-    record AgentSummary(long ageMs, AgentSample.Source source, long timestampMillis, Map<String, Double> metrics) {
+    /**
+     * What the dispatcher knows about the node's agent, and its latest sample whatever its age. The
+     * sample's fields are left out until a first sample has arrived.
+     *
+     * @param state {@code ok} while a sample is fresh (younger than {@code agentExpiryMs}), otherwise
+     *     {@code unknown}: the node stays in selection and agent-driven policies apply their fallback
+     * @param problem why the state is not {@code ok}, {@code null} when it is
+     * @param lastSampleAgeMs age of the last good sample, {@code null} when none has arrived
+     * @param ageMs the same age, under its older name
+     */
+    record AgentSummary(String state, String problem, Long lastSampleAgeMs,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Long ageMs,
+            @JsonInclude(JsonInclude.Include.NON_NULL) AgentSample.Source source,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Long timestampMillis,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, Double> metrics) {
 
-        static AgentSummary of(NodeState node) {
+        static AgentSummary of(VirtualCluster cluster, NodeState node) {
+            AgentState state = node.agentState();
+            String problem = state == AgentState.OK ? null : problem(cluster, node);
             AgentSample sample = node.latestAgentSample();
             if (sample == null) {
-                return null;
+                return new AgentSummary(state.id(), problem, null, null, null, null, null);
             }
-            return new AgentSummary(Math.max(0, node.agentSampleAgeMillis()), sample.source(),
-                    sample.timestampMillis(), sample.metrics());
+            long age = Math.max(0, node.agentSampleAgeMillis());
+            return new AgentSummary(state.id(), problem, age, age, sample.source(), sample.timestampMillis(),
+                    sample.metrics());
+        }
+
+        /** The node's problem, or why nothing asks the agent: a policy that reads no agent metrics. */
+        private static String problem(VirtualCluster cluster, NodeState node) {
+            if (!cluster.policy().usesAgentMetrics() && node.latestAgentSample() == null) {
+                return "not polled: policy " + cluster.policy().id() + " reads no agent metrics";
+            }
+            return node.agentProblem();
         }
     }
 
@@ -78,7 +107,7 @@ record ClusterView(String name, Mode mode, Listen listen, PolicyInForce policy, 
         LoadBalancingPolicy policy = cluster.policy();
         List<NodeView> nodes = new ArrayList<>();
         for (NodeState node : cluster.nodes()) {
-            nodes.add(NodeView.of(node));
+            nodes.add(NodeView.of(cluster, node));
         }
         InetSocketAddress bound = control.boundAddress(cluster.name());
         boolean http = config.mode() == Mode.HTTP;

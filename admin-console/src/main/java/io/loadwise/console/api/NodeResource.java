@@ -23,7 +23,7 @@ final class NodeResource {
     }
 
     Reply get(ApiCall call) throws ApiException {
-        return Reply.ok(ClusterView.NodeView.of(require(call)));
+        return Reply.ok(view(call));
     }
 
     Reply put(ApiCall call) throws ApiException, ConfigValidationException, IOException {
@@ -37,7 +37,11 @@ final class NodeResource {
             throw ApiException.badRequest("nothing to change: give at least one of enabled, weight, drain");
         }
         control.updateNode(call.pathParam(0), node.name(), enabled, weight, drain);
-        return Reply.ok(ClusterView.NodeView.of(require(call)));
+        return Reply.ok(view(call));
+    }
+
+    private ClusterView.NodeView view(ApiCall call) throws ApiException {
+        return ClusterView.NodeView.of(ClustersResource.require(control, call.pathParam(0)), require(call));
     }
 
     private NodeState require(ApiCall call) throws ApiException {

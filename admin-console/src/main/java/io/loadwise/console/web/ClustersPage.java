@@ -72,7 +72,8 @@ final class ClustersPage {
             String n = node.name();
             b.append("<tr id=\"node-").append(Html.text(name + "-" + n)).append("\"><td>").append(Html.text(n))
                     .append("</td><td>").append(Html.text(node.address().getHostString() + ":" + node.address().getPort()))
-                    .append("</td><td class=\"state\">").append(Html.text(OverviewPage.health(node))).append("</td><td>")
+                    .append("</td><td class=\"state\">").append(Html.text(OverviewPage.health(node)))
+                    .append(OverviewPage.agentBadge(cluster, node)).append("</td><td>")
                     .append("<form method=\"post\" action=\"/clusters/node\" class=\"inline\">").append(Layout.csrfField(request))
                     .append(hidden("cluster", name)).append(hidden("node", n)).append(hidden("action", "weight"))
                     .append("<input name=\"weight\" size=\"4\" value=\"").append(node.weight())

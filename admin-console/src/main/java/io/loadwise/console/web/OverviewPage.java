@@ -1,5 +1,6 @@
 package io.loadwise.console.web;
 
+import io.loadwise.dispatcher.cluster.AgentState;
 import io.loadwise.dispatcher.cluster.NodeState;
 import io.loadwise.dispatcher.cluster.VirtualCluster;
 import io.loadwise.dispatcher.control.ClusterControl;
@@ -60,7 +61,8 @@ final class OverviewPage {
             b.append("<tr><td>").append(Html.text(node.name())).append("</td><td>")
                     .append(Html.text(node.address().getHostString() + ":" + node.address().getPort()))
                     .append("</td><td><span class=\"health ").append(health.equals("up") ? "good" : "bad").append("\">")
-                    .append(Html.text(health)).append("</span></td><td>").append(node.weight()).append("</td><td>")
+                    .append(Html.text(health)).append("</span>").append(agentBadge(cluster, node))
+                    .append("</td><td>").append(node.weight()).append("</td><td>")
                     .append(node.activeConnections()).append("</td><td>").append(node.counters().totalRequests())
                     .append("</td><td>").append(node.counters().failedRequests()).append("</td><td><a href=\"/graphs?cluster=")
                     .append(Html.url(name)).append("&amp;node=").append(Html.url(node.name())).append("\">graphs</a></td></tr>");
@@ -82,10 +84,21 @@ final class OverviewPage {
         if (node.connectDown()) {
             return "down (connect failed)";
         }
-        if (node.agentDown()) {
-            return "agent unreachable";
-        }
         return node.healthy() ? "up" : "down";
+    }
+
+    /**
+     * " agent unknown" as a badge, with the reason as its tooltip, when the cluster's policy reads agent
+     * metrics and has no fresh sample from this node; otherwise nothing. The node still takes work.
+     */
+    static String agentBadge(VirtualCluster cluster, NodeState node) {
+        if (!cluster.policy().usesAgentMetrics() || node.agentState() == AgentState.OK) {
+            return "";
+        }
+        String problem = node.agentProblem();
+        return " <span class=\"tag agent-unknown\" title=\"" + Html.text("No fresh agent metrics"
+                + (problem == null ? "" : ": " + problem) + ". The node takes work; the policy treats it as unknown.")
+                + "\">agent unknown</span>";
     }
 
     private static MetricsSnapshot latest(List<MetricsSnapshot> history) {

@@ -6,6 +6,7 @@ import io.loadwise.policy.AgentSample;
 import io.loadwise.policy.NodeView;
 import java.net.InetSocketAddress;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
 
 /**
@@ -13,10 +14,16 @@ import java.util.function.LongSupplier;
  * own bookkeeping. One instance lives as long as the node stays in its cluster's configuration, across
  * policy switches and picker rebuilds, so counters survive them.
  *
- * <p>Written by event loops (counters), the node monitor (agent samples, agent health) and the control
- * API (enabled, draining, weight); every field is atomic or volatile.
+ * <p>Written by event loops (counters, piggybacked agent samples), the node monitor (polled agent samples,
+ * agent state) and the control API (enabled, draining, weight); every field is atomic or volatile.
+ *
+ * <p>Only connect failures take a node out of selection ({@link #healthy()}). Its agent's state
+ * ({@link #agentState()}) never does: a node whose agent is silent is unknown to the agent-driven
+ * policies, which apply their fallback for it.
  */
 public final class NodeState implements NodeView {
+
+    private static final String NO_SAMPLE_YET = "no sample yet";
 
     private final int index;
     private final String name;
@@ -31,10 +38,12 @@ public final class NodeState implements NodeView {
     private volatile boolean draining;
     /** Connect failures mark the node down until this instant (nanoClock); 0 = up. */
     private volatile long connectDownUntilNanos;
-    /** The node's agent could not be read (only matters to agent-driven policies). */
-    private volatile boolean agentDown;
     private volatile AgentSample agentSample;
+    /** nanoClock time the latest good sample arrived; meaningful only when {@link #agentSample} is set. */
     private volatile long agentSampleReceivedNanos;
+    /** The node monitor's last conclusion about the agent; {@link #agentState()} adds sample expiry. */
+    private final AtomicReference<AgentState> agentState = new AtomicReference<>(AgentState.UNKNOWN);
+    private volatile String agentProblem = NO_SAMPLE_YET;
 
     private final AtomicInteger activeConnections = new AtomicInteger();
     private final AtomicInteger inFlightRequests = new AtomicInteger();
@@ -109,9 +118,10 @@ public final class NodeState implements NodeView {
         this.draining = draining;
     }
 
+    /** No connect failure holds the node out. A silent agent does not count (see {@link #agentState()}). */
     @Override
     public boolean healthy() {
-        return !agentDown && nanoClock.getAsLong() - connectDownUntilNanos >= 0;
+        return nanoClock.getAsLong() - connectDownUntilNanos >= 0;
     }
 
     /** True while a connect failure keeps this node out; cleared when the retry interval has passed. */
@@ -129,14 +139,6 @@ public final class NodeState implements NodeView {
         if (connectDownUntilNanos != 0) {
             connectDownUntilNanos = 0;
         }
-    }
-
-    public boolean agentDown() {
-        return agentDown;
-    }
-
-    public void setAgentDown(boolean agentDown) {
-        this.agentDown = agentDown;
     }
 
     @Override
@@ -178,10 +180,11 @@ public final class NodeState implements NodeView {
     @Override
     public AgentSample agentSample() {
         AgentSample sample = agentSample;
-        if (sample == null || nanoClock.getAsLong() - agentSampleReceivedNanos > agentExpiryNanos) {
-            return null;
-        }
-        return sample;
+        return sample != null && fresh(nanoClock.getAsLong()) ? sample : null;
+    }
+
+    private boolean fresh(long nowNanos) {
+        return agentSample != null && nowNanos - agentSampleReceivedNanos <= agentExpiryNanos;
     }
 
     /** The latest sample whatever its age, or {@code null}; for display. */
@@ -189,14 +192,59 @@ public final class NodeState implements NodeView {
         return agentSample;
     }
 
-    /** Age of the latest sample in milliseconds, or -1 when there is none. */
+    /** Age of the latest (last good) sample in milliseconds, or -1 when there is none. */
     public long agentSampleAgeMillis() {
         return agentSample == null ? -1 : (nanoClock.getAsLong() - agentSampleReceivedNanos) / 1_000_000L;
     }
 
+    /**
+     * The agent's state now: {@link AgentState#OK} while the latest sample is fresh, otherwise what the
+     * node monitor concluded, and {@link AgentState#UNKNOWN} once an OK agent's sample has expired.
+     */
+    public AgentState agentState() {
+        if (fresh(nanoClock.getAsLong())) {
+            return AgentState.OK;
+        }
+        AgentState concluded = agentState.get();
+        return concluded == AgentState.OK ? AgentState.UNKNOWN : concluded;
+    }
+
+    /** Why the agent is not OK, for operators (e.g. "agent answered HTTP 404"), or {@code null} when it is. */
+    public String agentProblem() {
+        if (fresh(nanoClock.getAsLong())) {
+            return null;
+        }
+        return agentState.get() == AgentState.OK
+                ? "no sample for more than " + agentExpiryNanos / 1_000_000L + " ms" : agentProblem;
+    }
+
+    /** True while the agent is not OK; kept for the {@code agentDown} API fields. It excludes nothing. */
+    public boolean agentDown() {
+        return agentState() != AgentState.OK;
+    }
+
+    /** A good sample arrived, polled or piggybacked: a sign of life that makes the agent OK at once. */
     public void updateAgentSample(AgentSample sample) {
         this.agentSampleReceivedNanos = nanoClock.getAsLong();
         this.agentSample = sample;
+        if (agentState.get() != AgentState.OK) { // piggybacks call this per response: write only on change
+            agentState.set(AgentState.OK);
+        }
+    }
+
+    /**
+     * A poll of the agent failed ({@code problem} says how). While a fresh sample still vouches for the
+     * agent nothing changes: one slow answer from a busy node is no reason to stop judging it. Otherwise
+     * the agent is {@link AgentState#UNKNOWN}.
+     *
+     * @return whether this changed the state from OK, so the picker must be rebuilt without the sample
+     */
+    public boolean agentSilent(String problem) {
+        if (fresh(nanoClock.getAsLong())) {
+            return false;
+        }
+        agentProblem = problem;
+        return agentState.getAndSet(AgentState.UNKNOWN) == AgentState.OK;
     }
 
     /** Table 2 counters for this node (Table 6 adds selections). */

@@ -23,7 +23,9 @@ import org.slf4j.LoggerFactory;
  * <p>The picker is an immutable object published through a volatile field; {@link #pick} reads it once
  * and takes no lock. Every change (policy switch, node enabled/disabled/drained/reweighted, health
  * change, new agent samples) builds a new picker under the cluster's lock and publishes it. Requests in
- * flight keep the node they were given, so a switch fails none of them.
+ * flight keep the node they were given, so a switch fails none of them. A switch to an agent-driven
+ * policy takes no node out either: nodes without fresh agent samples are unknown to it, and it applies
+ * its fallback for them.
  */
 public final class VirtualCluster {
 
@@ -144,12 +146,6 @@ public final class VirtualCluster {
         PolicyEnvironment env = environmentFor(options);
         Picker next = newPolicy.newPicker(snapshot, null, env);
         LoadBalancingPolicy old = this.policy;
-        if (!newPolicy.usesAgentMetrics()) {
-            // An unreadable agent excludes a node only from agent-driven policies.
-            for (NodeState node : nodes) {
-                node.setAgentDown(false);
-            }
-        }
         this.environment = env;
         this.policy = newPolicy;
         this.picker = next;

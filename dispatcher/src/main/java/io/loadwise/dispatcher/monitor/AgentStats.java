@@ -1,5 +1,6 @@
 package io.loadwise.dispatcher.monitor;
 
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -17,21 +18,38 @@ public final class AgentStats {
     private final AtomicLong lastMalformedLogMillis = new AtomicLong(Long.MIN_VALUE / 2);
     private volatile String lastError;
     /**
-     * System.nanoTime() of the last good poll, or of when monitoring began: a node that was just added
-     * gets one expiry period to answer before it counts as down.
+     * System.nanoTime() of the last good poll or piggybacked report, or of when monitoring began: a node
+     * that was just added gets one expiry period to answer before its agent is reported silent.
      */
-    private volatile long lastSuccessNanos = System.nanoTime();
+    private volatile long lastSignOfLifeNanos = System.nanoTime();
+    /** Whether the agent's silence was reported (logged once; polls then wait {@code agentReprobeMs}). */
+    private final AtomicBoolean silent = new AtomicBoolean();
 
     void pollSucceeded(long nowNanos, long elapsedNanos) {
         pollsOk.increment();
-        lastSuccessNanos = nowNanos;
+        lastSignOfLifeNanos = nowNanos;
         lastPollMicros.set(elapsedNanos / 1_000);
         lastError = null;
     }
 
-    /** Nanoseconds since the last good poll, or since monitoring began when there was none. */
-    long nanosSinceLastSuccess(long nowNanos) {
-        return nowNanos - lastSuccessNanos;
+    /** Nanoseconds since the last good poll or report, or since monitoring began when there was none. */
+    long nanosSinceSignOfLife(long nowNanos) {
+        return nowNanos - lastSignOfLifeNanos;
+    }
+
+    /** True for the caller that first reports the agent silent; false while it already is. */
+    boolean markSilent() {
+        return silent.compareAndSet(false, true);
+    }
+
+    /** True for the caller that ends a reported silence. Cheap when there is none: piggybacks call it often. */
+    boolean clearSilent() {
+        return silent.get() && silent.getAndSet(false);
+    }
+
+    /** Whether the agent's silence has been reported and not yet ended by a sign of life. */
+    boolean silent() {
+        return silent.get();
     }
 
     void pollFailed(String error) {
@@ -39,8 +57,9 @@ public final class AgentStats {
         lastError = error;
     }
 
-    void piggybackAccepted() {
+    void piggybackAccepted(long nowNanos) {
         piggybacks.increment();
+        lastSignOfLifeNanos = nowNanos;
     }
 
     void malformedReport(String error) {

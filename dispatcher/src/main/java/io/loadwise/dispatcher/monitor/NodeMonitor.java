@@ -4,6 +4,7 @@ import io.loadwise.agent.wire.AgentMetricsDocument;
 import io.loadwise.agent.wire.MalformedLoadReportException;
 import io.loadwise.agent.wire.MetricsJson;
 import io.loadwise.agent.wire.OrcaLoadReport;
+import io.loadwise.dispatcher.cluster.AgentState;
 import io.loadwise.dispatcher.cluster.NodeState;
 import io.loadwise.dispatcher.cluster.VirtualCluster;
 import io.loadwise.policy.AgentSample;
@@ -14,6 +15,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -28,9 +30,11 @@ import org.slf4j.LoggerFactory;
  * <p>Two sources feed it. The HTTP proxy hands over every {@code endpoint-load-metrics} header it strips
  * from a response ({@link #acceptLoadReport}); and each node's agent endpoint is polled every
  * {@code agentPollIntervalMs} (TAPR-04b) with the JDK's asynchronous HTTP client, so no thread waits on
- * a slow agent. A node whose agent has not been read for longer than {@code agentExpiryMs} is marked
- * down for the agent-driven policies and re-probed every {@code agentReprobeMs} (TAPR-05); the first
- * good sample brings it back.
+ * a slow agent. An agent that gives no good sample for longer than {@code agentExpiryMs} (unreachable,
+ * an error status, an unreadable document) is {@link AgentState#UNKNOWN}: logged once, re-probed every
+ * {@code agentReprobeMs} (TAPR-05), and its node stays in selection, where the agent-driven policies
+ * apply their fallback for it. Any good sample, polled or piggybacked, makes it {@link AgentState#OK}
+ * again at once.
  *
  * <p>Everything here runs on one scheduler thread or the HTTP client's threads; pickers are rebuilt by
  * {@link RefreshCoalescer}, never on an event loop.
@@ -86,8 +90,9 @@ public final class NodeMonitor implements AutoCloseable {
 
     /**
      * A load report header arrived on a response from {@code node}. Called from event loops: parses,
-     * stores and returns; the picker is rebuilt later. A malformed header is ignored, counted and logged
-     * at most once a minute per node.
+     * stores and returns; the picker is rebuilt later. A valid report is a sign of life: it makes an
+     * unknown agent OK at once. A malformed header is ignored, counted and logged at most once a minute
+     * per node.
      */
     public void acceptLoadReport(VirtualCluster cluster, NodeState node, String headerValue) {
         AgentStats nodeStats = stats.computeIfAbsent(node, n -> new AgentStats());
@@ -107,7 +112,8 @@ public final class NodeMonitor implements AutoCloseable {
         Map<String, Double> merged = previous == null ? new HashMap<>() : new HashMap<>(previous.metrics());
         merged.putAll(reported);
         node.updateAgentSample(new AgentSample(System.currentTimeMillis(), AgentSample.Source.PIGGYBACK, merged));
-        nodeStats.piggybackAccepted();
+        nodeStats.piggybackAccepted(System.nanoTime());
+        signOfLife(cluster, node, nodeStats, "a piggybacked load report");
         if (cluster.policy().usesAgentMetrics()) {
             refresher.markDirty(cluster);
         }
@@ -131,17 +137,39 @@ public final class NodeMonitor implements AutoCloseable {
                 .build();
         long start = System.nanoTime();
         http.sendAsync(request, HttpResponse.BodyHandlers.ofString()).whenComplete((response, error) -> {
-            boolean ok = error == null && handleResponse(cluster, node, response, System.nanoTime() - start);
-            if (error != null) {
-                agentUnreachable(cluster, node, error.getClass().getSimpleName()
-                        + (error.getMessage() == null ? "" : ": " + error.getMessage()));
-            }
-            // Until the node is marked down, a failed poll is retried at the normal interval.
-            long next = ok || !node.agentDown() ? interval : cluster.config().agentReprobeMsOrDefault();
-            if (watched.containsKey(cluster)) {
-                scheduler.schedule(() -> poll(cluster, node), next, TimeUnit.MILLISECONDS);
+            boolean ok = false;
+            try {
+                if (error != null) {
+                    agentUnreachable(cluster, node, describe(error));
+                } else {
+                    ok = handleResponse(cluster, node, response, System.nanoTime() - start);
+                }
+            } catch (RuntimeException e) {
+                log.warn("cluster {}: handling the agent poll of node {} failed", cluster.name(), node.name(), e);
+            } finally {
+                // Whatever happened, keep polling: a node is never left without a next poll.
+                if (watched.containsKey(cluster)) {
+                    scheduler.schedule(() -> poll(cluster, node), nextPollDelayMillis(cluster, node, ok),
+                            TimeUnit.MILLISECONDS);
+                }
             }
         });
+    }
+
+    /** "ConnectException: Connection refused", without the CompletionException the async client wraps it in. */
+    private static String describe(Throwable error) {
+        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        return cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : ": " + cause.getMessage());
+    }
+
+    /**
+     * The normal poll interval, or {@code agentReprobeMs} (TAPR-05) once the agent has been reported
+     * silent: a node without an agent is not asked every second for ever.
+     */
+    private long nextPollDelayMillis(VirtualCluster cluster, NodeState node, boolean ok) {
+        AgentStats nodeStats = stats.get(node);
+        boolean silent = !ok && nodeStats != null && nodeStats.silent();
+        return silent ? cluster.config().agentReprobeMsOrDefault() : cluster.config().agentPollIntervalMsOrDefault();
     }
 
     private boolean handleResponse(VirtualCluster cluster, NodeState node, HttpResponse<String> response,
@@ -161,30 +189,38 @@ public final class NodeMonitor implements AutoCloseable {
         }
         nodeStats.pollSucceeded(System.nanoTime(), elapsedNanos);
         node.updateAgentSample(new AgentSample(document.timestampMillis(), AgentSample.Source.POLL, document.metrics()));
-        if (node.agentDown()) {
-            node.setAgentDown(false);
-            log.info("cluster {}: agent of node {} answers again; node back in selection", cluster.name(), node.name());
-        }
+        signOfLife(cluster, node, nodeStats, "a poll");
         refresher.markDirty(cluster);
         return true;
     }
 
+    /** A good sample arrived; ends a reported silence (the node state itself is already OK). */
+    private static void signOfLife(VirtualCluster cluster, NodeState node, AgentStats nodeStats, String how) {
+        if (nodeStats.clearSilent()) {
+            log.info("cluster {}: agent of node {} answers again ({}); its metrics are used again",
+                    cluster.name(), node.name(), how);
+        }
+    }
+
     /**
-     * One poll failed. The node is marked down once it has had no good poll for longer than the sample
-     * expiry (or never had one): a single slow answer from a busy node does not take it out, but a node
-     * whose metrics have gone stale is never chosen on old data.
+     * One poll failed. The agent becomes {@link AgentState#UNKNOWN} once it has had no good sample for
+     * longer than the sample expiry: a single slow answer from a busy node changes nothing, but stale
+     * metrics are never used. The node stays in selection either way. The silence is logged once, after
+     * one expiry period (a node that was just added gets that long to answer first).
      */
     private void agentUnreachable(VirtualCluster cluster, NodeState node, String why) {
         AgentStats nodeStats = stats.computeIfAbsent(node, n -> new AgentStats());
         nodeStats.pollFailed(why);
+        if (node.agentSilent(why)) {
+            refresher.markDirty(cluster); // the picker still holds the expired sample's figures
+        }
         long expiryNanos = cluster.config().agentExpiryMsOrDefault() * 1_000_000L;
-        if (!node.agentDown() && nodeStats.nanosSinceLastSuccess(System.nanoTime()) > expiryNanos) {
-            node.setAgentDown(true);
-            refresher.markDirty(cluster);
-            log.warn("cluster {}: agent of node {} at {}:{}{} cannot be read ({}); node excluded from {} and re-probed every {} ms",
+        if (node.agentState() != AgentState.OK && nodeStats.nanosSinceSignOfLife(System.nanoTime()) > expiryNanos
+                && nodeStats.markSilent()) {
+            log.warn("cluster {}: agent of node {} at {}:{}{} cannot be read ({}); the node stays in selection,"
+                    + " {} treats it as unknown (see docs/policies.md), and the agent is re-probed every {} ms",
                     cluster.name(), node.name(), node.address().getHostString(), node.address().getPort(),
-                    node.agentPath(), why, cluster.policy().id(),
-                    cluster.config().agentReprobeMsOrDefault());
+                    node.agentPath(), why, cluster.policy().id(), cluster.config().agentReprobeMsOrDefault());
         }
     }
 

@@ -4,10 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.loadwise.dispatcher.cluster.AgentState;
 import io.loadwise.dispatcher.cluster.NodeState;
 import io.loadwise.dispatcher.cluster.VirtualCluster;
 import io.loadwise.dispatcher.config.ClusterConfig;
@@ -44,8 +46,12 @@ class NodeMonitorTest {
     }
 
     private VirtualCluster cluster(String policy, int reprobeMs) {
+        return cluster(policy, reprobeMs, 3_000);
+    }
+
+    private VirtualCluster cluster(String policy, int reprobeMs, int expiryMs) {
         ClusterConfig config = ClusterConfig.builder().name("web").mode(Mode.HTTP).listen("127.0.0.1:0").policy(policy)
-                .agentPollIntervalMs(100).agentExpiryMs(3_000).agentReprobeMs(reprobeMs)
+                .agentPollIntervalMs(100).agentExpiryMs(expiryMs).agentReprobeMs(reprobeMs)
                 .nodes(List.of(new NodeConfig("a", agentA.address(), 1, true, null, null),
                         new NodeConfig("b", agentB.address(), 1, true, null, null))).build();
         return new VirtualCluster(config, PolicyRegistry.load(), System::nanoTime);
@@ -73,42 +79,80 @@ class NodeMonitorTest {
         assertEquals(100.0, stats.availabilityPercent());
     }
 
+    /** a: load 40 (heap 70, CPU 10); b: load 25 until its agent answers garbage. */
     @Test
-    void anAgentThatStopsAnsweringIsExcludedAndReadmittedWhenItAnswersAgain() throws Exception {
-        VirtualCluster cluster = cluster("jvm-aware", 200);
+    void anAgentThatStopsAnsweringBecomesUnknownAndItsNodeStaysInSelection() throws Exception {
+        VirtualCluster cluster = cluster("jvm-aware", 200, 300);
         monitor.watch(cluster);
+        NodeState a = cluster.node("a");
         NodeState b = cluster.node("b");
         awaitSteadyPicks(cluster, b, "b chosen while its agent answers");
+        assertEquals(AgentState.OK, b.agentState());
 
         agentB.reportRaw("<html>not metrics</html>");
-        await(b::agentDown, "b marked down after a malformed metrics document");
-        assertFalse(b.healthy());
-        awaitSteadyPicks(cluster, cluster.node("a"), "only a while b is down");
+        await(() -> monitor.stats(b).silent(), "b's silence reported once its last sample expired");
+        assertEquals(AgentState.UNKNOWN, b.agentState());
+        assertTrue(b.healthy(), "a silent agent takes no node out");
+        assertEquals("malformed metrics document", b.agentProblem());
+        // b counts as an average node now, i.e. like a: both take turns.
+        await(() -> picksBoth(cluster, a, b), "a and b take turns while b is unknown");
         assertTrue(monitor.stats(b).malformedReports() >= 1);
         assertNotNull(monitor.stats(b).lastError());
 
         agentB.report(Map.of("JVM_HEAP_USED%", 5.0));
-        await(() -> !b.agentDown(), "b re-admitted after its re-probe");
-        awaitSteadyPicks(cluster, b, "b chosen again");
+        await(() -> b.agentState() == AgentState.OK && !monitor.stats(b).silent(),
+                "b OK again after its re-probe, its silence over");
+        awaitSteadyPicks(cluster, b, "b judged by its metrics again");
     }
 
     @Test
-    void anUnreachableAgentMarksTheNodeDownAndNonAgentPoliciesIgnoreIt() {
-        VirtualCluster cluster = cluster("jvm-aware", 60_000);
+    void anUnreachableAgentLeavesItsNodeInSelectionUnderEveryPolicy() {
+        VirtualCluster cluster = cluster("jvm-aware", 60_000, 300);
         agentA.close();
         monitor.watch(cluster);
         NodeState a = cluster.node("a");
-        await(a::agentDown, "a marked down: nothing listens on its agent port");
+        await(() -> monitor.stats(a).silent(), "a's silence reported: nothing listens on its agent port");
+        assertEquals(AgentState.UNKNOWN, a.agentState());
+        assertTrue(a.agentProblem().startsWith("ConnectException"), a.agentProblem());
+        assertTrue(a.healthy());
         assertTrue(monitor.stats(a).pollsFailed() >= 1);
         assertTrue(monitor.stats(a).availabilityPercent() < 100.0);
 
-        awaitSteadyPicks(cluster, cluster.node("b"), "jvm-aware uses only b while a's agent is down");
+        await(() -> picksBoth(cluster, a, cluster.node("b")), "jvm-aware uses a as an average node");
         cluster.switchPolicy(PolicyRegistry.load().get("round-robin"), io.loadwise.policy.PolicyOptions.EMPTY);
-        assertFalse(a.agentDown(), "a static policy does not exclude a node for its agent");
-        assertTrue(a.healthy());
+        assertEquals(AgentState.UNKNOWN, a.agentState(), "the state is what the dispatcher knows, whatever the policy");
         NodeState first = cluster.pick(null);
         NodeState second = cluster.pick(null);
-        assertNotSame(first, second, "round robin alternates over both nodes again");
+        assertNotSame(first, second, "round robin alternates over both nodes");
+    }
+
+    @Test
+    void aPiggybackedReportEndsAReportedSilenceAtOnce() {
+        VirtualCluster cluster = cluster("jvm-aware", 60_000, 300);
+        agentA.close();
+        monitor.watch(cluster);
+        NodeState a = cluster.node("a");
+        await(() -> monitor.stats(a).silent(), "a's silence reported");
+
+        monitor.acceptLoadReport(cluster, a, "TEXT cpu_utilization=0.25");
+        assertEquals(AgentState.OK, a.agentState(), "a valid report is a sign of life");
+        assertNull(a.agentProblem());
+        assertFalse(monitor.stats(a).silent());
+
+        monitor.acceptLoadReport(cluster, cluster.node("b"), "TEXT cpu_utilization=banana");
+        assertEquals(1, monitor.stats(cluster.node("b")).malformedReports(), "garbage is no sign of life");
+    }
+
+    /** Whether 20 picks include both nodes. */
+    private static boolean picksBoth(VirtualCluster cluster, NodeState x, NodeState y) {
+        boolean sawX = false;
+        boolean sawY = false;
+        for (int i = 0; i < 20; i++) {
+            NodeState picked = cluster.pick(null);
+            sawX |= picked == x;
+            sawY |= picked == y;
+        }
+        return sawX && sawY;
     }
 
     @Test

@@ -6,14 +6,10 @@ import io.loadwise.policy.NodeView;
 import io.loadwise.policy.PolicyMetric;
 
 /**
- * Load signal of the agent-driven "least" policies: a per-node load computed from the agent samples
- * when the picker is built, so the pick path reads one array element.
- *
- * <ul>
- *   <li>rank 0, "known": the node has a fresh sample with the needed metrics; ordered by load.</li>
- *   <li>rank 1, "unknown": no fresh sample, or a needed metric missing (load NaN); used only when no
- *       known node is usable, and ordered among themselves by live active connections.</li>
- * </ul>
+ * Load signal of the agent-driven "least" policies over the nodes they can judge: the value of one agent
+ * metric, computed when the picker is built, so the pick path reads one array element. A node without
+ * the value (no fresh sample, or the metric missing) is {@link NodeLoad#EXCLUDED} here: it is not down,
+ * {@link UnknownSharePicker} serves it with a selector of its own.
  */
 final class AgentLoad implements NodeLoad {
 
@@ -24,19 +20,19 @@ final class AgentLoad implements NodeLoad {
         this.load = load;
     }
 
-    /** Load = the value of one agent metric (NaN when the sample is missing, stale or lacks it). */
-    static AgentLoad ofMetric(ClusterSnapshot snapshot, PolicyMetric metric) {
-        double[] load = new double[snapshot.size()];
-        for (int i = 0; i < load.length; i++) {
+    /** The value of one agent metric per node index; NaN when the sample is missing, stale or lacks it. */
+    static double[] metricValues(ClusterSnapshot snapshot, PolicyMetric metric) {
+        double[] values = new double[snapshot.size()];
+        for (int i = 0; i < values.length; i++) {
             AgentSample sample = snapshot.node(i).agentSample();
-            load[i] = sample == null ? Double.NaN : sample.value(metric);
+            values[i] = sample == null ? Double.NaN : sample.value(metric);
         }
-        return new AgentLoad(load);
+        return values;
     }
 
     @Override
     public int rank(NodeView node) {
-        return Double.isNaN(load[node.index()]) ? 1 : 0;
+        return Double.isNaN(load[node.index()]) ? EXCLUDED : 0;
     }
 
     @Override
@@ -46,8 +42,6 @@ final class AgentLoad implements NodeLoad {
 
     @Override
     public int compare(NodeView a, NodeView b, int rank) {
-        return rank == 0
-                ? Double.compare(load[a.index()], load[b.index()])
-                : Integer.compare(a.activeConnections(), b.activeConnections());
+        return Double.compare(load[a.index()], load[b.index()]);
     }
 }

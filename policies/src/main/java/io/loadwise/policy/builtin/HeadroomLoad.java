@@ -15,12 +15,8 @@ import io.loadwise.policy.NodeView;
  * samples, in proportion to each node's headroom, and with no connections yet it still picks the least
  * loaded node first.
  *
- * <ul>
- *   <li>rank 0: a known load below saturation;</li>
- *   <li>rank 1: no fresh sample (load NaN), used only when no known node is usable, by active
- *       connections;</li>
- *   <li>{@link NodeLoad#EXCLUDED}: saturated (load 100), never picked.</li>
- * </ul>
+ * <p>Every node has rank 0, except a saturated one (load 100): {@link NodeLoad#EXCLUDED}, never picked.
+ * Nodes without a fresh sample come with an assumed load ({@link JvmAwarePolicy}), not as a fallback rank.
  */
 final class HeadroomLoad implements NodeLoad {
 
@@ -30,30 +26,26 @@ final class HeadroomLoad implements NodeLoad {
     private final double[] headroom;
     private final boolean[] excluded;
 
-    /** @param load per node index, 0..100, NaN for unknown; 100 or more is saturated */
+    /** @param load per node index, 0..100; 100 or more is saturated */
     HeadroomLoad(double[] load) {
         this.headroom = new double[load.length];
         this.excluded = new boolean[load.length];
         for (int i = 0; i < load.length; i++) {
+            if (Double.isNaN(load[i])) {
+                throw new IllegalArgumentException("node " + i + " has no load; give unknown nodes an assumed one");
+            }
             excluded[i] = load[i] >= JvmAwareLoad.SATURATED;
-            headroom[i] = Double.isNaN(load[i]) ? Double.NaN : Math.max(MIN_HEADROOM, JvmAwareLoad.SATURATED - load[i]);
+            headroom[i] = Math.max(MIN_HEADROOM, JvmAwareLoad.SATURATED - load[i]);
         }
     }
 
     @Override
     public int rank(NodeView node) {
-        int i = node.index();
-        if (excluded[i]) {
-            return EXCLUDED;
-        }
-        return Double.isNaN(headroom[i]) ? 1 : 0;
+        return excluded[node.index()] ? EXCLUDED : 0;
     }
 
     @Override
     public int compare(NodeView a, NodeView b, int rank) {
-        if (rank != 0) {
-            return Integer.compare(a.activeConnections(), b.activeConnections());
-        }
         double left = (a.activeConnections() + 1.0) * headroom[b.index()];
         double right = (b.activeConnections() + 1.0) * headroom[a.index()];
         return Double.compare(left, right);

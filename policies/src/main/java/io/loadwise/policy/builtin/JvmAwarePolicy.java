@@ -13,10 +13,17 @@ import java.util.List;
  * taken since ({@link HeadroomLoad}: fewest {@code (active + 1) / (100 - load)}); ties rotate. Saturated
  * nodes (load 100) are never picked,
  * not even as a last resort: if every node is saturated or down the pick returns {@code null} and the
- * dispatcher refuses the request rather than push a server into failure. Nodes without fresh metrics
- * are used only when no node with metrics is usable (then by least connections).
+ * dispatcher refuses the request rather than push a server into failure.
+ *
+ * <p>A node without fresh metrics is "unknown" and counts as an average node: its load is the mean load
+ * of the known, unsaturated nodes, so it takes connections in proportion to an average headroom. When no
+ * such node exists, the unknown nodes share one assumed load and are picked by least connections. An
+ * unknown node is never excluded as saturated: nothing says it is.
  */
 public final class JvmAwarePolicy implements LoadBalancingPolicy {
+
+    /** The load assumed for unknown nodes when no known node is below saturation. */
+    static final double UNKNOWN_ALONE_LOAD = 50;
 
     @Override
     public String id() {
@@ -46,6 +53,28 @@ public final class JvmAwarePolicy implements LoadBalancingPolicy {
         for (int i = 0; i < load.length; i++) {
             load[i] = formula.load(snapshot.node(i).agentSample());
         }
-        return new ArgminPicker(snapshot, new HeadroomLoad(load));
+        return new ArgminPicker(snapshot, new HeadroomLoad(withUnknownAsAverage(load)));
+    }
+
+    /**
+     * Replaces each unknown (NaN) load by the mean of the known loads below saturation, or by
+     * {@link #UNKNOWN_ALONE_LOAD} when there is none (then only unknown nodes are left to compare, and
+     * any shared value makes that least connections).
+     */
+    static double[] withUnknownAsAverage(double[] load) {
+        double sum = 0;
+        int known = 0;
+        for (double l : load) {
+            if (!Double.isNaN(l) && l < JvmAwareLoad.SATURATED) {
+                sum += l;
+                known++;
+            }
+        }
+        double assumed = known == 0 ? UNKNOWN_ALONE_LOAD : sum / known;
+        double[] filled = load.clone();
+        for (int i = 0; i < filled.length; i++) {
+            filled[i] = Double.isNaN(filled[i]) ? assumed : filled[i];
+        }
+        return filled;
     }
 }

@@ -7,8 +7,9 @@ import io.loadwise.policy.PolicyEnvironment;
 import io.loadwise.policy.PolicyMetric;
 
 /**
- * TAPR-07: the node whose agent reported the lowest CPU utilisation ({@code OS_CPU_USED%}). Nodes
- * without a fresh value are used only when no node with one is usable (then by least connections).
+ * TAPR-07: the node whose agent reported the lowest CPU utilisation ({@code OS_CPU_USED%}).
+ * Nodes without a fresh value are "unknown": they get the share of an average node, by least connections
+ * among themselves ({@link UnknownSharePicker}); with no fresh value anywhere this is least connections.
  */
 public final class LeastLoadedPolicy implements LoadBalancingPolicy {
 
@@ -29,6 +30,6 @@ public final class LeastLoadedPolicy implements LoadBalancingPolicy {
 
     @Override
     public Picker newPicker(ClusterSnapshot snapshot, Picker previous, PolicyEnvironment env) {
-        return new ArgminPicker(snapshot, AgentLoad.ofMetric(snapshot, PolicyMetric.OS_CPU_USED));
+        return UnknownSharePicker.over(snapshot, AgentLoad.metricValues(snapshot, PolicyMetric.OS_CPU_USED));
     }
 }

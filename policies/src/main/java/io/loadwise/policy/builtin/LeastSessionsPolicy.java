@@ -8,7 +8,8 @@ import io.loadwise.policy.PolicyMetric;
 
 /**
  * LL-SESSIONS: the node whose agent reported the fewest active HTTP sessions ({@code AMX_SESSIONS_ACT}).
- * Nodes without a fresh value are used only when no node with one is usable (then by least connections).
+ * Nodes without a fresh value are "unknown": they get the share of an average node, by least connections
+ * among themselves ({@link UnknownSharePicker}); with no fresh value anywhere this is least connections.
  */
 public final class LeastSessionsPolicy implements LoadBalancingPolicy {
 
@@ -29,6 +30,6 @@ public final class LeastSessionsPolicy implements LoadBalancingPolicy {
 
     @Override
     public Picker newPicker(ClusterSnapshot snapshot, Picker previous, PolicyEnvironment env) {
-        return new ArgminPicker(snapshot, AgentLoad.ofMetric(snapshot, PolicyMetric.AMX_SESSIONS_ACT));
+        return UnknownSharePicker.over(snapshot, AgentLoad.metricValues(snapshot, PolicyMetric.AMX_SESSIONS_ACT));
     }
 }

@@ -54,24 +54,36 @@ class F5DynamicRatioPolicyTest {
     }
 
     @Test
-    void nodesMissingAMetricOrSampleStayOutOfTheCycleUntilNothingElseIsUsable() {
-        TestCluster cluster = TestCluster.of("f5-dynamic-ratio", 3);
-        cluster.node('A').metrics(MEM, 20, CPU, 20, IOWAIT, 20);
-        cluster.node('B').metrics(MEM, 20, CPU, 20); // no I/O wait
-        cluster.node('C').active(2);                 // no sample
-        assertEquals("AAAA", sequence(cluster.picker(), 4));
-        cluster.node('A').healthy(false);
-        assertEquals("BBB", sequence(cluster.picker(), 3), "unknown nodes by least connections");
-        assertSame(cluster.node('C'), cluster.picker().pick(cluster.node('B')));
+    void nodesMissingAMetricOrSampleJoinTheCycleWithTheMeanKnownRatio() {
+        TestCluster cluster = TestCluster.of("f5-dynamic-ratio", 4);
+        cluster.node('A').metrics(MEM, 20, CPU, 20, IOWAIT, 20); // 54
+        cluster.node('B').metrics(MEM, 40, CPU, 40, IOWAIT, 40); // 21
+        cluster.node('C').metrics(MEM, 20, CPU, 20);              // no I/O wait: unknown
+        cluster.node('D').active(2);                              // no sample: unknown
+        assertArrayEquals(new int[] {54, 21, 38, 38}, F5DynamicRatioPolicy.weights(F5Weights.DEFAULTS, cluster.snapshot),
+                "unknown nodes get round((54 + 21) / 2)");
+        assertArrayEquals(new int[] {54, 21, 38, 38}, counts(sequence(cluster.picker(), 151), 4), "one full cycle");
     }
 
     @Test
-    void withoutAnyFreshSampleItFallsBackToLeastConnections() {
+    void whenTheCycleYieldsNothingUsableLeastConnectionsDecides() {
+        TestCluster cluster = table1();
+        Picker picker = cluster.picker();
+        cluster.node('A').healthy(false);
+        assertEquals("BBB", sequence(picker, 3));
+        cluster.node('B').enabled(false);
+        assertEquals("---", sequence(picker, 3));
+        cluster.node('A').healthy(true);
+        assertSame(cluster.node('A'), picker.pick(cluster.node('A')), "avoid as the last resort");
+    }
+
+    @Test
+    void withoutAnyFreshSampleItIsRoundRobin() {
         TestCluster cluster = TestCluster.of("f5-dynamic-ratio", 3);
         cluster.node('A').active(4);
         cluster.node('C').active(1);
-        assertEquals("BBB", sequence(cluster.picker(), 3));
-        assertEquals(0, ((WrrPicker) cluster.picker()).table().length());
+        assertEquals("ABCABC", sequence(cluster.picker(), 6));
+        assertEquals(3, ((WrrPicker) cluster.picker()).table().length());
     }
 
     @Test

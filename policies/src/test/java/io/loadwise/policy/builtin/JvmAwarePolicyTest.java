@@ -1,6 +1,7 @@
 package io.loadwise.policy.builtin;
 
 import static io.loadwise.policy.builtin.TestCluster.sequence;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -95,14 +96,44 @@ class JvmAwarePolicyTest {
     }
 
     @Test
-    void nodesWithoutMetricsAreUsedOnlyWhenNoKnownNodeIsUsable() {
+    void aNodeWithoutMetricsCountsAsAnAverageNode() {
         TestCluster cluster = TestCluster.of("jvm-aware", 3);
-        cluster.node('A').sample(jvm(90, 9, 50, 90, 90, 80));
+        cluster.node('A').sample(jvm(20, 20, 20, 20, 20, 20)); // load 20: headroom 80
+        cluster.node('B').sample(jvm(60, 60, 50, 60, 70, 60)); // load 60: headroom 40
+        // C has no sample: assumed load 40, the mean of A and B, so headroom 60
+        Picker picker = cluster.picker();
+        int[] picks = new int[3];
+        for (int i = 0; i < 36; i++) {
+            TestNode node = (TestNode) picker.pick(null);
+            picks[node.index()]++;
+            node.active(node.activeConnections() + 1);
+        }
+        assertArrayEquals(new int[] {16, 8, 12}, picks, "connections in proportion 80:40:60");
+    }
+
+    @Test
+    void anUnknownNodeIsNeverExcludedAsSaturated() {
+        TestCluster cluster = TestCluster.of("jvm-aware", 3);
+        cluster.node('A').sample(jvm(10, 0, 56, 0, 0, 20)); // saturated: queue above 55
         cluster.node('B').active(5);
         cluster.node('C').active(1);
         Picker picker = cluster.picker();
-        assertEquals("AA", sequence(picker, 2));
-        cluster.node('A').healthy(false);
-        assertEquals("CC", sequence(picker, 2));
+        assertEquals("CC", sequence(picker, 2), "unknown nodes by least connections while A is saturated");
+        cluster.node('B').active(1);
+        assertEquals("BCBC", sequence(picker, 4), "ties rotate");
+        cluster.node('B').healthy(false);
+        cluster.node('C').healthy(false);
+        assertNull(picker.pick(null), "the saturated node stays out even when nothing else is left");
+    }
+
+    @Test
+    void withoutAnyMetricsItIsLeastConnections() {
+        TestCluster cluster = TestCluster.of("jvm-aware", 3);
+        cluster.node('A').active(4);
+        cluster.node('B').active(2);
+        cluster.node('C').active(3);
+        assertEquals("BBB", sequence(cluster.picker(), 3));
+        cluster.node('B').active(3);
+        assertEquals("BCBC", sequence(cluster.picker(), 4), "ties rotate");
     }
 }

@@ -45,11 +45,28 @@ class LeastLoadedPolicyTest {
     }
 
     @Test
-    void aKnownBusyNodeBeatsAnUnknownIdleOne() {
+    void anUnknownNodeGetsTheShareOfAnAverageNode() {
         TestCluster cluster = TestCluster.of("least-loaded", 2);
         cluster.node('A').metrics(CPU, 95);
-        cluster.node('B').sample(null);
-        assertEquals("AAAA", sequence(cluster.picker(), 4));
+        cluster.node('B').sample(null); // no agent: unknown, not down
+        assertEquals("BABABA", sequence(cluster.picker(), 6), "one pick in two, as for any node of two");
+    }
+
+    @Test
+    void knownNodesFollowTheArgminAndUnknownOnesTakeOnePickInNEach() {
+        TestCluster cluster = TestCluster.of("least-loaded", 4);
+        cluster.node('A').metrics(CPU, 10);
+        cluster.node('B').metrics(CPU, 50);
+        cluster.node('D').metrics("OS_MEM_USED%", 50); // a sample without CPU: unknown as well
+        assertEquals("CDAACDAA", sequence(cluster.picker(), 8), "C and D rotate, the known share goes to A");
+        cluster.node('C').healthy(false);
+        assertEquals("DDAADDAA", sequence(cluster.picker(), 8), "D alone takes the unknown turns");
+        cluster.node('D').enabled(false);
+        assertEquals("AAAA", sequence(cluster.picker(), 4), "no usable unknown node: every turn to the known ones");
+        cluster.node('C').healthy(true);
+        cluster.node('A').healthy(false);
+        cluster.node('B').healthy(false);
+        assertEquals("CCCC", sequence(cluster.picker(), 4), "no usable known node: every turn to the unknown ones");
     }
 
     @Test
@@ -62,14 +79,19 @@ class LeastLoadedPolicyTest {
     }
 
     @Test
-    void avoidIsTheLastResortAcrossRanks() {
+    void avoidIsTheLastResortAcrossKnownAndUnknownNodes() {
         TestCluster cluster = TestCluster.of("least-loaded", 2);
         cluster.node('A').metrics(CPU, 10);
         Picker picker = cluster.picker();
-        assertSame(cluster.node('B'), picker.pick(cluster.node('A')), "unknown node beats the avoided one");
+        for (int i = 0; i < 4; i++) {
+            assertSame(cluster.node('B'), picker.pick(cluster.node('A')), "unknown node beats the avoided one");
+            assertSame(cluster.node('A'), picker.pick(cluster.node('B')), "known node beats the avoided one");
+        }
         cluster.node('B').enabled(false);
         assertSame(cluster.node('A'), picker.pick(cluster.node('A')));
+        assertSame(cluster.node('A'), picker.pick(cluster.node('A')));
         cluster.node('A').healthy(false);
+        assertNull(picker.pick(null));
         assertNull(picker.pick(null));
     }
 }

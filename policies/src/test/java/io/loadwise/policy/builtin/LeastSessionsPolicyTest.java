@@ -34,17 +34,17 @@ class LeastSessionsPolicyTest {
     }
 
     @Test
-    void nodesWithoutFreshValueAreUsedOnlyWhenNoKnownNodeIsUsable() {
+    void nodesWithoutFreshValueTakeOnePickInNEachByLeastConnections() {
         TestCluster cluster = TestCluster.of("least-sessions", 4);
         cluster.node('A').metrics(SESSIONS, 500);          // known, busy
         cluster.node('B');                                  // no sample (missing or stale)
         cluster.node('C').metrics("OS_CPU_USED%", 10);      // sample without the metric
-        cluster.node('D').active(3);                        // no sample, more connections than B
-        assertEquals("AAA", sequence(cluster.picker(), 3));
-        cluster.node('A').healthy(false);
-        assertEquals("BCBC", sequence(cluster.picker(), 4), "unknown nodes tie at 0 connections except D");
+        cluster.node('D').active(3);                        // no sample, more connections than B and C
+        assertEquals("BCBA", sequence(cluster.picker(), 4), "three unknown turns in four, B and C tie at 0");
         cluster.node('B').active(4);
         cluster.node('C').active(4);
-        assertSame(cluster.node('D'), cluster.picker().pick(null), "fewest connections among unknown nodes");
+        assertEquals("DDDA", sequence(cluster.picker(), 4), "fewest connections among unknown nodes");
+        cluster.node('A').healthy(false);
+        assertEquals("DDDD", sequence(cluster.picker(), 4), "the known node's turn goes to the unknown ones");
     }
 }

@@ -21,10 +21,23 @@ class PickAllocationTest {
     @ParameterizedTest
     @FieldSource("io.loadwise.policy.builtin.BuiltinRegistryTest#IDS")
     void picksDoNotAllocate(String id) {
+        assertPicksDoNotAllocate(id, PickContractTest.cluster(id));
+    }
+
+    /** Nodes without agent samples take other paths (the unknown share, assumed loads). */
+    @ParameterizedTest
+    @FieldSource("io.loadwise.policy.builtin.BuiltinRegistryTest#IDS")
+    void picksDoNotAllocateWhenSomeNodesAreUnknown(String id) {
+        TestCluster cluster = PickContractTest.cluster(id);
+        cluster.node('D').sample(null);
+        cluster.node('E').sample(null);
+        assertPicksDoNotAllocate(id, cluster);
+    }
+
+    private static void assertPicksDoNotAllocate(String id, TestCluster cluster) {
         java.lang.management.ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         assumeTrue(mx instanceof com.sun.management.ThreadMXBean, "needs HotSpot's per-thread allocation counter");
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) mx;
-        TestCluster cluster = PickContractTest.cluster(id);
         cluster.node('B').healthy(false);
         cluster.node('A').active(0);
         cluster.node('D').active(0); // a tie for the live-counter policies
