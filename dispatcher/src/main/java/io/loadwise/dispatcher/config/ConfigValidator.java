@@ -228,6 +228,12 @@ public final class ConfigValidator {
         if (admin != null && admin.dataDir() != null && admin.dataDir().isBlank()) {
             errors.add("admin.dataDir: blank");
         }
+        // A short token is refused even when LOADWISE_ADMIN_TOKEN overrides it: it is a weak secret left in
+        // a file, one unset variable away from being the one in use. A missing token is AdminToken's to report.
+        String token = admin == null || admin.token() == null ? null : admin.token().strip();
+        if (token != null && !token.isEmpty() && AdminToken.problem(token) != null) {
+            errors.add("admin.token: " + AdminToken.problem(token));
+        }
         return checkListen("admin.listen", listen, errors);
     }
 
