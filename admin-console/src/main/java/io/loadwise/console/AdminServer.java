@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.logging.Level;
 import java.util.stream.Stream;
+import org.apache.catalina.Lifecycle;
 import org.apache.catalina.LifecycleException;
 import org.apache.catalina.LifecycleState;
 import org.apache.catalina.connector.Connector;
@@ -103,9 +104,18 @@ public final class AdminServer implements AutoCloseable {
         sessions.setPathname(null);
         context.setManager(sessions);
         ConsoleWeb.install(context, control, login);
+        AuthFilter bearer = new AuthFilter(token);
+        // Tomcat's background thread fires PERIODIC_EVENT every 10 s: the rate-limited failure logs write
+        // their "N more failures" summaries then, even when no further failure comes.
+        context.addLifecycleListener(event -> {
+            if (Lifecycle.PERIODIC_EVENT.equals(event.getType())) {
+                login.summariseFailures();
+                bearer.summariseFailures();
+            }
+        });
         FilterDef auth = new FilterDef();
         auth.setFilterName("auth");
-        auth.setFilter(new AuthFilter(token));
+        auth.setFilter(bearer);
         context.addFilterDef(auth);
         FilterMap authMap = new FilterMap();
         authMap.setFilterName("auth");

@@ -32,7 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 abstract class ApiTestBase {
 
-    static final String TOKEN = "test-token-5f2c";
+    static final String TOKEN = "test-token-5f2c9a41d7";
     static final ObjectMapper JSON = new ObjectMapper();
 
     @TempDir

@@ -5,7 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ch.qos.logback.classic.Level;
+import io.loadwise.console.api.AuthFilter;
 import io.loadwise.console.testing.ApiClient;
+import io.loadwise.console.testing.LogLines;
+import io.loadwise.console.testing.RawHttp;
+import java.net.InetAddress;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class AuthApiTest extends ApiTestBase {
@@ -56,5 +62,46 @@ class AuthApiTest extends ApiTestBase {
         ApiClient.Response lower = api.send("GET", "/api/clusters", null, "bearer " + TOKEN);
         assertEquals(200, lower.status(), lower.body());
         assertNull(lower.header("WWW-Authenticate"));
+    }
+
+    @Test
+    void wrongTokensThrottleTheirAddressButNoOtherOne() throws Exception {
+        for (int i = 0; i < 3; i++) {
+            assertUnauthorized(api.send("GET", "/api/clusters", null, "Bearer wrong-guess-number-" + i));
+        }
+        ApiClient.Response throttled = api.get("/api/clusters");
+        assertEquals(429, throttled.status(), "too early: even the right token is not checked: " + throttled.body());
+        assertEquals("1", throttled.header("Retry-After"));
+        assertEquals("too many invalid bearer tokens from this address: retry after 1 s (requests sooner are "
+                + "refused without checking the token)", throttled.json().path("error").asText());
+
+        RawHttp.Response other = RawHttp.send(InetAddress.getByName("127.0.0.2"), plane.port(), "GET", "/api/clusters",
+                null, "Authorization: Bearer " + TOKEN);
+        assertEquals(200, other.status(), "another address gets in at once: " + other.body());
+    }
+
+    @Test
+    void aMissingTokenIsNotAGuessAndIsNeverThrottled() {
+        for (int i = 0; i < 6; i++) {
+            assertUnauthorized(api.send("GET", "/api/clusters", null, null));
+        }
+        assertEquals(200, api.get("/api/clusters").status());
+    }
+
+    @Test
+    void failedTokensAreLoggedWithTheirAddressForTheApiAndMetrics() throws Exception {
+        try (LogLines lines = new LogLines(AuthFilter.class, Level.WARN)) {
+            assertUnauthorized(api.send("GET", "/metrics", null, "Bearer not-the-token-at-all"));
+            RawHttp.Response fromElsewhere = RawHttp.send(InetAddress.getByName("127.0.0.3"), plane.port(), "DELETE",
+                    "/api/clusters/web", null, "Authorization: Bearer not-the-token-either");
+            assertEquals(401, fromElsewhere.status());
+            for (int i = 0; i < 5; i++) {
+                api.send("GET", "/api/clusters", null, "Bearer flood-" + i);
+            }
+            assertEquals(List.of(
+                    "WARN admin API bearer token failed from 127.0.0.1: invalid token on GET /metrics (1 in a row)",
+                    "WARN admin API bearer token failed from 127.0.0.3: invalid token on DELETE /api (1 in a row)"),
+                    lines.lines(), "one line per address per 10 s; the rest is summarised later");
+        }
     }
 }

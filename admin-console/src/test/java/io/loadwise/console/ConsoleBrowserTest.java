@@ -19,8 +19,14 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.AfterAll;
@@ -47,8 +53,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The console in a real browser: Debian's headless chromium driven through its chromedriver, against a
- * real dispatcher with real HTTP nodes. One browser session runs the scenarios in order (the lockout
- * comes last, as it locks the account). Each page is photographed into {@code docs/images/} for the
+ * real dispatcher with real HTTP nodes. One browser session runs the scenarios in order (the wrong
+ * passwords come last, as they log out and make this address wait). Each page is photographed into {@code docs/images/} for the
  * user guide ({@code docs/console.md}).
  *
  * <p>Without chromium this test fails, saying how to install it; {@code -Dloadwise.skipBrowserTests=true}
@@ -285,8 +291,166 @@ class ConsoleBrowserTest {
         assertTrue(text("article.doc h1").contains("Task assignment policies"));
     }
 
+    /** Stops the crawl on a console that grows links without end. */
+    private static final int MAX_VISITS = 120;
+    /**
+     * Links of one kind (same route, same query parameter names) followed at most this often: every kind is
+     * tried, while the number of series CSV links, which grows with nodes and series, cannot stretch the run.
+     */
+    private static final int VISITS_PER_KIND = 2;
+
+    /**
+     * Follows every same-origin link a logged-in user can see, from the overview on: the navigation, the
+     * overview's "graphs" links, the cluster choices of the metrics page, the documentation's cross
+     * references, and so on. Each page is reached by clicking its link on the page that shows it, and must
+     * answer 200 and show no error. Links to files (CSV series, log downloads) are fetched with the browser's
+     * session instead: a click would save a file, not land on a page.
+     */
     @Test
     @Order(7)
+    void everyLinkAUserCanClickLandsOnAWorkingPage() throws Exception {
+        String session = browser.manage().getCookieNamed("LOADWISE_SESSION").getValue();
+        String start = fixture.base() + "/";
+        Set<String> seen = new HashSet<>(List.of(start));
+        List<String> visited = new ArrayList<>();
+        Map<String, Integer> kinds = new HashMap<>();
+        Deque<String[]> toFollow = new ArrayDeque<>();
+        List<String> problems = new ArrayList<>();
+        open("/");
+        waitUntilReady();
+        assertNull(problemsOnThisPage(), "the overview");
+        linksOnThisPage().forEach(link -> toFollow.add(new String[] {link, start}));
+        int visits = 0;
+        while (!toFollow.isEmpty() && visits < MAX_VISITS) {
+            String[] next = toFollow.poll();
+            String target = next[0];
+            String from = next[1];
+            if (!seen.add(target) || kinds.merge(kindOf(target), 1, Integer::sum) > VISITS_PER_KIND) {
+                continue;
+            }
+            visits++;
+            visited.add(target);
+            HttpResponse<byte[]> answer = http.send(HttpRequest.newBuilder(URI.create(target))
+                    .header("Cookie", "LOADWISE_SESSION=" + session).build(), HttpResponse.BodyHandlers.ofByteArray());
+            if (answer.statusCode() != 200) {
+                problems.add(target + " (linked from " + from + ") answers " + answer.statusCode());
+                continue;
+            }
+            String type = answer.headers().firstValue("Content-Type").orElse("");
+            if (!type.startsWith("text/html") || answer.headers().firstValue("Content-Disposition").isPresent()) {
+                continue;
+            }
+            browser.get(from);
+            waitUntilReady();
+            String problem = clickAndCheck(target);
+            if (problem != null) {
+                problems.add(target + " (linked from " + from + "): " + problem);
+                continue;
+            }
+            linksOnThisPage().forEach(link -> toFollow.add(new String[] {link, target}));
+        }
+        assertEquals(List.of(), problems, "links that do not land on a working page");
+        assertTrue(toFollow.stream().allMatch(link -> seen.contains(link[0])
+                || kinds.getOrDefault(kindOf(link[0]), 0) >= VISITS_PER_KIND), "MAX_VISITS is too small for the console");
+        assertTrue(visits >= 20, "the crawl reached the console's pages: " + visited);
+        assertTrue(visited.stream().anyMatch(u -> u.endsWith("/graphs")), "the navigation's Metrics link: " + visited);
+        assertTrue(visited.stream().anyMatch(u -> u.contains("/graphs?cluster=shop&node=")), "an overview graphs link");
+        assertTrue(visited.stream().anyMatch(u -> u.contains(".csv?window=")), "a series CSV link: " + visited);
+    }
+
+    /**
+     * Waits for the document and, on a metrics page, for its script to have listed the graphs; then stops the
+     * page's image loads (each graph is drawn on request, and the crawl looks only at links).
+     */
+    private static void waitUntilReady() {
+        wait.until(d -> "complete".equals(((JavascriptExecutor) d).executeScript("return document.readyState")));
+        if (!browser.findElements(By.id("graphs")).isEmpty()) {
+            new WebDriverWait(browser, Duration.ofSeconds(30)).until(d -> d.findElements(By.id("graphs-loading")).isEmpty());
+            ((JavascriptExecutor) browser).executeScript("window.stop()");
+        }
+    }
+
+    /** The visible same-origin links of the current page, without fragments (one script call, not one per link). */
+    @SuppressWarnings("unchecked")
+    private static List<String> linksOnThisPage() {
+        return (List<String>) ((JavascriptExecutor) browser).executeScript(
+                "return Array.from(document.querySelectorAll('a[href]'))"
+                        + ".filter(a => a.getClientRects().length > 0 && a.origin === location.origin)"
+                        + ".map(a => a.href.split('#')[0]);");
+    }
+
+    /**
+     * Clicks the link to {@code target} on the current page and checks where it lands.
+     *
+     * @return what is wrong, or {@code null}
+     */
+    private static String clickAndCheck(String target) {
+        // The overview reloads itself every few seconds: find the link afresh until the click takes.
+        try {
+            wait.ignoring(StaleElementReferenceException.class).until(d -> {
+                WebElement link = (WebElement) ((JavascriptExecutor) d).executeScript(
+                        "const a = Array.from(document.querySelectorAll('a[href]')).find(a => a.href.split('#')[0] === "
+                                + "arguments[0] && a.getClientRects().length > 0);"
+                                + "if (a) a.scrollIntoView({block: 'center'}); return a || null;", target);
+                if (link == null) {
+                    return false;
+                }
+                link.click();
+                return true;
+            });
+            wait.until(d -> d.getCurrentUrl().split("#")[0].equals(target));
+        } catch (org.openqa.selenium.TimeoutException e) {
+            return "clicking the link did not land there (now at " + browser.getCurrentUrl() + ")";
+        }
+        waitUntilReady();
+        return problemsOnThisPage();
+    }
+
+    /** What is wrong with the page now shown, or {@code null}. */
+    private static String problemsOnThisPage() {
+        if (browser.getCurrentUrl().contains("/login")) {
+            return "landed on the login page";
+        }
+        List<String> errors = new ArrayList<>();
+        String heading = browser.findElements(By.tagName("h1")).stream().map(WebElement::getText).findFirst().orElse("");
+        if (heading.isEmpty() || heading.matches("(?i).*(went wrong|not found|no such|forbidden|error).*")) {
+            errors.add("heading '" + heading + "'");
+        }
+        for (WebElement shown : browser.findElements(By.cssSelector(".error, [role=alert], #incident"))) {
+            if (shown.isDisplayed() && !shown.getText().isBlank()) {
+                errors.add("error shown: " + shown.getText());
+            }
+        }
+        List<WebElement> graphs = browser.findElements(By.id("graphs"));
+        if (!graphs.isEmpty() && graphs.get(0).getText().contains("could not be loaded")) {
+            errors.add(graphs.get(0).getText());
+        }
+        return errors.isEmpty() ? null : String.join("; ", errors);
+    }
+
+    /** A link's route and the names of its query parameters; names inside API paths count as one route. */
+    private static String kindOf(String url) {
+        URI uri = URI.create(url);
+        String[] segments = uri.getPath().split("/", -1);
+        if (uri.getPath().startsWith("/api/")) {
+            for (int i = 1; i < segments.length; i++) {
+                if (List.of("clusters", "nodes", "graphs", "series").contains(segments[i - 1])) {
+                    segments[i] = "{}";
+                }
+            }
+        }
+        List<String> names = new ArrayList<>();
+        if (uri.getRawQuery() != null) {
+            for (String pair : uri.getRawQuery().split("&")) {
+                names.add(pair.split("=", 2)[0]);
+            }
+        }
+        Collections.sort(names);
+        return String.join("/", segments) + "?" + String.join(",", names);
+    }
+
+    @Test
+    @Order(8)
     void postWithoutCsrfTokenIsRejected() throws Exception {
         open("/clusters");
         JavascriptExecutor js = (JavascriptExecutor) browser;
@@ -308,23 +472,31 @@ class ConsoleBrowserTest {
     }
 
     @Test
-    @Order(8)
-    void wrongPasswordsLockTheLogin() throws Exception {
+    @Order(9)
+    void wrongPasswordsMakeThisAddressWaitButNeverLockTheConsole() throws Exception {
         open("/");
         browser.findElement(By.cssSelector("header form[action=\"/logout\"] button")).click();
         wait.until(ExpectedConditions.urlContains("/login"));
-        for (int left = 4; left >= 1; left--) {
+        for (int left = 2; left >= 1; left--) {
             logIn("not-the-password");
             String error = text("#login-error");
-            assertTrue(error.contains("Wrong password. " + left + (left == 1 ? " attempt" : " attempts") + " left"), error);
+            assertTrue(error.contains("Wrong password. After " + left + " more wrong " + (left == 1 ? "password" : "passwords")
+                    + " from your address"), error);
         }
         screenshot("login-wrong");
         logIn("still-not-it");
-        assertTrue(text("#login-error").contains("locked"), text("#login-error"));
+        assertTrue(text("#login-error").contains("Wait 1 second before you try again"), text("#login-error"));
         logIn(ConsoleFixture.PASSWORD);
-        String locked = text("#login-error");
-        assertTrue(locked.contains("locked") && locked.contains("minutes"), "even the right password waits: " + locked);
+        String throttled = text("#login-error");
+        assertTrue(throttled.contains("Too many wrong passwords from your address. Wait 1 second"),
+                "too early, even the right password waits: " + throttled);
         assertTrue(browser.getCurrentUrl().endsWith("/login"));
-        screenshot("login-locked");
+        screenshot("login-throttled");
+        // The delay is short: once it has passed, the right password logs in (attempts before are not counted).
+        new WebDriverWait(browser, Duration.ofSeconds(15)).pollingEvery(Duration.ofMillis(300)).until(d -> {
+            logIn(ConsoleFixture.PASSWORD);
+            return !d.getCurrentUrl().endsWith("/login");
+        });
+        assertEquals("Overview", text("h1"));
     }
 }

@@ -34,7 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The console over plain HTTP (no browser): session cookie flags, login and session rotation, CSRF on
  * pages and on session-authenticated API calls, security headers, logs confinement, form field errors.
- * One dispatcher for the class; no test here fails a login, so the lockout never interferes.
+ * One dispatcher for the class; no test here fails a login, so the login throttle never interferes.
  */
 class ConsoleWebTest {
 
@@ -387,6 +387,25 @@ class ConsoleWebTest {
             n++;
         }
         return n;
+    }
+
+    @Test
+    void metricsPageWithoutAWindowShowsTheDefaultOne() throws Exception {
+        Session s = admin();
+        for (String target : new String[] {"/graphs", "/graphs?cluster=shop", "/graphs?cluster=shop&node=a",
+                "/graphs?cluster=shop&window="}) {
+            HttpResponse<String> page = s.get(target);
+            assertEquals(200, page.statusCode(), target + ": " + page.body());
+            assertTrue(page.body().contains("data-window=\"1h\""), target + ": " + page.body());
+            assertTrue(page.body().contains("<a href=\"/graphs?cluster=shop&amp;window=1h\""), page.body());
+        }
+    }
+
+    @Test
+    void metricsPageRefusesAnUnknownWindowByName() throws Exception {
+        HttpResponse<String> page = admin().get("/graphs?cluster=shop&window=2h");
+        assertEquals(400, page.statusCode(), page.body());
+        assertTrue(page.body().contains("Unknown window '2h': choose one of 10m, 1h, 24h, 30d."), page.body());
     }
 
     @Test

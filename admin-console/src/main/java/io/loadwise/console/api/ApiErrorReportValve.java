@@ -9,12 +9,18 @@ import org.apache.catalina.connector.Request;
 import org.apache.catalina.connector.Response;
 import org.apache.catalina.valves.ErrorReportValve;
 import org.apache.coyote.ActionCode;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Answers the errors Tomcat produces itself, before any servlet runs (an invalid URI, an encoded slash),
- * in the API's own shape {@code {"error": ..., "details": []}}: no HTML, no server version, no stack trace.
+ * and the exceptions that escape a servlet, in the API's own shape {@code {"error": ..., "details": []}}: no
+ * HTML, no server version, no stack trace. An escaped exception is logged at ERROR under an incident id,
+ * and only the id is sent.
  */
 public final class ApiErrorReportValve extends ErrorReportValve {
+
+    private static final Logger log = LoggerFactory.getLogger(ApiErrorReportValve.class);
 
     @Override
     protected void report(Request request, Response response, Throwable throwable) {
@@ -27,7 +33,9 @@ public final class ApiErrorReportValve extends ErrorReportValve {
         if (!ioAllowed.get()) {
             return;
         }
-        String message = throwable != null ? "internal error"
+        String message = throwable != null
+                ? Incident.message(Incident.log(log, "admin server: " + request.getMethod() + " "
+                        + request.getRequestURI(), throwable))
                 : response.getMessage() == null || response.getMessage().isBlank() ? "HTTP status " + status
                 : response.getMessage();
         try {

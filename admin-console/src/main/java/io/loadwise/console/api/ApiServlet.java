@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import org.apache.catalina.connector.ClientAbortException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -73,14 +74,14 @@ public final class ApiServlet extends HttpServlet {
                         "method " + request.getMethod() + " not allowed on " + path + "; allowed: " + route.allowedMethods()));
                 return;
             }
-            run(handler, new ApiCall(request, params), request, response);
+            run(handler, new ApiCall(request, params), path, request, response);
             return;
         }
         Responses.writeError(response, ApiException.notFound("no such resource: " + path));
     }
 
-    private static void run(Handler handler, ApiCall call, HttpServletRequest request, HttpServletResponse response)
-            throws IOException {
+    private static void run(Handler handler, ApiCall call, String path, HttpServletRequest request,
+            HttpServletResponse response) throws IOException {
         Reply reply;
         try {
             reply = handler.handle(call);
@@ -94,9 +95,12 @@ public final class ApiServlet extends HttpServlet {
             // The control layer's way of refusing a value (an unknown policy id, a weight below 1).
             Responses.writeError(response, ApiException.badRequest(e.getMessage()));
             return;
-        } catch (RuntimeException e) {
-            log.error("admin API: {} {} failed", request.getMethod(), request.getRequestURI(), e);
-            Responses.writeError(response, new ApiException(500, "internal error: " + e));
+        } catch (ClientAbortException e) {
+            throw e;
+        } catch (RuntimeException | IOException e) {
+            // Unexpected: the text stays in the log, the client gets an id to quote.
+            String incident = Incident.log(log, "admin API: " + request.getMethod() + " " + path, e);
+            Responses.writeError(response, new ApiException(500, Incident.message(incident)));
             return;
         }
         if (reply.location() != null) {

@@ -12,7 +12,9 @@ import java.nio.charset.StandardCharsets;
  * Guards the console pages (everything outside {@code /api/} and {@code /metrics}, which
  * {@link io.loadwise.console.api.AuthFilter} guards): without a logged-in session a page redirects to
  * the login page; every state-changing request, the login form included, must carry the session's CSRF
- * token, or it is refused with 403 before anything runs.
+ * token, or it is refused with 403 before anything runs. It runs first for every request, so it also
+ * refuses (400) raw paths that try to make a filter and the container disagree on the resource
+ * ({@link RequestPaths}), and it decides on the normalised path.
  */
 public final class ConsoleAuthFilter extends HttpFilter {
 
@@ -21,7 +23,13 @@ public final class ConsoleAuthFilter extends HttpFilter {
     @Override
     protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws IOException, ServletException {
-        String path = request.getRequestURI().substring(request.getContextPath().length());
+        String problem = RequestPaths.problem(request.getRequestURI());
+        if (problem != null) {
+            response.sendError(400, problem);
+            return;
+        }
+        // Decide on the path that selected the servlet, not the raw URI (see RequestPaths).
+        String path = RequestPaths.normalised(request);
         if (path.startsWith("/api/") || path.equals("/api") || path.equals("/metrics")) {
             chain.doFilter(request, response);
             return;

@@ -2,19 +2,22 @@ package io.loadwise.console.auth;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Login attempts against the admin account: {@value #MAX_FAILURES} wrong passwords in a row lock it for
- * {@link #LOCK_TIME}. While locked every attempt is refused without checking the password, so guessing
- * gains nothing and costs no hashing. The account is global (one admin), so is the counter.
+ * Login attempts against the admin account, throttled per source address by a {@link SourceThrottle}:
+ * after {@value SourceThrottle#FREE_FAILURES} wrong passwords from one address, each further attempt from
+ * it must wait a growing delay, and an attempt that comes too early is refused without checking the
+ * password (so guessing gains nothing and costs no hashing). Other addresses are never held up: the right
+ * password from elsewhere always logs in at once. Failures are logged at WARN with the address, rate-limited
+ * by a {@link FailureLog}.
+ *
+ * <p>The password check itself runs outside any lock: the hash takes a while on purpose, and one client's
+ * guess must not hold up another client's login.
  */
 public final class LoginGuard {
 
-    public static final int MAX_FAILURES = 5;
-    public static final Duration LOCK_TIME = Duration.ofMinutes(5);
     private static final Logger log = LoggerFactory.getLogger(LoginGuard.class);
 
     /** What a login attempt came to. */
@@ -27,56 +30,67 @@ public final class LoginGuard {
         record NoPassword() implements Outcome {
         }
 
-        /** Wrong password; {@code attemptsLeft} more before the lock. */
-        record Wrong(int attemptsLeft) implements Outcome {
+        /**
+         * Wrong password. {@code freeAttemptsLeft} more may fail before attempts from this address are
+         * delayed; {@code retryAfter} is how long the next attempt from it must wait (zero while free ones are left).
+         */
+        record Wrong(int freeAttemptsLeft, Duration retryAfter) implements Outcome {
         }
 
-        /** Locked; try again after {@code remaining}. */
-        record Locked(Duration remaining) implements Outcome {
+        /** Refused without checking the password: this address must wait {@code retryAfter} first. */
+        record Throttled(Duration retryAfter) implements Outcome {
         }
     }
 
     private final AdminPassword password;
-    private final Clock clock;
-    private int failures;
-    private Instant lockedUntil = Instant.MIN;
+    private final SourceThrottle throttle;
+    private final FailureLog failures;
 
     public LoginGuard(AdminPassword password, Clock clock) {
         this.password = password;
-        this.clock = clock;
+        this.throttle = new SourceThrottle(clock);
+        this.failures = new FailureLog(log, "console login", clock);
     }
 
     public AdminPassword password() {
         return password;
     }
 
-    /** Checks {@code attempt}; {@code remote} names the client in the WARN logged on lock. */
-    public synchronized Outcome attempt(char[] attempt, String remote) {
-        Duration remaining = lockRemaining();
-        if (!remaining.isZero()) {
-            return new Outcome.Locked(remaining);
-        }
+    /** Checks {@code attempt} from the client address {@code remote}. */
+    public Outcome attempt(char[] attempt, String remote) {
         if (!password.isSet()) {
             return new Outcome.NoPassword();
         }
+        Duration wait = throttle.admit(remote);
+        if (!wait.isZero()) {
+            failures.failed(remote, "refused unchecked, the address must wait " + seconds(wait) + " s more");
+            return new Outcome.Throttled(wait);
+        }
         if (password.verify(attempt)) {
-            failures = 0;
+            throttle.succeeded(remote);
+            log.info("console login from {}", remote);
             return new Outcome.Success();
         }
-        failures++;
-        if (failures >= MAX_FAILURES) {
-            failures = 0;
-            lockedUntil = clock.instant().plus(LOCK_TIME);
-            log.warn("console login locked for {} s after {} wrong passwords (last from {})",
-                    LOCK_TIME.toSeconds(), MAX_FAILURES, remote);
-            return new Outcome.Locked(LOCK_TIME);
-        }
-        return new Outcome.Wrong(MAX_FAILURES - failures);
+        int inARow = throttle.failed(remote);
+        Duration next = throttle.waitFor(remote);
+        failures.failed(remote, "wrong password (" + inARow + " in a row"
+                + (next.isZero() ? "" : "; next attempt from this address in " + seconds(next) + " s") + ")");
+        return new Outcome.Wrong(throttle.freeAttemptsLeft(remote), next);
     }
 
-    /** Zero when not locked. */
-    public synchronized Duration lockRemaining() {
-        Instant now = clock.instant();
-        return now.isBefore(lockedUntil) ? Duration.between(now, lockedUntil) : Duration.ZERO;
+    /** How long {@code remote} must wait before its next attempt is checked; zero when it need not. */
+    public Duration waitFor(String remote) {
+        return throttle.waitFor(remote);
+    }
+
+    /** Writes the summary of failures left out of the log; called periodically. */
+    public void summariseFailures() {
+        failures.summarise();
+    }
+
+    /** Whole seconds, rounded up, at least 1: what a person is told to wait. */
+    public static long seconds(Duration wait) {
+        long seconds = wait.toSeconds() + (wait.toNanosPart() > 0 ? 1 : 0);
+        return Math.max(1, seconds);
     }
 }

@@ -1,6 +1,8 @@
 package io.loadwise.console.web;
 
+import io.loadwise.console.api.Incident;
 import io.loadwise.console.auth.LoginGuard;
+import io.loadwise.console.auth.RequestPaths;
 import io.loadwise.dispatcher.control.ClusterControl;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -37,7 +39,7 @@ public final class ConsoleServlet extends HttpServlet {
 
     @Override
     protected void service(HttpServletRequest request, HttpServletResponse response) throws IOException {
-        String path = request.getRequestURI().substring(request.getContextPath().length());
+        String path = RequestPaths.normalised(request);
         request.setCharacterEncoding("UTF-8");
         try {
             if (!route(request.getMethod(), path, request, response)) {
@@ -45,9 +47,15 @@ public final class ConsoleServlet extends HttpServlet {
                         + Html.text(path) + "</code>. <a href=\"/\">Go to the overview</a>.</p>");
             }
         } catch (RuntimeException e) {
-            log.error("console: {} {} failed", request.getMethod(), path, e);
-            Layout.write(request, response, 500, "Error", "", "<h1>Something went wrong</h1><p class=\"error\">"
-                    + Html.text(e.toString()) + "</p><p>The dispatcher log has the details.</p>");
+            // The exception's text stays in the log: the page shows only an id to find it by.
+            String incident = Incident.log(log, "console: " + request.getMethod() + " " + path, e);
+            if (response.isCommitted()) {
+                return;
+            }
+            response.resetBuffer();
+            Layout.write(request, response, 500, "Error", "", "<h1>Something went wrong</h1><p class=\"error\" "
+                    + "id=\"incident\">This page failed unexpectedly: incident <code>" + incident + "</code>.</p>"
+                    + "<p>The dispatcher log has the details under this id. <a href=\"/\">Go to the overview</a>.</p>");
         }
     }
 

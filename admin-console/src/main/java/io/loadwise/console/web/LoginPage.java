@@ -41,15 +41,17 @@ final class LoginPage {
             return;
         }
         String message;
+        int status = 401;
         if (outcome instanceof LoginGuard.Outcome.Wrong wrong) {
-            message = "Wrong password. " + wrong.attemptsLeft() + (wrong.attemptsLeft() == 1 ? " attempt" : " attempts")
-                    + " left before the console locks for " + LoginGuard.LOCK_TIME.toMinutes() + " minutes.";
-        } else if (outcome instanceof LoginGuard.Outcome.Locked locked) {
-            message = lockedMessage(locked.remaining());
+            message = wrongMessage(wrong);
+        } else if (outcome instanceof LoginGuard.Outcome.Throttled throttled) {
+            message = throttledMessage(throttled.retryAfter());
+            status = 429;
+            response.setHeader("Retry-After", Long.toString(LoginGuard.seconds(throttled.retryAfter())));
         } else {
             message = "No admin password is set yet (see below).";
         }
-        show(request, response, outcome instanceof LoginGuard.Outcome.Locked ? 429 : 401, message);
+        show(request, response, status, message);
     }
 
     void logout(HttpServletRequest request, HttpServletResponse response) throws IOException {
@@ -57,10 +59,23 @@ final class LoginPage {
         Layout.redirect(response, "/login");
     }
 
-    static String lockedMessage(Duration remaining) {
-        long seconds = Math.max(1, remaining.toSeconds() + (remaining.toNanosPart() > 0 ? 1 : 0));
-        return "Too many wrong passwords: login is locked. Try again in " + (seconds >= 60
-                ? (seconds + 59) / 60 + " minutes" : seconds + " seconds") + ".";
+    static String wrongMessage(LoginGuard.Outcome.Wrong wrong) {
+        if (wrong.retryAfter().isZero()) {
+            return "Wrong password. After " + wrong.freeAttemptsLeft() + " more wrong "
+                    + (wrong.freeAttemptsLeft() == 1 ? "password" : "passwords")
+                    + " from your address, each further attempt from it must wait, longer each time.";
+        }
+        return "Wrong password. Wait " + secondsText(wrong.retryAfter()) + " before you try again from this address.";
+    }
+
+    static String throttledMessage(Duration wait) {
+        return "Too many wrong passwords from your address. Wait " + secondsText(wait)
+                + " before you try again: earlier attempts are refused without being checked.";
+    }
+
+    private static String secondsText(Duration wait) {
+        long seconds = LoginGuard.seconds(wait);
+        return seconds + (seconds == 1 ? " second" : " seconds");
     }
 
     private void show(HttpServletRequest request, HttpServletResponse response, int status, String error)
@@ -69,10 +84,10 @@ final class LoginPage {
         if (error != null) {
             body.append("<p class=\"error\" id=\"login-error\" role=\"alert\">").append(Html.text(error)).append("</p>");
         }
-        Duration locked = guard.lockRemaining();
-        if (error == null && !locked.isZero()) {
+        Duration wait = guard.waitFor(request.getRemoteAddr());
+        if (error == null && !wait.isZero()) {
             body.append("<p class=\"error\" id=\"login-error\" role=\"alert\">")
-                    .append(Html.text(lockedMessage(locked))).append("</p>");
+                    .append(Html.text(throttledMessage(wait))).append("</p>");
         }
         AdminPassword password = guard.password();
         if (!password.isSet()) {

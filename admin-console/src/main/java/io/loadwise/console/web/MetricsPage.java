@@ -9,13 +9,15 @@ import java.io.IOException;
 import java.util.List;
 
 /**
- * {@code /graphs?cluster=C[&node=N][&window=1h]}: the rrd4j graphs of a cluster (dispatcher figures) or
+ * {@code /graphs[?cluster=C][&node=N][&window=1h]}: the rrd4j graphs of a cluster (dispatcher figures) or
  * of one node (OS, OS network, JVM, app server, policy). The page script asks the graph listing API which
  * series exist and shows each as an image with a CSV link; images reload while the page is open.
  */
 final class MetricsPage {
 
     static final List<String> WINDOWS = List.of("10m", "1h", "24h", "30d");
+    /** Shown when the link names no window (the navigation's and the overview's links do not). */
+    static final String DEFAULT_WINDOW = "1h";
     private static final List<String> WINDOW_LABELS = List.of("10 minutes", "1 hour", "24 hours", "30 days");
     private final ClusterControl control;
 
@@ -47,7 +49,16 @@ final class MetricsPage {
                             .append(Html.text(nodeName)).append("'.</p>").toString());
             return;
         }
-        String window = WINDOWS.contains(request.getParameter("window")) ? request.getParameter("window") : "1h";
+        String window = request.getParameter("window");
+        if (window == null || window.isEmpty()) {
+            window = DEFAULT_WINDOW;
+        } else if (!WINDOWS.contains(window)) {
+            b.append("<p class=\"error\" id=\"window-error\">Unknown window '").append(Html.text(window))
+                    .append("': choose one of ").append(String.join(", ", WINDOWS)).append(". <a href=\"/graphs?cluster=")
+                    .append(Html.url(cluster.name())).append("\">Show the default window</a></p>");
+            Layout.write(request, response, 400, "Metrics", "/graphs", b.toString());
+            return;
+        }
         b.append("<nav class=\"choices\"><span>Cluster:</span>");
         for (VirtualCluster c : clusters) {
             b.append(link(c.name(), null, window, c.name(), c == cluster && node == null));

@@ -6,11 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ch.qos.logback.classic.Level;
+import io.loadwise.console.testing.LogLines;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -19,6 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
 class LoginGuardTest {
 
     private static final String RIGHT = "s3cret-pass";
+    private static final String HOME = "127.0.0.1";
+    private static final String ATTACKER = "203.0.113.9";
 
     @TempDir
     Path dir;
@@ -33,7 +38,11 @@ class LoginGuardTest {
     }
 
     private LoginGuard.Outcome attempt(String typed) {
-        return guard.attempt(typed.toCharArray(), "127.0.0.1");
+        return attemptFrom(HOME, typed);
+    }
+
+    private LoginGuard.Outcome attemptFrom(String remote, String typed) {
+        return guard.attempt(typed.toCharArray(), remote);
     }
 
     @Test
@@ -46,38 +55,75 @@ class LoginGuardTest {
     @Test
     void rightPasswordLogsInWrongOneCountsDown() throws IOException {
         password.set(RIGHT.toCharArray());
-        assertEquals(new LoginGuard.Outcome.Wrong(4), attempt("nope"));
-        assertEquals(new LoginGuard.Outcome.Wrong(3), attempt("nope again"));
+        assertEquals(new LoginGuard.Outcome.Wrong(2, Duration.ZERO), attempt("nope"));
+        assertEquals(new LoginGuard.Outcome.Wrong(1, Duration.ZERO), attempt("nope again"));
         assertInstanceOf(LoginGuard.Outcome.Success.class, attempt(RIGHT));
-        assertEquals(new LoginGuard.Outcome.Wrong(4), attempt("nope"), "a success resets the count");
+        assertEquals(new LoginGuard.Outcome.Wrong(2, Duration.ZERO), attempt("nope"), "a success resets the count");
     }
 
     @Test
-    void fiveWrongPasswordsLockForFiveMinutesEvenAgainstTheRightOne() throws IOException {
+    void afterThreeWrongPasswordsOneAddressWaitsLongerEachTimeEvenWithTheRightOne() throws IOException {
         password.set(RIGHT.toCharArray());
-        for (int i = 0; i < 4; i++) {
-            assertInstanceOf(LoginGuard.Outcome.Wrong.class, attempt("guess" + i));
-        }
-        assertEquals(new LoginGuard.Outcome.Locked(Duration.ofMinutes(5)), attempt("guess4"));
-        assertEquals(Duration.ofMinutes(5), guard.lockRemaining());
-
-        clock.advance(Duration.ofMinutes(4).plusSeconds(59));
-        LoginGuard.Outcome stillLocked = attempt(RIGHT);
-        assertEquals(new LoginGuard.Outcome.Locked(Duration.ofSeconds(1)), stillLocked);
-
+        attempt("guess1");
+        attempt("guess2");
+        assertEquals(new LoginGuard.Outcome.Wrong(0, Duration.ofSeconds(1)), attempt("guess3"));
+        assertEquals(new LoginGuard.Outcome.Throttled(Duration.ofSeconds(1)), attempt(RIGHT),
+                "too early: refused without checking, even the right password");
         clock.advance(Duration.ofSeconds(1));
-        assertTrue(guard.lockRemaining().isZero());
+        assertEquals(new LoginGuard.Outcome.Wrong(0, Duration.ofSeconds(2)), attempt("guess4"));
+        clock.advance(Duration.ofMillis(1500));
+        assertEquals(new LoginGuard.Outcome.Throttled(Duration.ofMillis(500)), attempt(RIGHT));
+        assertEquals(1, LoginGuard.seconds(guard.waitFor(HOME)), "people are told whole seconds, rounded up");
+        clock.advance(Duration.ofMillis(500));
         assertInstanceOf(LoginGuard.Outcome.Success.class, attempt(RIGHT));
+        assertEquals(Duration.ZERO, guard.waitFor(HOME));
     }
 
     @Test
-    void afterTheLockTheCountStartsAfresh() throws IOException {
+    void anAttackerNeverLocksTheAdminOut() throws IOException {
         password.set(RIGHT.toCharArray());
-        for (int i = 0; i < 5; i++) {
-            attempt("guess" + i);
+        for (int i = 0; i < 20; i++) {
+            clock.advance(guard.waitFor(ATTACKER));
+            assertInstanceOf(LoginGuard.Outcome.Wrong.class, attemptFrom(ATTACKER, "guess" + i));
         }
-        clock.advance(LoginGuard.LOCK_TIME);
-        assertEquals(new LoginGuard.Outcome.Wrong(4), attempt("guess again"));
+        assertInstanceOf(LoginGuard.Outcome.Throttled.class, attemptFrom(ATTACKER, RIGHT));
+        assertInstanceOf(LoginGuard.Outcome.Success.class, attemptFrom(HOME, RIGHT), "another address logs in at once");
+        assertEquals(Duration.ZERO, guard.waitFor(HOME));
+    }
+
+    @Test
+    void failedLoginsAreLoggedWithTheirAddress() throws IOException {
+        password.set(RIGHT.toCharArray());
+        try (LogLines lines = new LogLines(LoginGuard.class, Level.INFO)) {
+            for (int i = 1; i <= 3; i++) {
+                attemptFrom(ATTACKER, "guess" + i);
+                clock.advance(FailureLog.PERIOD);
+            }
+            attemptFrom(ATTACKER, RIGHT);
+            attemptFrom(HOME, RIGHT);
+            assertEquals(List.of("WARN console login failed from 203.0.113.9: wrong password (1 in a row)",
+                    "WARN console login failed from 203.0.113.9: wrong password (2 in a row)",
+                    "WARN console login failed from 203.0.113.9: wrong password (3 in a row; next attempt from this "
+                            + "address in 1 s)",
+                    "INFO console login from 203.0.113.9",
+                    "INFO console login from 127.0.0.1"), lines.lines());
+        }
+    }
+
+    @Test
+    void refusedLoginsAreLoggedToo() throws IOException {
+        password.set(RIGHT.toCharArray());
+        for (int i = 0; i < 8; i++) {
+            clock.advance(guard.waitFor(ATTACKER));
+            attemptFrom(ATTACKER, "guess" + i);
+        }
+        assertEquals(Duration.ofSeconds(32), guard.waitFor(ATTACKER));
+        clock.advance(FailureLog.PERIOD);
+        try (LogLines lines = new LogLines(LoginGuard.class, Level.INFO)) {
+            assertEquals(new LoginGuard.Outcome.Throttled(Duration.ofSeconds(22)), attemptFrom(ATTACKER, RIGHT));
+            assertEquals(List.of("WARN console login failed from 203.0.113.9: refused unchecked, the address must "
+                    + "wait 22 s more"), lines.lines());
+        }
     }
 
     @Test

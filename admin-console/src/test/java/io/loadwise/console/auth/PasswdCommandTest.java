@@ -30,7 +30,7 @@ class PasswdCommandTest {
     void writeConfig() throws Exception {
         config = dir.resolve("loadwise.json");
         Files.writeString(config, """
-                {"admin": {"token": "t", "dataDir": "%s"}, "clusters": []}
+                {"admin": {"token": "test-token-0123456789", "dataDir": "%s"}, "clusters": []}
                 """.formatted(dir.resolve("data").toString().replace("\\", "\\\\")));
     }
 

@@ -234,6 +234,12 @@ public final class ConfigValidator {
             positive("admin.metricsDiskBudgetMb", admin.metricsDiskBudgetMb(), errors);
             range("admin.metricsRetentionHours", admin.metricsRetentionHours(), 0, MAX_METRICS_RETENTION_HOURS, errors);
         }
+        // A short token is refused even when LOADWISE_ADMIN_TOKEN overrides it: it is a weak secret left in
+        // a file, one unset variable away from being the one in use. A missing token is AdminToken's to report.
+        String token = admin == null || admin.token() == null ? null : admin.token().strip();
+        if (token != null && !token.isEmpty() && AdminToken.problem(token) != null) {
+            errors.add("admin.token: " + AdminToken.problem(token));
+        }
         return checkListen("admin.listen", listen, errors);
     }
 

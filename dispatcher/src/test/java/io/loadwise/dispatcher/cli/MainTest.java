@@ -39,7 +39,7 @@ class MainTest {
         return file;
     }
 
-    private static final String GOOD = "{'admin':{'token':'secret'},'clusters':["
+    private static final String GOOD = "{'admin':{'token':'test-token-0123456789'},'clusters':["
             + "{'name':'a','mode':'tcp','listen':'127.0.0.1:0','policy':'test-round-robin','nodes':[{'name':'n1','address':'127.0.0.1:9001'}]},"
             + "{'name':'b','mode':'tcp','listen':'127.0.0.1:0','policy':'test-round-robin','nodes':[{'name':'n1','address':'127.0.0.1:9002'}]}]}";
 
@@ -65,9 +65,26 @@ class MainTest {
 
     @Test
     void theEnvironmentTokenSatisfiesValidation() throws Exception {
-        Path file = write(GOOD.replace("'admin':{'token':'secret'},", ""));
+        Path file = write(GOOD.replace("'admin':{'token':'test-token-0123456789'},", ""));
         assertEquals(Main.INVALID, run(Map.of(), "validate", "--config", file.toString()));
-        assertEquals(Main.OK, run(Map.of("LOADWISE_ADMIN_TOKEN", "t0k3n"), "validate", "--config", file.toString()));
+        assertEquals(Main.OK, run(Map.of("LOADWISE_ADMIN_TOKEN", "env-token-0123456789"), "validate", "--config", file.toString()));
+    }
+
+    @Test
+    void validateNamesATooShortTokenWhereverItComesFrom() throws Exception {
+        Path file = write(GOOD.replace("test-token-0123456789", "short-token"));
+        assertEquals(Main.INVALID, run(Map.of(), "validate", "--config", file.toString()));
+        assertEquals(file + ": admin.token: too short (11 characters); an admin token needs at least 16 characters, "
+                + "for example the output of `openssl rand -hex 24`\n", err());
+        err.reset();
+        Path withoutToken = write(GOOD.replace("'admin':{'token':'test-token-0123456789'},", ""));
+        assertEquals(Main.INVALID, run(Map.of("LOADWISE_ADMIN_TOKEN", "t0k3n"), "validate", "--config", withoutToken.toString()));
+        assertEquals(withoutToken + ": LOADWISE_ADMIN_TOKEN: too short (5 characters); an admin token needs at least 16 "
+                + "characters, for example the output of `openssl rand -hex 24`\n", err());
+        err.reset();
+        assertEquals(Main.INVALID, run(Map.of("LOADWISE_ADMIN_TOKEN", "t0k3n"), "run", "--config", withoutToken.toString()));
+        assertTrue(err().contains("LOADWISE_ADMIN_TOKEN: too short (5 characters)"), err());
+        assertTrue(err().endsWith("loadwise run: not started, the configuration is invalid\n"), err());
     }
 
     @Test

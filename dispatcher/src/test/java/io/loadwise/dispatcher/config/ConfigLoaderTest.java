@@ -63,7 +63,7 @@ class ConfigLoaderTest {
 
     @Test
     void writtenJsonReadsBackEqual(@TempDir Path dir) throws Exception {
-        String json = j("{'admin':{'listen':'127.0.0.1:8111','token':'t'},'logging':{'level':'debug'},"
+        String json = j("{'admin':{'listen':'127.0.0.1:8111','token':'test-token-0123456789'},'logging':{'level':'debug'},"
                 + "'clusters':[{'name':'a','mode':'http','listen':'0.0.0.0:80','policy':'test-agent',"
                 + "'policyOptions':{'threshold':80.0},'balance':'per-connection','affinity':'cookie',"
                 + "'nodes':[{'name':'n1','address':'app1:8080','weight':2,'enabled':false,'route':'jvm1'}]}]}");

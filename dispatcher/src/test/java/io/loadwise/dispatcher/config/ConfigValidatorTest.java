@@ -34,7 +34,7 @@ class ConfigValidatorTest {
     }
 
     static String config(String... clusters) {
-        return j("{'admin':{'token':'t'},'clusters':[" + String.join(",", clusters) + "]}");
+        return j("{'admin':{'token':'test-token-0123456789'},'clusters':[" + String.join(",", clusters) + "]}");
     }
 
     static final String N1 = node("n1", "127.0.0.1:9001");
@@ -127,7 +127,16 @@ class ConfigValidatorTest {
                                 j("{'name':'n1','address':'127.0.0.1:9001','agentPath':'/m'}"))),
                         List.of("clusters[0].maxConnectionsPerNode: only allowed for mode http",
                                 "clusters[0].agentPollIntervalMs: only allowed for mode http",
-                                "clusters[0].nodes[0].agentPath: only allowed for mode http")));
+                                "clusters[0].nodes[0].agentPath: only allowed for mode http")),
+                Arguments.of("admin token shorter than 16 characters",
+                        j("{'admin':{'token':'  fifteen-chars--  '},'clusters':[]}"),
+                        List.of("admin.token: too short (15 characters); an admin token needs at least 16 characters,"
+                                + " for example the output of `openssl rand -hex 24`")));
+    }
+
+    @Test
+    void aSixteenCharacterAdminTokenIsLongEnough() throws Exception {
+        assertEquals(List.of(), validator.validate(ConfigLoader.parse(j("{'admin':{'token':'sixteen-chars-16'},'clusters':[]}"))));
     }
 
     @ParameterizedTest(name = "{0}")

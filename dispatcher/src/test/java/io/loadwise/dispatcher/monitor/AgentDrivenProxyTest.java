@@ -125,14 +125,14 @@ class AgentDrivenProxyTest {
         }
         Path file = dir.resolve("loadwise.json");
         Files.writeString(file, """
-                {"admin": {"listen": "127.0.0.1:0", "token": "t"},
+                {"admin": {"listen": "127.0.0.1:0", "token": "test-token-0123456789"},
                  "clusters": [{"name": "web", "mode": "http", "listen": "127.0.0.1:0", "policy": "%s",
                                "agentPollIntervalMs": 200, "nodes": [%s]}]}
                 """.formatted(policy, nodeJson));
         transport = new Transport(1);
         dispatcher = new Dispatcher(ConfigLoader.load(file), new ConfigStore(file), PolicyRegistry.load(), transport,
                 new ModeListenerFactory());
-        dispatcher.start("t", false);
+        dispatcher.start("test-token-0123456789", false);
     }
 
     private void awaitSamples() {

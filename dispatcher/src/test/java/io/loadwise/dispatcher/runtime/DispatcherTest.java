@@ -72,7 +72,7 @@ class DispatcherTest {
         ConfigStore store = new ConfigStore(file);
         store.write(config);
         dispatcher = new Dispatcher(store.load(), store, PolicyRegistry.load(), transport, new ModeListenerFactory());
-        dispatcher.start("test-token", false);
+        dispatcher.start("test-token-0123456789", false);
     }
 
     @AfterEach

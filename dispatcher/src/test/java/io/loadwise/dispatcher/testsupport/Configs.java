@@ -34,7 +34,7 @@ public final class Configs {
     }
 
     public static LoadwiseConfig config(ClusterConfig... clusters) {
-        return new LoadwiseConfig(new AdminConfig("127.0.0.1:0", "test-token", null), null, List.of(clusters));
+        return new LoadwiseConfig(new AdminConfig("127.0.0.1:0", "test-token-0123456789", null), null, List.of(clusters));
     }
 
     /** A port nothing listens on: bound and closed again, so connects are refused. */

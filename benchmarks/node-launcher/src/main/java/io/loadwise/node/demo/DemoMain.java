@@ -39,6 +39,8 @@ public final class DemoMain {
     private static final Duration AGENT_TIMEOUT = Duration.ofSeconds(30);
     private static final String DISPATCHER_READY = "loadwise running with";
     private static final String MARKER = ".loadwise-demo";
+    /** The dispatcher's minimum (AdminToken.MIN_LENGTH); the tokens this class generates have 24 characters. */
+    private static final int MIN_TOKEN_LENGTH = 16;
 
     private final DemoOptions options;
     private final PrintStream out;
@@ -92,9 +94,14 @@ public final class DemoMain {
     }
 
     private void startAndServe() throws IOException, InterruptedException {
+        String token = secret("LOADWISE_ADMIN_TOKEN");
+        if (token.strip().length() < MIN_TOKEN_LENGTH) {
+            // Checked before anything starts: the dispatcher would refuse it only after the nodes are up.
+            throw new DemoException("LOADWISE_ADMIN_TOKEN: too short (" + token.strip().length() + " characters); an "
+                    + "admin token needs at least " + MIN_TOKEN_LENGTH + ", for example the output of `openssl rand -hex 24`");
+        }
         checkPortsFree();
         Path work = prepareWorkDir();
-        String token = secret("LOADWISE_ADMIN_TOKEN");
         String password = secret("LOADWISE_ADMIN_PASSWORD");
 
         out.println("[1/4] starting the database and three trade-app nodes (VCN1..3) ...");
@@ -257,7 +264,8 @@ public final class DemoMain {
         return work;
     }
 
-    private static String secret(String variable) {
+    /** The variable's value, or a fresh random secret of 24 URL-safe characters (18 random bytes). */
+    static String secret(String variable) {
         String value = System.getenv(variable);
         if (value != null && !value.isBlank()) {
             return value;
