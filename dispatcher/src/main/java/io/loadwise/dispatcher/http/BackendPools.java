@@ -8,8 +8,6 @@ import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.WriteBufferWaterMark;
-import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
-import io.netty.handler.codec.http.HttpDecoderConfig;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -34,17 +32,11 @@ final class BackendPools {
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, config.connectTimeoutMsOrDefault())
                 .option(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARK);
-        HttpDecoderConfig decoder = new HttpDecoderConfig()
-                .setMaxInitialLineLength(config.maxHeaderBytesOrDefault())
-                .setMaxHeaderSize(Math.max(config.maxHeaderBytesOrDefault(), 64 * 1024))
-                // Validated: a CR, NUL or other control byte in a node's header must not reach the client
-                // (it would let a compromised node split the client's response stream), so it becomes a 502.
-                .setHeadersFactory(DefaultHttpHeadersFactory.headersFactory().withValidation(true))
-                .setTrailersFactory(DefaultHttpHeadersFactory.trailersFactory().withValidation(true));
+        int maxHeadBytes = Math.max(config.maxHeaderBytesOrDefault(), 64 * 1024);
         List<NodeState> nodes = cluster.nodes();
         this.pools = new NodePool[nodes.size()];
         for (NodeState node : nodes) {
-            pools[node.index()] = new NodePool(node, base, decoder, addresses[node.index()],
+            pools[node.index()] = new NodePool(node, base, maxHeadBytes, addresses[node.index()],
                     config.maxConnectionsPerNodeOrDefault(), MAX_IDLE_NANOS);
         }
     }

@@ -7,7 +7,6 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelInitializer;
-import io.netty.handler.codec.http.HttpDecoderConfig;
 import java.net.SocketAddress;
 import java.util.ArrayDeque;
 
@@ -42,9 +41,9 @@ final class NodePool {
 
     /**
      * @param base the event loop's bootstrap, without a handler
-     * @param decoder response decoding limits and header validation
+     * @param maxHeadBytes the largest response head read from the node
      */
-    NodePool(NodeState node, Bootstrap base, HttpDecoderConfig decoder, SocketAddress address, int max,
+    NodePool(NodeState node, Bootstrap base, int maxHeadBytes, SocketAddress address, int max,
             long maxIdleNanos) {
         this.node = node;
         this.address = address;
@@ -54,7 +53,7 @@ final class NodePool {
             @Override
             protected void initChannel(Channel ch) {
                 ch.pipeline().addLast("meter", new TrafficMeter(node.counters(), false));
-                NodeCodec codec = new NodeCodec(decoder);
+                NodeCodec codec = new NodeCodec(maxHeadBytes);
                 ch.pipeline().addLast("codec", codec);
                 ch.pipeline().addLast(BackendHandler.NAME, new BackendHandler(NodePool.this, codec));
             }

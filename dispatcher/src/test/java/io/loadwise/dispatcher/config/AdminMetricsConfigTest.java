@@ -17,7 +17,7 @@ class AdminMetricsConfigTest {
     private final ConfigValidator validator = new ConfigValidator(PolicyRegistry.load());
 
     private static LoadwiseConfig withAdmin(String admin) throws ConfigValidationException {
-        return ConfigLoader.parse(j("{'admin':{'token':'t'" + admin + "},'clusters':[]}"));
+        return ConfigLoader.parse(j("{'admin':{'token':'test-token-0123456789'" + admin + "},'clusters':[]}"));
     }
 
     @Test

@@ -14,7 +14,6 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioSocketChannel;
-import io.netty.handler.codec.http.HttpDecoderConfig;
 import java.net.InetSocketAddress;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Callable;
@@ -47,7 +46,7 @@ class NodePoolTest {
         Bootstrap base = new Bootstrap().group(loop).channel(NioSocketChannel.class);
         InetSocketAddress address = new InetSocketAddress("127.0.0.1",
                 Integer.parseInt(backend.address().substring(backend.address().indexOf(':') + 1)));
-        return new NodePool(node, base, new HttpDecoderConfig(), address, max,
+        return new NodePool(node, base, 16 * 1024, address, max,
                 TimeUnit.MILLISECONDS.toNanos(maxIdleMillis));
     }
 

@@ -47,7 +47,7 @@ final class ShortTimingDispatcher implements AutoCloseable {
         }
         Path file = dir.resolve("loadwise.json");
         Files.writeString(file, """
-                {"admin": {"listen": "127.0.0.1:0", "token": "t"},
+                {"admin": {"listen": "127.0.0.1:0", "token": "test-token-0123456789"},
                  "clusters": [{"name": "web", "mode": "http", "listen": "127.0.0.1:0", "policy": "%s",
                                "agentPollIntervalMs": %d, "agentExpiryMs": %d, "agentReprobeMs": %d,
                                "nodes": [%s]}]}
