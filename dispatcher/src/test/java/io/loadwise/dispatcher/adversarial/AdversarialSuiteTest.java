@@ -68,8 +68,12 @@ class AdversarialSuiteTest {
 
     @TestFactory
     Stream<DynamicNode> javaCases() {
-        return javaCaseList().stream().map(j -> DynamicTest.dynamicTest(
-                j.group() + "/" + j.name() + " [spec " + j.spec() + "]", () -> run(j.id(), j.body()::run)));
+        java.util.Map<String, List<DynamicNode>> groups = new java.util.LinkedHashMap<>();
+        for (JavaCase j : javaCaseList()) {
+            groups.computeIfAbsent(j.group(), g -> new ArrayList<>()).add(DynamicTest.dynamicTest(
+                    j.name() + " [spec " + j.spec() + "]", () -> run(j.id(), j.body()::run)));
+        }
+        return groups.entrySet().stream().map(e -> DynamicContainer.dynamicContainer(e.getKey(), e.getValue()));
     }
 
     /** A stale entry would hide nothing and mislead: every listed name must be a case. */

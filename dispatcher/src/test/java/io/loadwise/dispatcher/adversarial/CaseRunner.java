@@ -88,7 +88,7 @@ final class CaseRunner {
                 }
             }
             case "header-matches" -> {
-                Field f = Field.of(d);
+                Field f = Field.regex(d);
                 String joined = String.join(", ", response(d).values(f.name));
                 if (!Pattern.compile(f.value).matcher(joined).matches()) {
                     failAt(d, "response header " + f.name + " is '" + joined + "', expected to match " + f.value);
@@ -234,15 +234,23 @@ final class CaseRunner {
     }
 
     private void failAt(Directive d, String message) {
-        fail(c.id() + " " + d + ": " + message + "\n  node saw: " + NodeChecks.describe(node));
+        String refused = NodeChecks.refusedByNode(node);
+        fail(c.id() + " " + d + ": " + message + (refused == null ? "" : " (" + refused + ")") + "\n  node saw: "
+                + NodeChecks.describe(node));
     }
 
     /** A {@code Name: value} directive value. */
     record Field(String name, String value) {
+        /** The value in the corpus byte notation. */
         static Field of(Directive d) {
+            Field raw = regex(d);
+            return new Field(raw.name, Escapes.decodeToString(raw.value));
+        }
+
+        /** The value as written: a Java regular expression, whose backslashes are its own. */
+        static Field regex(Directive d) {
             int colon = d.value().indexOf(':');
-            return new Field(d.value().substring(0, colon).trim(),
-                    Escapes.decodeToString(d.value().substring(colon + 1).strip()));
+            return new Field(d.value().substring(0, colon).trim(), d.value().substring(colon + 1).strip());
         }
     }
 }

@@ -42,11 +42,11 @@ final class CorpusReader {
                     continue;
                 }
                 int colon = line.indexOf(':');
-                if (colon <= 0) {
-                    throw error(group, lineNumber, "expected 'key: value', got: " + line);
+                if (colon == 0) {
+                    throw error(group, lineNumber, "expected 'key: value' or a bare key, got: " + line);
                 }
-                String rawKey = line.substring(0, colon).trim();
-                String value = line.substring(colon + 1);
+                String rawKey = (colon < 0 ? line : line.substring(0, colon)).trim();
+                String value = colon < 0 ? "" : line.substring(colon + 1);
                 value = value.startsWith(" ") ? value.substring(1) : value;
                 int index = 0;
                 int dot = rawKey.lastIndexOf('.');
@@ -135,14 +135,20 @@ final class CorpusReader {
                     }
                 }
                 case "node-after" -> NodeScript.After.valueOf(d.value().trim().toUpperCase(java.util.Locale.ROOT));
-                case "expect" -> StatusExpectation.parse(d.value());
-                case "expect-to-head", "expect-cut", "node-requests", "await-node" -> Integer.parseInt(d.value().trim());
-                case "header", "header-matches", "trailer", "node-header", "node-header-matches", "node-header-lacks",
-                        "node-trailer" -> {
+                case "expect", "expect-to-head" -> StatusExpectation.parse(d.value());
+                case "expect-cut", "await-node" -> Integer.parseInt(d.value().trim());
+                case "node-requests" -> NodeChecks.range(d.value());
+                case "header", "trailer", "node-header", "node-header-lacks", "node-trailer" -> {
                     if (d.value().indexOf(':') <= 0) {
                         throw new IllegalArgumentException(d + ": expected 'Name: value'");
                     }
                     Escapes.decode(d.value());
+                }
+                case "header-matches", "node-header-matches" -> {
+                    if (d.value().indexOf(':') <= 0) {
+                        throw new IllegalArgumentException(d + ": expected 'Name: regex'");
+                    }
+                    java.util.regex.Pattern.compile(CaseRunner.Field.regex(d).value());
                 }
                 default -> {
                     // free text: checked by the step itself
