@@ -69,6 +69,7 @@ final class CaseRunner {
             case "expect" -> expect(d, StatusExpectation.parse(d.value()), false);
             case "expect-to-head" -> expect(d, StatusExpectation.parse(d.value()), true);
             case "expect-cut" -> expectCut(d);
+            case "expect-broken" -> expectBroken(d);
             case "header" -> {
                 Field f = Field.of(d);
                 List<String> values = response(d).values(f.name);
@@ -165,6 +166,27 @@ final class CaseRunner {
         }
         if (response.complete()) {
             failAt(d, "expected the body to be cut off, got it whole: " + response);
+        }
+    }
+
+    /**
+     * The proxy must not pass a broken node response off as a good one: a 5xx, a response cut mid-body, or
+     * the connection closed without a response all pass; a complete non-5xx response fails.
+     */
+    private void expectBroken(Directive d) throws IOException {
+        Session s = session();
+        ClientResponse response;
+        try {
+            response = s.client.read(false);
+        } catch (EOFException e) {
+            return; // closed without a response
+        } catch (SocketTimeoutException e) {
+            failAt(d, "nothing (more) arrived within " + c.readTimeoutMs() + " ms");
+            return;
+        }
+        s.last = response;
+        if (response.complete() && response.status() < 500) {
+            failAt(d, "a broken node response reached the client as a good one: " + response);
         }
     }
 

@@ -17,9 +17,9 @@ import java.util.Set;
 final class CorpusReader {
 
     static final Set<String> NODE_SCRIPT = Set.of("node-reply", "node-after", "node-continue");
-    static final Set<String> CLIENT_STEPS = Set.of("send", "expect", "expect-to-head", "expect-cut", "header",
-            "header-present", "no-header", "header-matches", "body", "body-contains", "trailer", "no-trailer", "raw",
-            "closed", "client", "await-node");
+    static final Set<String> CLIENT_STEPS = Set.of("send", "expect", "expect-to-head", "expect-cut", "expect-broken",
+            "header", "header-present", "no-header", "header-matches", "body", "body-contains", "trailer", "no-trailer",
+            "raw", "closed", "client", "await-node");
     static final Set<String> NODE_CHECKS = Set.of("node-requests", "node-line", "node-never-line",
             "node-never-bytes", "node-header", "node-header-matches", "node-no-header", "node-header-lacks",
             "node-body", "node-raw-body", "node-raw", "node-framing", "node-trailer", "node-no-trailer",
