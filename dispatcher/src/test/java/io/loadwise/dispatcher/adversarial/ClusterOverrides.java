@@ -1,0 +1,74 @@
+package io.loadwise.dispatcher.adversarial;
+
+import io.loadwise.dispatcher.config.Balance;
+import io.loadwise.dispatcher.config.ClusterConfig;
+import io.loadwise.dispatcher.config.Mode;
+import io.loadwise.dispatcher.config.NodeConfig;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The cluster a case runs against: an HTTP cluster on {@code 127.0.0.1:0} with round robin over the raw
+ * node(s), plus the case's {@code cluster: key=value} overrides (the {@link ClusterConfig} field names).
+ */
+final class ClusterOverrides {
+
+    private final Map<String, String> values = new LinkedHashMap<>();
+
+    /** Adds {@code key=value}; an unknown key is refused here, when the corpus is read. */
+    ClusterOverrides set(String assignment) {
+        int eq = assignment.indexOf('=');
+        if (eq <= 0) {
+            throw new IllegalArgumentException("cluster override is key=value: " + assignment);
+        }
+        String key = assignment.substring(0, eq).trim();
+        String value = assignment.substring(eq + 1).trim();
+        apply(ClusterConfig.builder(), key, value); // validates
+        values.put(key, value);
+        return this;
+    }
+
+    ClusterOverrides set(String key, Object value) {
+        return set(key + "=" + value);
+    }
+
+    ClusterConfig build(String name, List<String> nodeAddresses) {
+        List<NodeConfig> nodes = new ArrayList<>();
+        for (int i = 0; i < nodeAddresses.size(); i++) {
+            nodes.add(new NodeConfig("raw" + (i + 1), nodeAddresses.get(i), null, null, null, null));
+        }
+        ClusterConfig.Builder builder = ClusterConfig.builder().name(name).mode(Mode.HTTP).listen("127.0.0.1:0")
+                .policy("round-robin").connectTimeoutMs(1_000).unhealthyRetryMs(60_000).nodes(nodes);
+        for (Map.Entry<String, String> entry : values.entrySet()) {
+            apply(builder, entry.getKey(), entry.getValue());
+        }
+        return builder.build();
+    }
+
+    private static void apply(ClusterConfig.Builder b, String key, String value) {
+        switch (key) {
+            case "connectTimeoutMs" -> b.connectTimeoutMs(Integer.valueOf(value));
+            case "responseTimeoutMs" -> b.responseTimeoutMs(Integer.valueOf(value));
+            case "idleTimeoutMs" -> b.idleTimeoutMs(Integer.valueOf(value));
+            case "maxHeaderBytes" -> b.maxHeaderBytes(Integer.valueOf(value));
+            case "maxConnectionsPerNode" -> b.maxConnectionsPerNode(Integer.valueOf(value));
+            case "connectAttempts" -> b.connectAttempts(Integer.valueOf(value));
+            case "headerTimeoutMs" -> b.headerTimeoutMs(Integer.valueOf(value));
+            case "requestIdleTimeoutMs" -> b.requestIdleTimeoutMs(Integer.valueOf(value));
+            case "responseIdleTimeoutMs" -> b.responseIdleTimeoutMs(Integer.valueOf(value));
+            case "exchangeTimeoutMs" -> b.exchangeTimeoutMs(Integer.valueOf(value));
+            case "maxClientConnections" -> b.maxClientConnections(Integer.valueOf(value));
+            case "trustedProxies" -> b.trustedProxies(Arrays.stream(value.split(",")).map(String::trim).toList());
+            case "balance" -> b.balance(Balance.of(value));
+            default -> throw new IllegalArgumentException("unknown cluster override '" + key + "'");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return values.toString();
+    }
+}
