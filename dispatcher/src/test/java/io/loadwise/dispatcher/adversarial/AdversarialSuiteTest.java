@@ -28,7 +28,6 @@ import org.junit.jupiter.api.TestFactory;
 /**
  * The standing adversarial suite of the L7 listener (issue 11): every {@code adversarial/*.cases} file
  * and every {@link JavaCase}, each against a fresh real listener and raw node, each with a hard timeout.
- * Cases listed in {@code known-failing.txt} are skipped unless {@code -Dadversarial.strict=true}.
  */
 class AdversarialSuiteTest {
 
@@ -76,21 +75,6 @@ class AdversarialSuiteTest {
         return groups.entrySet().stream().map(e -> DynamicContainer.dynamicContainer(e.getKey(), e.getValue()));
     }
 
-    /** A stale entry would hide nothing and mislead: every listed name must be a case. */
-    @Test
-    void everyKnownFailingEntryNamesACase() throws IOException {
-        Set<String> ids = new HashSet<>();
-        for (String file : caseFiles()) {
-            try (InputStream in = AdversarialSuiteTest.class.getResourceAsStream(FOLDER + file)) {
-                CorpusReader.read(file.substring(0, file.length() - 6), in).forEach(c -> ids.add(c.id()));
-            }
-        }
-        javaCaseList().forEach(j -> ids.add(j.id()));
-        for (String listed : KnownFailing.entries().keySet()) {
-            assertTrue(ids.contains(listed), "known-failing.txt lists " + listed + ", which is no case");
-        }
-    }
-
     private static List<JavaCase> javaCaseList() {
         List<JavaCase> all = new ArrayList<>();
         all.addAll(SlowPeerCases.all());
@@ -100,7 +84,6 @@ class AdversarialSuiteTest {
     }
 
     private static void run(String id, JavaCase.Body body) throws Exception {
-        KnownFailing.skipIfListed(id);
         try (CaseContext ctx = new CaseContext(transport)) {
             assertTimeoutPreemptively(CASE_TIMEOUT, () -> body.run(ctx), () -> id + " did not finish within "
                     + CASE_TIMEOUT.toSeconds() + " s");

@@ -2,7 +2,7 @@ package io.loadwise.dispatcher.adversarial;
 
 /**
  * A case written in Java, for what the text format cannot say: timing (slow peers), many connections,
- * a node that drips or floods. Runs in the same runner, with the same timeout and known-failing list.
+ * a node that drips or floods. Runs in the same runner, with the same timeout.
  */
 record JavaCase(String group, String name, String spec, Body body) {
 

@@ -90,8 +90,13 @@ final class ResponseDecoder extends StrictHttp1Decoder {
 
     @Override
     long completeHead(HttpHeaders headers, List<Object> out) {
+        long framing = framing(headers);
+        out.add(new DefaultHttpResponse(version, status, headers)); // only once its framing is known to be sound
+        return framing;
+    }
+
+    private long framing(HttpHeaders headers) {
         int code = status.code();
-        out.add(new DefaultHttpResponse(version, status, headers));
         if (code == 101) {
             holdAfterThisMessage();
             return 0;
