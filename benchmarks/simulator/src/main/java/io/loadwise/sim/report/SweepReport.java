@@ -1,5 +1,7 @@
 package io.loadwise.sim.report;
 
+import io.loadwise.capacity.chart.BarChart;
+import io.loadwise.capacity.chart.LineChart;
 import io.loadwise.sim.dispatch.OracleLeastWorkLeft;
 import io.loadwise.sim.stats.RunResult;
 import java.io.IOException;

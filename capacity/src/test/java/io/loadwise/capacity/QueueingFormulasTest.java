@@ -66,4 +66,11 @@ class QueueingFormulasTest {
         assertEquals(3, planner.nodesNeeded(180, 0.8));
         assertEquals(166.608, planner.rateAt(2, 0.8), 1e-9);
     }
+
+    @ParameterizedTest(name = "μ = {0} is refused")
+    @CsvSource({"0", "-1", "NaN", "Infinity"})
+    void plannerRefusesAServiceRateThatIsNotAPositiveNumber(double mu) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new CapacityPlanner(mu));
+        assertEquals("service rate must be a positive number, got " + mu, e.getMessage());
+    }
 }

@@ -1,4 +1,4 @@
-package io.loadwise.sim.report;
+package io.loadwise.capacity.chart;
 
 import java.awt.BasicStroke;
 import java.awt.Color;
@@ -14,7 +14,7 @@ import java.util.List;
  * X/Y line chart with markers, linear x axis and linear or logarithmic y axis. Non-finite points
  * (unstable models, empty runs) are skipped and break the line.
  */
-public final class LineChart extends ChartCanvas {
+public final class LineChart extends AxesChart {
 
     private record Series(String name, double[] x, double[] y, boolean dashed, int color) {
     }

@@ -1,11 +1,8 @@
-package io.loadwise.capacity.cli;
+package io.loadwise.sim.cli;
 
 import io.loadwise.capacity.CapacityPlanner;
 import io.loadwise.capacity.ResponseTimeChart;
-import io.loadwise.capacity.measure.ServiceRateMeter;
-import io.loadwise.sim.cli.CommandLine;
-import io.loadwise.sim.cli.CommandRun;
-import io.loadwise.sim.cli.UsageException;
+import io.loadwise.sim.measure.ServiceRateMeter;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;

@@ -1,6 +1,6 @@
 package io.loadwise.capacity;
 
-import io.loadwise.sim.report.LineChart;
+import io.loadwise.capacity.chart.LineChart;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;

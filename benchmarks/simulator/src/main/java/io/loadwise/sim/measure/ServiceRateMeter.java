@@ -1,4 +1,4 @@
-package io.loadwise.capacity.measure;
+package io.loadwise.sim.measure;
 
 import java.io.IOException;
 import java.net.URI;

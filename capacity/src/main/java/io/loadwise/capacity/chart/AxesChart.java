@@ -1,4 +1,4 @@
-package io.loadwise.sim.report;
+package io.loadwise.capacity.chart;
 
 import java.awt.BasicStroke;
 import java.awt.Color;
@@ -11,8 +11,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import javax.imageio.ImageIO;
 
-/** Shared frame for the PNG charts: white image, title, plot area, axis labels; written with ImageIO. */
-abstract class ChartCanvas {
+/** The frame of the axis charts: a 960 × 600 white image with a title, axis labels and a framed plot area, written as PNG. */
+abstract class AxesChart {
 
     static final int WIDTH = 960;
     static final int HEIGHT = 600;
@@ -29,7 +29,7 @@ abstract class ChartCanvas {
     final String xLabel;
     final String yLabel;
 
-    ChartCanvas(String title, String xLabel, String yLabel) {
+    AxesChart(String title, String xLabel, String yLabel) {
         this.title = title;
         this.xLabel = xLabel;
         this.yLabel = yLabel;

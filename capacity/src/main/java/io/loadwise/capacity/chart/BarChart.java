@@ -1,4 +1,4 @@
-package io.loadwise.sim.report;
+package io.loadwise.capacity.chart;
 
 import java.awt.Color;
 import java.awt.Graphics2D;
@@ -6,7 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Grouped bars on a 0..1 scale: one group per policy, one bar per node (per-node utilisation). */
-public final class BarChart extends ChartCanvas {
+public final class BarChart extends AxesChart {
 
     private final List<String> groups = new ArrayList<>();
     private final List<double[]> values = new ArrayList<>();

@@ -1,4 +1,4 @@
-package io.loadwise.capacity.measure;
+package io.loadwise.sim.measure;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
