@@ -4,14 +4,13 @@ import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
 import java.awt.Graphics2D;
-import java.awt.RenderingHints;
-import java.awt.image.BufferedImage;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import javax.imageio.ImageIO;
 
-/** The frame of the axis charts: a 960 × 600 white image with a title, axis labels and a framed plot area, written as PNG. */
+/**
+ * The frame of the axis charts ({@link LineChart}, {@link BarChart}): a 960 × 600 {@link ChartCanvas} with a
+ * title, axis labels and a framed plot area that the subclass fills.
+ */
 abstract class AxesChart {
 
     static final int WIDTH = 960;
@@ -39,38 +38,24 @@ abstract class AxesChart {
     abstract void drawPlot(Graphics2D g);
 
     public void writePng(Path file) throws IOException {
-        System.setProperty("java.awt.headless", "true");
-        BufferedImage image = new BufferedImage(WIDTH, HEIGHT, BufferedImage.TYPE_INT_RGB);
-        Graphics2D g = image.createGraphics();
-        try {
-            g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
-            g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
-            g.setColor(Color.WHITE);
-            g.fillRect(0, 0, WIDTH, HEIGHT);
-            g.setColor(Color.BLACK);
-            g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 16));
-            g.drawString(title, LEFT, 30);
-            g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 13));
-            g.drawString(xLabel, LEFT + (plotWidth() - g.getFontMetrics().stringWidth(xLabel)) / 2, HEIGHT - 20);
-            Graphics2D rotated = (Graphics2D) g.create();
-            rotated.rotate(-Math.PI / 2);
-            rotated.drawString(yLabel, -(TOP + (plotHeight() + rotated.getFontMetrics().stringWidth(yLabel)) / 2), 22);
-            rotated.dispose();
-            g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
-            drawPlot(g);
-            g.setColor(Color.BLACK);
-            g.setStroke(new BasicStroke(1f));
-            g.drawRect(LEFT, TOP, plotWidth(), plotHeight());
-        } finally {
-            g.dispose();
-        }
-        Path parent = file.toAbsolutePath().getParent();
-        if (parent != null) {
-            Files.createDirectories(parent);
-        }
-        if (!ImageIO.write(image, "png", file.toFile())) {
-            throw new IOException("no PNG writer available");
-        }
+        ChartCanvas.writePng(file, WIDTH, HEIGHT, this::draw);
+    }
+
+    private void draw(Graphics2D g) {
+        g.setColor(Color.BLACK);
+        g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 16));
+        g.drawString(title, LEFT, 30);
+        g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 13));
+        g.drawString(xLabel, LEFT + (plotWidth() - g.getFontMetrics().stringWidth(xLabel)) / 2, HEIGHT - 20);
+        Graphics2D rotated = (Graphics2D) g.create();
+        rotated.rotate(-Math.PI / 2);
+        rotated.drawString(yLabel, -(TOP + (plotHeight() + rotated.getFontMetrics().stringWidth(yLabel)) / 2), 22);
+        rotated.dispose();
+        g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
+        drawPlot(g);
+        g.setColor(Color.BLACK);
+        g.setStroke(new BasicStroke(1f));
+        g.drawRect(LEFT, TOP, plotWidth(), plotHeight());
     }
 
     static int plotWidth() {

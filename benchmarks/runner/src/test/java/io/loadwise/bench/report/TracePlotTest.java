@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.loadwise.capacity.chart.TraceChart;
 import java.awt.Color;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
@@ -13,7 +14,7 @@ import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class TraceChartTest {
+class TracePlotTest {
 
     @TempDir
     Path dir;
@@ -29,14 +30,14 @@ class TraceChartTest {
                 4000,25.00,1.00,5.00,7,6,,,,,,
                 """);
         Path png = dir.resolve("trace.png");
-        TraceChart.write(csv, png, "heap x http-round-robin");
+        TracePlot.write(csv, png, "heap x http-round-robin");
         BufferedImage image = ImageIO.read(png.toFile());
         assertEquals(TraceChart.WIDTH, image.getWidth());
-        assertTrue(hasColour(image, TraceChart.NODE_COLORS[0]), "VCN1's selections are drawn");
-        assertTrue(hasColour(image, TraceChart.NODE_COLORS[1]), "VCN2's selections are drawn");
-        assertFalse(hasColour(image, TraceChart.NODE_COLORS[2]), "agent columns are not taken for a third node");
-        assertTrue(hasColour(image, TraceChart.LOAD_COLORS[0]), "VCN2's (the last node's) heap % is drawn below");
-        assertTrue(hasColour(image, TraceChart.LOAD_COLORS[2]), "and its JDBC %");
+        assertTrue(hasColour(image, TracePlot.NODE_COLORS[0]), "VCN1's selections are drawn");
+        assertTrue(hasColour(image, TracePlot.NODE_COLORS[1]), "VCN2's selections are drawn");
+        assertFalse(hasColour(image, TracePlot.NODE_COLORS[2]), "agent columns are not taken for a third node");
+        assertTrue(hasColour(image, TracePlot.LOAD_COLORS[0]), "VCN2's (the last node's) heap % is drawn below");
+        assertTrue(hasColour(image, TracePlot.LOAD_COLORS[2]), "and its JDBC %");
     }
 
     @Test
@@ -49,10 +50,10 @@ class TraceChartTest {
                 3000,30.00,4.00,6.00,9,3,,,,,,
                 """);
         Path png = dir.resolve("tcp.png");
-        TraceChart.write(csv, png, "baseline x tcp-random");
+        TracePlot.write(csv, png, "baseline x tcp-random");
         BufferedImage image = ImageIO.read(png.toFile());
-        assertFalse(hasColour(image, TraceChart.LOAD_COLORS[0]), "no agent figures, no load lines");
-        assertTrue(hasColour(image, TraceChart.NODE_COLORS[0]));
+        assertFalse(hasColour(image, TracePlot.LOAD_COLORS[0]), "no agent figures, no load lines");
+        assertTrue(hasColour(image, TracePlot.NODE_COLORS[0]));
     }
 
     private static boolean hasColour(BufferedImage image, Color colour) {

@@ -19,7 +19,7 @@ import java.util.Map;
  * the tables, writes a CSV and the PNG plots. Every policy's mean waiting and response time is also
  * given as a ratio to the oracle's (seed 004's normalised times).
  */
-public final class SweepReport {
+public final class RateSweepReport {
 
     private final Map<Double, List<RunResult>> byRate = new LinkedHashMap<>();
 
