@@ -1,4 +1,4 @@
-package io.loadwise.agent.wire;
+package io.loadwise.wire;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;

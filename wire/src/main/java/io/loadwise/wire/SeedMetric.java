@@ -1,4 +1,4 @@
-package io.loadwise.agent.metric;
+package io.loadwise.wire;
 
 import java.util.HashMap;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package io.loadwise.agent.wire;
+package io.loadwise.wire;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,4 +1,4 @@
-package io.loadwise.agent.wire;
+package io.loadwise.wire;
 
 /**
  * A load report (ORCA header or metrics JSON document) that cannot be understood. The message says what

@@ -1,4 +1,4 @@
-package io.loadwise.agent.wire;
+package io.loadwise.wire;
 
 import java.util.LinkedHashMap;
 import java.util.Map;

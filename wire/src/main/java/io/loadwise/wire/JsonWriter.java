@@ -1,4 +1,4 @@
-package io.loadwise.agent.wire;
+package io.loadwise.wire;
 
 /** Appends JSON strings and numbers; the counterpart of {@link JsonReader}, just as small. */
 final class JsonWriter {

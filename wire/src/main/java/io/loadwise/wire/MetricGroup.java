@@ -1,4 +1,4 @@
-package io.loadwise.agent.metric;
+package io.loadwise.wire;
 
 /** The seed's three metric tables; each group reports which source produced it. */
 public enum MetricGroup {
