@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
-import io.loadwise.agent.wire.MetricsJson;
 import io.loadwise.console.testing.ApiClient;
+import io.loadwise.wire.MetricsJson;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;

@@ -1,7 +1,7 @@
 package io.loadwise.console.store;
 
-import io.loadwise.agent.metric.MetricGroup;
-import io.loadwise.agent.metric.SeedMetric;
+import io.loadwise.wire.MetricGroup;
+import io.loadwise.wire.SeedMetric;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;

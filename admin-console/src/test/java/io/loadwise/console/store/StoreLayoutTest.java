@@ -3,7 +3,7 @@ package io.loadwise.console.store;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.loadwise.agent.metric.SeedMetric;
+import io.loadwise.wire.SeedMetric;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

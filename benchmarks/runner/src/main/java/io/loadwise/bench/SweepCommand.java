@@ -4,6 +4,7 @@ import io.loadwise.bench.jmeter.JMeterRun;
 import io.loadwise.bench.provision.ClusterProvisioner;
 import io.loadwise.bench.provision.GlassFishClusterProvisioner;
 import io.loadwise.bench.provision.TomcatClusterProvisioner;
+import io.loadwise.bench.report.SweepReport;
 import io.loadwise.bench.sweep.CapacityPlan;
 import io.loadwise.bench.sweep.CellRunner;
 import io.loadwise.bench.sweep.PolicyRow;
@@ -160,7 +161,7 @@ public final class SweepCommand {
         Path work = Path.of(o.get("work-dir", at.root().resolve("benchmarks/runner/target/sweep-work").toString()));
         CellRunner cells = new CellRunner(provisioner, settings.capacity(), at.dispatcherJar(),
                 new JMeterRun(at.jmeterHome()), workload, work);
-        return new SweepRunner(settings, cells, outDir, out, Environment.describe()).run();
+        return new SweepRunner(settings, cells, outDir, out, new SweepReport(settings, outDir, Environment.describe())).run();
     }
 
     /** System properties for the trade app on every node: its session sizing. */

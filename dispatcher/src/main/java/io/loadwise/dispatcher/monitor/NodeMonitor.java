@@ -1,13 +1,13 @@
 package io.loadwise.dispatcher.monitor;
 
-import io.loadwise.agent.wire.AgentMetricsDocument;
-import io.loadwise.agent.wire.MalformedLoadReportException;
-import io.loadwise.agent.wire.MetricsJson;
-import io.loadwise.agent.wire.OrcaLoadReport;
 import io.loadwise.dispatcher.cluster.AgentState;
 import io.loadwise.dispatcher.cluster.NodeState;
 import io.loadwise.dispatcher.cluster.VirtualCluster;
 import io.loadwise.policy.AgentSample;
+import io.loadwise.wire.AgentMetricsDocument;
+import io.loadwise.wire.MalformedLoadReportException;
+import io.loadwise.wire.MetricsJson;
+import io.loadwise.wire.OrcaLoadReport;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

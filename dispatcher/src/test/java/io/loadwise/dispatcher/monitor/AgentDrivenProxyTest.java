@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
-import io.loadwise.agent.wire.MetricsJson;
-import io.loadwise.agent.wire.OrcaLoadReport;
 import io.loadwise.dispatcher.cluster.NodeState;
 import io.loadwise.dispatcher.config.ConfigLoader;
 import io.loadwise.dispatcher.config.ConfigStore;
@@ -14,6 +12,8 @@ import io.loadwise.dispatcher.runtime.Dispatcher;
 import io.loadwise.dispatcher.runtime.ModeListenerFactory;
 import io.loadwise.dispatcher.testsupport.Await;
 import io.loadwise.policy.PolicyRegistry;
+import io.loadwise.wire.MetricsJson;
+import io.loadwise.wire.OrcaLoadReport;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;

@@ -1,7 +1,7 @@
 package io.loadwise.dispatcher.monitor;
 
 import com.sun.net.httpserver.HttpServer;
-import io.loadwise.agent.wire.MetricsJson;
+import io.loadwise.wire.MetricsJson;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;

@@ -1,7 +1,7 @@
 package io.loadwise.dispatcher.monitor;
 
-import io.loadwise.agent.wire.MetricsJson;
-import io.loadwise.agent.wire.OrcaLoadReport;
+import io.loadwise.wire.MetricsJson;
+import io.loadwise.wire.OrcaLoadReport;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;

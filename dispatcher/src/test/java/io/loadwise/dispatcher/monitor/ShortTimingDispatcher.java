@@ -3,7 +3,7 @@ package io.loadwise.dispatcher.monitor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.loadwise.agent.wire.OrcaLoadReport;
+import io.loadwise.wire.OrcaLoadReport;
 import io.loadwise.dispatcher.cluster.NodeState;
 import io.loadwise.dispatcher.cluster.VirtualCluster;
 import io.loadwise.dispatcher.config.ConfigLoader;

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.loadwise.agent.jmx.InvalidMappingException;
-import io.loadwise.agent.metric.MetricGroup;
-import io.loadwise.agent.metric.SeedMetric;
 import io.loadwise.agent.sample.MetricsSnapshot;
+import io.loadwise.wire.MetricGroup;
+import io.loadwise.wire.SeedMetric;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.Properties;

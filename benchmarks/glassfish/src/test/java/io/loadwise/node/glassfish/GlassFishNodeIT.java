@@ -3,8 +3,6 @@ package io.loadwise.node.glassfish;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.loadwise.agent.wire.AgentMetricsDocument;
-import io.loadwise.agent.wire.MetricsJson;
 import io.loadwise.dispatcher.cluster.NodeState;
 import io.loadwise.dispatcher.config.ClusterConfig;
 import io.loadwise.dispatcher.config.ConfigValidator;
@@ -19,6 +17,8 @@ import io.loadwise.policy.PolicyRegistry;
 import io.loadwise.node.provision.NodeSpec;
 import io.loadwise.node.provision.RunningNode;
 import io.loadwise.node.provision.WarRepackager;
+import io.loadwise.wire.AgentMetricsDocument;
+import io.loadwise.wire.MetricsJson;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URLEncoder;

@@ -3,8 +3,10 @@ package io.loadwise.bench.report;
 import io.loadwise.bench.sweep.CapacityPlan;
 import io.loadwise.bench.sweep.CellResult;
 import io.loadwise.bench.sweep.PolicyRow;
+import io.loadwise.bench.sweep.ResultsWriter;
 import io.loadwise.bench.sweep.SweepRunner;
 import io.loadwise.bench.sweep.SweepSettings;
+import io.loadwise.capacity.chart.PairedBarChart;
 import io.loadwise.node.CapacityScenario;
 import io.loadwise.node.NodeCapacity;
 import java.io.IOException;
@@ -22,7 +24,7 @@ import java.util.Map;
  * tables 10-14), {@code ranking.md/.csv} (Table 15), {@code plots/<scenario>.png} (throughput and
  * failures per policy) and {@code plots/traces/*.png} (per-node selections), and {@code README.md}.
  */
-public final class SweepReport {
+public final class SweepReport implements ResultsWriter {
 
     private final SweepSettings settings;
     private final Path out;
@@ -34,6 +36,7 @@ public final class SweepReport {
         this.environment = environment;
     }
 
+    @Override
     public void write() throws IOException {
         String settingsLine = settingsLine();
         List<PolicyRow> rows = settings.rowList();
@@ -56,7 +59,7 @@ public final class SweepReport {
                 Path tracePng = out.resolve("plots").resolve("traces").resolve(key + "-" + row.key() + ".png");
                 if (Files.isRegularFile(trace) && (!Files.exists(tracePng)
                         || Files.getLastModifiedTime(tracePng).compareTo(Files.getLastModifiedTime(trace)) < 0)) {
-                    TraceChart.write(trace, tracePng, CapacityPlan.title(scenario) + ": " + row.label());
+                    TracePlot.write(trace, tracePng, CapacityPlan.title(scenario) + ": " + row.label());
                 }
             }
             all.add(results);
@@ -65,16 +68,18 @@ public final class SweepReport {
             Files.writeString(out.resolve(key + ".md"), table.markdown()
                     + "\n![throughput and failures](plots/" + key + ".png)\n", StandardCharsets.UTF_8);
             Files.writeString(out.resolve(key + ".csv"), table.csv(), StandardCharsets.UTF_8);
-            List<BarChart.Bar> bars = new ArrayList<>();
+            PairedBarChart bars = new PairedBarChart(CapacityPlan.title(scenario),
+                    new PairedBarChart.Panel("Throughput (completed samples/s, JMeter)", "%.1f"),
+                    new PairedBarChart.Panel("Failed samples (JMeter)", "%.0f"));
             for (PolicyRow row : rows) {
                 CellResult r = results.get(row);
                 if (r != null && r.error() == null) {
-                    bars.add(new BarChart.Bar(row.label(), r.throughput(), r.failed(), row == PolicyRow.HTTP_STATIC_WRR));
+                    bars.add(row.label() + (row == PolicyRow.HTTP_STATIC_WRR ? " (control)" : ""), r.throughput(),
+                            r.failed());
                 }
             }
             if (!bars.isEmpty()) {
-                BarChart.write(out.resolve("plots").resolve(key + ".png"), CapacityPlan.title(scenario),
-                        "Throughput (completed samples/s, JMeter)", "Failed samples (JMeter)", bars);
+                bars.writePng(out.resolve("plots").resolve(key + ".png"));
             }
             index.append("- [").append(CapacityPlan.title(scenario)).append("](").append(key).append(".md): ")
                     .append(results.size()).append('/').append(rows.size()).append(" cells\n");

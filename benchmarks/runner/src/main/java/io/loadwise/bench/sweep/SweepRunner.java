@@ -2,7 +2,6 @@ package io.loadwise.bench.sweep;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.loadwise.bench.report.SweepReport;
 import io.loadwise.node.CapacityScenario;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -23,14 +22,15 @@ public final class SweepRunner {
     private final CellRunner cells;
     private final Path out;
     private final PrintStream progress;
-    private final String environment;
+    private final ResultsWriter report;
 
-    public SweepRunner(SweepSettings settings, CellRunner cells, Path out, PrintStream progress, String environment) {
+    /** @param report rewrites the tables and plots in {@code out} after every cell and at the end */
+    public SweepRunner(SweepSettings settings, CellRunner cells, Path out, PrintStream progress, ResultsWriter report) {
         this.settings = settings;
         this.cells = cells;
         this.out = out;
         this.progress = progress;
-        this.environment = environment;
+        this.report = report;
     }
 
     /** Path of a cell's result. */
@@ -87,10 +87,10 @@ public final class SweepRunner {
                                 result.samples(), result.failed(), result.throughput(), result.selections(),
                                 result.agentLive() ? "live" : "not live"),
                         clock(elapsed), clock(eta));
-                new SweepReport(settings, out, environment).write();
+                report.write();
             }
         }
-        new SweepReport(settings, out, environment).write();
+        report.write();
         progress.printf(Locale.ROOT, "sweep done: %d cells (%d run now, %d with errors) in %s; tables in %s%n", done,
                 ranHere, errors, clock((System.nanoTime() - started) / 1e9), out);
         return errors;

@@ -1,6 +1,5 @@
 package io.loadwise.sim.cli;
 
-import io.loadwise.capacity.cli.CapacityCommand;
 import java.io.PrintStream;
 import java.util.Arrays;
 

@@ -7,7 +7,7 @@ import io.loadwise.sim.dispatch.ChooserFactory;
 import io.loadwise.sim.dispatch.OracleLeastWorkLeft;
 import io.loadwise.sim.engine.ClusterModel;
 import io.loadwise.sim.engine.Simulation;
-import io.loadwise.sim.report.SweepReport;
+import io.loadwise.sim.report.RateSweepReport;
 import io.loadwise.sim.service.ServiceTimeModel;
 import io.loadwise.sim.service.ServiceTimeModels;
 import io.loadwise.sim.workload.Trace;
@@ -118,7 +118,7 @@ public final class SimulateCommand {
                 cluster.size(), java.util.Arrays.toString(cluster.speeds()), java.util.Arrays.toString(cluster.weights()),
                 agents.periodMillis(), agents.delayMillis(), agents.noise());
 
-        SweepReport report = new SweepReport();
+        RateSweepReport report = new RateSweepReport();
         for (Map.Entry<Double, Trace> e : workload.traces(base).entrySet()) {
             Trace trace = e.getValue();
             double rho = trace.meanRatePerSecond() * meanDemand / capacity;

@@ -1,8 +1,8 @@
 package io.loadwise.agent.http;
 
-import io.loadwise.agent.metric.MetricGroup;
-import io.loadwise.agent.metric.SeedMetric;
 import io.loadwise.agent.sample.MetricsSnapshot;
+import io.loadwise.wire.MetricGroup;
+import io.loadwise.wire.SeedMetric;
 import java.time.Instant;
 import java.util.Map;
 import java.util.TreeMap;

@@ -2,7 +2,7 @@ package io.loadwise.agent.http;
 
 import io.loadwise.agent.sample.MetricsSnapshot;
 import io.loadwise.agent.sample.Sampler;
-import io.loadwise.agent.wire.MetricsJson;
+import io.loadwise.wire.MetricsJson;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 

@@ -1,8 +1,8 @@
 package io.loadwise.agent.jmx;
 
-import io.loadwise.agent.metric.MetricGroup;
 import io.loadwise.agent.metric.MetricSink;
 import io.loadwise.agent.metric.MetricSource;
+import io.loadwise.wire.MetricGroup;
 import java.lang.System.Logger.Level;
 import java.util.HashMap;
 import java.util.Map;

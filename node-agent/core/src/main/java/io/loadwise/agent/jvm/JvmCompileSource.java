@@ -1,9 +1,9 @@
 package io.loadwise.agent.jvm;
 
-import io.loadwise.agent.metric.MetricGroup;
 import io.loadwise.agent.metric.MetricSink;
 import io.loadwise.agent.metric.MetricSource;
-import io.loadwise.agent.metric.SeedMetric;
+import io.loadwise.wire.MetricGroup;
+import io.loadwise.wire.SeedMetric;
 import java.lang.management.CompilationMXBean;
 
 /** JIT compile time (ms since JVM start); absent on JVMs without a JIT or without time monitoring. */

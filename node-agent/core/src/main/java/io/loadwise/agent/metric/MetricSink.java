@@ -1,5 +1,6 @@
 package io.loadwise.agent.metric;
 
+import io.loadwise.wire.SeedMetric;
 import java.util.LinkedHashMap;
 import java.util.Map;
 

@@ -1,5 +1,7 @@
 package io.loadwise.agent.metric;
 
+import io.loadwise.wire.MetricGroup;
+
 /**
  * One source of metrics (mod_cluster style): it takes its MXBean, SIGAR facade or file location through
  * its constructor, and each call adds what it can measure right now. Sources run only on the sampler

@@ -1,10 +1,10 @@
 package io.loadwise.agent.os;
 
 import com.sun.management.OperatingSystemMXBean;
-import io.loadwise.agent.metric.MetricGroup;
 import io.loadwise.agent.metric.MetricSink;
 import io.loadwise.agent.metric.MetricSource;
-import io.loadwise.agent.metric.SeedMetric;
+import io.loadwise.wire.MetricGroup;
+import io.loadwise.wire.SeedMetric;
 
 /**
  * System CPU load from the JDK's OperatingSystemMXBean, for platforms with neither SIGAR nor /proc. It

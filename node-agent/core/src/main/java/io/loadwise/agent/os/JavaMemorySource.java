@@ -1,9 +1,9 @@
 package io.loadwise.agent.os;
 
 import com.sun.management.OperatingSystemMXBean;
-import io.loadwise.agent.metric.MetricGroup;
 import io.loadwise.agent.metric.MetricSink;
 import io.loadwise.agent.metric.MetricSource;
+import io.loadwise.wire.MetricGroup;
 
 /**
  * Memory and swap from the JDK's OperatingSystemMXBean, for platforms without SIGAR or /proc. Its "free"

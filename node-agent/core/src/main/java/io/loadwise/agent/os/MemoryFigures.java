@@ -1,7 +1,7 @@
 package io.loadwise.agent.os;
 
 import io.loadwise.agent.metric.MetricSink;
-import io.loadwise.agent.metric.SeedMetric;
+import io.loadwise.wire.SeedMetric;
 
 /** Turns total/free byte counts into the seed's memory and swap metrics; shared by SIGAR and /proc. */
 final class MemoryFigures {

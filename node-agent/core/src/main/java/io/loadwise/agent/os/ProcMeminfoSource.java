@@ -1,8 +1,8 @@
 package io.loadwise.agent.os;
 
-import io.loadwise.agent.metric.MetricGroup;
 import io.loadwise.agent.metric.MetricSink;
 import io.loadwise.agent.metric.MetricSource;
+import io.loadwise.wire.MetricGroup;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

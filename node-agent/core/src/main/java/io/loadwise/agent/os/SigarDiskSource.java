@@ -1,9 +1,9 @@
 package io.loadwise.agent.os;
 
-import io.loadwise.agent.metric.MetricGroup;
 import io.loadwise.agent.metric.MetricSink;
 import io.loadwise.agent.metric.MetricSource;
-import io.loadwise.agent.metric.SeedMetric;
+import io.loadwise.wire.MetricGroup;
+import io.loadwise.wire.SeedMetric;
 import java.util.HashSet;
 import java.util.Set;
 import org.hyperic.sigar.FileSystem;

@@ -1,6 +1,6 @@
 package io.loadwise.agent.sample;
 
-import io.loadwise.agent.wire.OrcaLoadReport;
+import io.loadwise.wire.OrcaLoadReport;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -3,10 +3,10 @@ package io.loadwise.agent.http;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import io.loadwise.agent.metric.MetricGroup;
 import io.loadwise.agent.metric.MetricSink;
 import io.loadwise.agent.metric.MetricSource;
 import io.loadwise.agent.sample.Sampler;
+import io.loadwise.wire.MetricGroup;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;

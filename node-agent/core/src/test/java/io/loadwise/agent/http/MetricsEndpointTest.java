@@ -4,12 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.loadwise.agent.metric.MetricGroup;
 import io.loadwise.agent.metric.MetricSink;
 import io.loadwise.agent.metric.MetricSource;
 import io.loadwise.agent.sample.Sampler;
-import io.loadwise.agent.wire.AgentMetricsDocument;
-import io.loadwise.agent.wire.MetricsJson;
+import io.loadwise.wire.AgentMetricsDocument;
+import io.loadwise.wire.MetricGroup;
+import io.loadwise.wire.MetricsJson;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

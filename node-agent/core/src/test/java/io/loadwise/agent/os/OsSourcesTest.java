@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.loadwise.agent.metric.MetricSink;
 import io.loadwise.agent.metric.MetricSource;
-import io.loadwise.agent.metric.SeedMetric;
+import io.loadwise.wire.SeedMetric;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;

@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.loadwise.agent.metric.MetricGroup;
 import io.loadwise.agent.metric.MetricSink;
 import io.loadwise.agent.metric.MetricSource;
+import io.loadwise.wire.MetricGroup;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.loadwise.agent.wire.AgentMetricsDocument;
-import io.loadwise.agent.wire.MetricsJson;
-import io.loadwise.agent.wire.OrcaLoadReport;
+import io.loadwise.wire.AgentMetricsDocument;
+import io.loadwise.wire.MetricsJson;
+import io.loadwise.wire.OrcaLoadReport;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

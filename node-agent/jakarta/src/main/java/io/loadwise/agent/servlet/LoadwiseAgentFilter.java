@@ -2,7 +2,7 @@ package io.loadwise.agent.servlet;
 
 import io.loadwise.agent.AgentRuntime;
 import io.loadwise.agent.http.HeaderGate;
-import io.loadwise.agent.wire.OrcaLoadReport;
+import io.loadwise.wire.OrcaLoadReport;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.FilterConfig;

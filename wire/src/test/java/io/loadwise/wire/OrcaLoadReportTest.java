@@ -1,0 +1,144 @@
+package io.loadwise.wire;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class OrcaLoadReportTest {
+
+    private static Map<String, Double> issueExample() {
+        Map<String, Double> m = new LinkedHashMap<>();
+        m.put("OS_CPU_USED%", 23.0);
+        m.put("OS_MEM_USED%", 41.0);
+        m.put("OS_CPU_IOWAIT%", 1.0);
+        m.put("JVM_HEAP_USED%", 45.0);
+        m.put("AMX_CONNS_Q_USED%", 10.0);
+        m.put("AMX_CONNS_Q_THRBSY%", 55.0);
+        m.put("AMX_JDBC_ACTC%", 30.0);
+        m.put("AMX_SESSIONS_ACT", 12.0);
+        m.put("JVM_THREADS", 80.0); // not carried by the header
+        return m;
+    }
+
+    @Test
+    void encodesTheIssueExample() {
+        assertEquals("TEXT cpu_utilization=0.23,mem_utilization=0.41,application_utilization=0.55,"
+                + "named_metrics.os_cpu_iowait=0.01,named_metrics.jvm_heap_used=0.45,"
+                + "named_metrics.http_queue_used=0.1,named_metrics.http_threads_busy=0.55,"
+                + "named_metrics.jdbc_active=0.3,named_metrics.http_sessions_active=12",
+                OrcaLoadReport.encodeText(issueExample()));
+    }
+
+    @Test
+    void absentMetricsAreLeftOutAndApplicationUtilizationFollowsWhatIsKnown() {
+        Map<String, Double> m = new LinkedHashMap<>();
+        m.put("OS_CPU_USED%", 150.0); // cpu may exceed 1 on the wire
+        m.put("JVM_HEAP_USED%", 12.5);
+        m.put("AMX_JDBC_ACTC%", Double.NaN);
+        String text = OrcaLoadReport.encodeText(m);
+        assertEquals("TEXT cpu_utilization=1.5,application_utilization=0.125,named_metrics.jvm_heap_used=0.125", text);
+        assertEquals("TEXT ", OrcaLoadReport.encodeText(Map.of()));
+    }
+
+    @Test
+    void roundTripsToSeedNamesInPercent() throws Exception {
+        Map<String, Double> parsed = OrcaLoadReport.parse(OrcaLoadReport.encodeText(issueExample()));
+        assertEquals(23.0, parsed.get("OS_CPU_USED%"), 1e-9);
+        assertEquals(41.0, parsed.get("OS_MEM_USED%"), 1e-9);
+        assertEquals(1.0, parsed.get("OS_CPU_IOWAIT%"), 1e-9);
+        assertEquals(45.0, parsed.get("JVM_HEAP_USED%"), 1e-9);
+        assertEquals(10.0, parsed.get("AMX_CONNS_Q_USED%"), 1e-9);
+        assertEquals(55.0, parsed.get("AMX_CONNS_Q_THRBSY%"), 1e-9);
+        assertEquals(30.0, parsed.get("AMX_JDBC_ACTC%"), 1e-9);
+        assertEquals(12.0, parsed.get("AMX_SESSIONS_ACT"), 1e-9);
+        assertEquals(55.0, parsed.get(OrcaLoadReport.APP_UTILIZATION), 1e-9);
+        assertFalse(parsed.containsKey("JVM_THREADS"));
+    }
+
+    @Test
+    void acceptsColonSeparatorsWhitespaceAndLowercaseForm() throws Exception {
+        Map<String, Double> parsed = OrcaLoadReport.parse(
+                "  text cpu_utilization: 0.5 , named_metrics.http_sessions_active:3 ");
+        assertEquals(Map.of("OS_CPU_USED%", 50.0, "AMX_SESSIONS_ACT", 3.0), parsed);
+    }
+
+    @Test
+    void keepsUnknownKeysUnderTheirOrcaName() throws Exception {
+        Map<String, Double> parsed = OrcaLoadReport.parse("TEXT rps_fractional=12.5,named_metrics.foo=0.2");
+        assertEquals(Map.of("rps_fractional", 12.5, "named_metrics.foo", 0.2), parsed);
+    }
+
+    @Test
+    void parsesTheJsonFormInBothSpellings() throws Exception {
+        Map<String, Double> parsed = OrcaLoadReport.parse(
+                "JSON {\"cpu_utilization\":0.23,\"memUtilization\":0.5,"
+                        + "\"named_metrics\":{\"jvm_heap_used\":0.45,\"http_sessions_active\":7}}");
+        assertEquals(23.0, parsed.get("OS_CPU_USED%"), 1e-9);
+        assertEquals(50.0, parsed.get("OS_MEM_USED%"), 1e-9);
+        assertEquals(45.0, parsed.get("JVM_HEAP_USED%"), 1e-9);
+        assertEquals(7.0, parsed.get("AMX_SESSIONS_ACT"), 1e-9);
+    }
+
+    @Test
+    void emptyTextReportIsAnEmptyMap() throws Exception {
+        assertTrue(OrcaLoadReport.parse("TEXT").isEmpty());
+    }
+
+    @Test
+    void rejectsGarbageWithSpecificMessages() {
+        assertMalformed(null, "missing");
+        assertMalformed("", "must start with");
+        assertMalformed("cpu_utilization=0.2", "must start with");
+        assertMalformed("TEXTcpu_utilization=0.2", "must start with");
+        assertMalformed("BIN AAAA", "BIN");
+        assertMalformed("TEXT cpu_utilization", "no '=' or ':'");
+        assertMalformed("TEXT =0.2", "no key");
+        assertMalformed("TEXT cpu_utilization=", "no value");
+        assertMalformed("TEXT cpu_utilization=abc", "non-numeric");
+        assertMalformed("TEXT cpu_utilization=NaN", "invalid value");
+        assertMalformed("TEXT cpu_utilization=Infinity", "invalid value");
+        assertMalformed("TEXT cpu_utilization=0x1p3", "invalid value");
+        assertMalformed("TEXT cpu_utilization=-0.1", "negative");
+        assertMalformed("TEXT cpu_utilization=0.1,cpu_utilization=0.2", "twice");
+        assertMalformed("TEXT cpu_utilization=0.1,", "no '=' or ':'");
+        assertMalformed("JSON [1,2]", "must be an object");
+        assertMalformed("JSON {\"cpu_utilization\":\"high\"}", "must be a number");
+        assertMalformed("JSON {\"cpu_utilization\":0.1", "Malformed JSON");
+        assertMalformed("TEXT " + "a=1,".repeat(3000), "limit");
+    }
+
+    @Test
+    void randomGarbageNeverEscapesAsAnUncheckedException() {
+        Random random = new Random(42);
+        String alphabet = "TEXJSON ,=:.-+0123456789eE{}[]\"\\ntrufalse_abc";
+        String[] seeds = {"TEXT ", "JSON ", "text ", ""};
+        for (int i = 0; i < 20_000; i++) {
+            StringBuilder sb = new StringBuilder(seeds[random.nextInt(seeds.length)]);
+            int len = random.nextInt(40);
+            for (int j = 0; j < len; j++) {
+                sb.append(alphabet.charAt(random.nextInt(alphabet.length())));
+            }
+            try {
+                Map<String, Double> parsed = OrcaLoadReport.parse(sb.toString());
+                for (double v : parsed.values()) {
+                    assertTrue(Double.isFinite(v) && v >= 0, () -> "bad value from " + sb);
+                }
+            } catch (MalformedLoadReportException expected) {
+                assertFalse(expected.getMessage().isBlank());
+            }
+        }
+    }
+
+    private static void assertMalformed(String input, String messagePart) {
+        MalformedLoadReportException e = assertThrows(MalformedLoadReportException.class,
+                () -> OrcaLoadReport.parse(input), () -> "accepted: " + input);
+        assertTrue(e.getMessage().contains(messagePart), () -> "message '" + e.getMessage()
+                + "' does not mention '" + messagePart + "'");
+    }
+}
