@@ -13,6 +13,7 @@ import io.loadwise.policy.PolicyRegistry;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,6 +32,7 @@ public final class VirtualCluster {
 
     private static final Logger log = LoggerFactory.getLogger(VirtualCluster.class);
 
+    private volatile Consumer<VirtualCluster> refresher;
     private volatile ClusterConfig config;
     private final List<NodeState> nodes;
     private final ClusterSnapshot snapshot;
@@ -153,6 +155,24 @@ public final class VirtualCluster {
     }
 
     /** Rebuilds the picker from the current node state (flags, weights, agent samples). */
+    /**
+     * Asks for the picker to be rebuilt soon, off the caller's thread: event loops call this when they
+     * learn something (a connect failed) and must not rebuild pickers themselves. Picks check each
+     * node's usability live, so until the rebuild only precomputed orderings are stale. Without a
+     * refresher (a cluster nobody monitors) nothing is rebuilt.
+     */
+    public void requestRefresh() {
+        Consumer<VirtualCluster> r = refresher;
+        if (r != null) {
+            r.accept(this);
+        }
+    }
+
+    /** Who rebuilds this cluster's picker when {@link #requestRefresh()} is called. */
+    public void setRefresher(Consumer<VirtualCluster> refresher) {
+        this.refresher = refresher;
+    }
+
     public synchronized void refresh() {
         picker = policy.newPicker(snapshot, picker, environment);
     }

@@ -226,7 +226,7 @@ final class Exchange implements NodePool.Waiter {
         waitingOn = null;
         NodeState failed = pool.node();
         failed.markConnectFailure(unhealthyRetryMs);
-        cluster.refresh();
+        cluster.requestRefresh(); // never rebuilt on an event loop
         log.warn("cluster {}: node {} unreachable ({}); out of selection for {} ms", cluster.name(), failed,
                 cause.toString(), unhealthyRetryMs);
         if (!active) {

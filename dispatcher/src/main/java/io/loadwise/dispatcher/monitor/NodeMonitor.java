@@ -17,6 +17,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -49,6 +50,9 @@ public final class NodeMonitor implements AutoCloseable {
     private final RefreshCoalescer refresher;
     private final Map<NodeState, AgentStats> stats = new ConcurrentHashMap<>();
     private final Map<VirtualCluster, Boolean> watched = new ConcurrentHashMap<>();
+    /** The latest unparsed report per node, waiting for the monitor thread; bounded by the node count. */
+    private final Map<NodeState, PendingReport> pendingReports = new ConcurrentHashMap<>();
+    private final AtomicBoolean drainScheduled = new AtomicBoolean();
 
     public NodeMonitor() {
         this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -69,6 +73,7 @@ public final class NodeMonitor implements AutoCloseable {
         if (watched.putIfAbsent(cluster, Boolean.TRUE) != null) {
             return;
         }
+        cluster.setRefresher(refresher::markDirty);
         for (NodeState node : cluster.nodes()) {
             stats.computeIfAbsent(node, n -> new AgentStats());
             scheduler.execute(() -> poll(cluster, node));
@@ -89,7 +94,36 @@ public final class NodeMonitor implements AutoCloseable {
     }
 
     /**
-     * A load report header arrived on a response from {@code node}. Called from event loops: parses,
+     * A load report header arrived on a response from {@code node}: called from event loops, it only
+     * records the header and hands the parsing to the monitor thread. Reports are snapshots, so when
+     * several arrive before the thread gets to them, the latest per node is the one parsed.
+     */
+    public void offerLoadReport(VirtualCluster cluster, NodeState node, String headerValue) {
+        pendingReports.put(node, new PendingReport(cluster, headerValue));
+        if (drainScheduled.compareAndSet(false, true)) {
+            scheduler.execute(this::drainReports);
+        }
+    }
+
+    private void drainReports() {
+        drainScheduled.set(false);
+        for (Map.Entry<NodeState, PendingReport> entry : pendingReports.entrySet()) {
+            if (pendingReports.remove(entry.getKey(), entry.getValue())) {
+                try {
+                    acceptLoadReport(entry.getValue().cluster(), entry.getKey(), entry.getValue().header());
+                } catch (RuntimeException e) {
+                    log.warn("cluster {}: a load report of node {} could not be applied: {}",
+                            entry.getValue().cluster().name(), entry.getKey().name(), e.toString());
+                }
+            }
+        }
+    }
+
+    private record PendingReport(VirtualCluster cluster, String header) {
+    }
+
+    /**
+     * A load report header arrived on a response from {@code node}. Runs on the monitor thread: parses,
      * stores and returns; the picker is rebuilt later. A valid report is a sign of life: it makes an
      * unknown agent OK at once. A malformed header is ignored, counted and logged at most once a minute
      * per node.

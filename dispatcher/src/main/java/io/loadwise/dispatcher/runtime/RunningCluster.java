@@ -27,7 +27,7 @@ record RunningCluster(VirtualCluster cluster, ClusterListener listener) {
             ConnectionLimit clientConnections, NodeMonitor monitor) throws IOException {
         ClusterListener listener = factory.create(cluster, transport, clientConnections);
         if (listener instanceof HttpProxyServer http) {
-            http.setLoadReportSink((node, header) -> monitor.acceptLoadReport(cluster, node, header));
+            http.setLoadReportSink((node, header) -> monitor.offerLoadReport(cluster, node, header));
         }
         listener.start();
         if (cluster.config().mode() == Mode.HTTP) {

@@ -143,6 +143,20 @@ class NodeMonitorTest {
         assertEquals(1, monitor.stats(cluster.node("b")).malformedReports(), "garbage is no sign of life");
     }
 
+    @Test
+    void reportsOfferedFromAnEventLoopAreParsedOnTheMonitorThreadLatestFirst() {
+        VirtualCluster cluster = cluster("jvm-aware", 60_000);
+        monitor.watch(cluster);
+        NodeState a = cluster.node("a");
+        for (int i = 1; i <= 50; i++) {
+            monitor.offerLoadReport(cluster, a, "TEXT named_metrics.jvm_heap_used=0." + (i < 50 ? "10" : "77"));
+        }
+        await(() -> a.latestAgentSample() != null
+                && Math.abs(a.latestAgentSample().value(PolicyMetric.JVM_HEAP_USED) - 77.0) < 1e-9,
+                "the latest offered report applied");
+        assertTrue(monitor.stats(a).piggybackReports() <= 50, "never more parses than reports");
+    }
+
     /** Whether 20 picks include both nodes. */
     private static boolean picksBoth(VirtualCluster cluster, NodeState x, NodeState y) {
         boolean sawX = false;
