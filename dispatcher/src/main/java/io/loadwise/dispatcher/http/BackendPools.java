@@ -10,6 +10,7 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.WriteBufferWaterMark;
 import java.net.InetSocketAddress;
 import java.util.List;
+import java.util.function.Function;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -24,9 +25,14 @@ final class BackendPools {
 
     private final NodePool[] pools;
 
-    BackendPools(EventLoop loop, VirtualCluster cluster, Transport transport, InetSocketAddress[] addresses) {
+    /**
+     * @param connectors how to reach each node; {@code null} for sockets through {@code transport}
+     *     (tests give embedded channels instead)
+     */
+    BackendPools(EventLoop loop, VirtualCluster cluster, Transport transport, InetSocketAddress[] addresses,
+            Function<NodeState, NodePool.Connector> connectors) {
         ClusterConfig config = cluster.config();
-        Bootstrap base = new Bootstrap()
+        Bootstrap base = connectors != null ? null : new Bootstrap()
                 .group(loop)
                 .channel(transport.socketChannelClass())
                 .option(ChannelOption.TCP_NODELAY, true)
@@ -36,7 +42,9 @@ final class BackendPools {
         List<NodeState> nodes = cluster.nodes();
         this.pools = new NodePool[nodes.size()];
         for (NodeState node : nodes) {
-            pools[node.index()] = new NodePool(node, base, maxHeadBytes, addresses[node.index()],
+            NodePool.Connector connector = connectors != null ? connectors.apply(node)
+                    : NodePool.socketConnector(base, addresses[node.index()]);
+            pools[node.index()] = new NodePool(node, connector, loop.ticker(), maxHeadBytes,
                     config.maxConnectionsPerNodeOrDefault(), MAX_IDLE_NANOS);
         }
     }

@@ -10,19 +10,20 @@ import io.loadwise.dispatcher.config.Affinity;
 import io.loadwise.dispatcher.config.Balance;
 import io.loadwise.dispatcher.config.ClusterConfig;
 import io.loadwise.dispatcher.http.codec.BadMessage;
-import io.loadwise.dispatcher.http.codec.NodeCodec;
 import io.loadwise.dispatcher.http.codec.ProxiedRequest;
+import io.loadwise.dispatcher.logging.AccessLog;
 import io.netty.channel.Channel;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
-import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
+import io.netty.util.concurrent.Ticker;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,8 +34,14 @@ import org.slf4j.LoggerFactory;
  * bodies, and answers with an error when it cannot complete. One instance per client connection,
  * reused for every request, used only on that connection's event loop.
  *
- * <p>Every counter started here ends exactly once: {@link #complete()} and {@link #fail} both go
- * through {@link #end}, guarded by {@link #active}.
+ * <p>Its state is two small machines that run side by side, because a node may answer before the
+ * request body has ended:
+ * <pre>
+ *   request:  IDLE → CONNECTING → SENDING → SENT → IDLE
+ *   response: NONE → (INFORMATIONAL → NONE)* → STREAMING → NONE
+ * </pre>
+ * {@link #begin} leaves IDLE; {@link #complete} and {@link #fail} both return to IDLE through
+ * {@link #end}, exactly once, so every counter started is ended once.
  *
  * <p>Deadlines ({@link #checkDeadlines}) are checked by the connection's one timer, not per request:
  * progress is counted on the hot path (a counter increment) and turned into time only when the timer
@@ -42,13 +49,35 @@ import org.slf4j.LoggerFactory;
  */
 final class Exchange implements NodePool.Waiter {
 
+    /** Where the request is. */
+    enum RequestPhase {
+        /** No exchange: between requests. */
+        IDLE,
+        /** A node is chosen; waiting for a connection to it. Nothing sent yet, so a failure may retry. */
+        CONNECTING,
+        /** The head went to the node; body pieces follow as they arrive. */
+        SENDING,
+        /** The whole request went to the node. */
+        SENT
+    }
+
+    /** Where the node's response is. */
+    enum ResponsePhase {
+        NONE,
+        /** A 1xx is being relayed; the final response follows. */
+        INFORMATIONAL,
+        /** The final response head went to the client; its body is being relayed. */
+        STREAMING
+    }
+
     private static final Logger log = LoggerFactory.getLogger(Exchange.class);
 
     private final HttpProxyServer server;
     private final FrontendHandler frontend;
     private final VirtualCluster cluster;
     private final SessionAffinity affinity;
-    private final boolean perConnection;
+    /** {@code balance: per-connection}: the node this client is bound to; {@code null} per request. */
+    private final NodeBinding binding;
     private final long responseTimeoutNanos;
     private final long requestIdleNanos;
     private final long responseIdleNanos;
@@ -60,23 +89,19 @@ final class Exchange implements NodePool.Waiter {
     private final int unhealthyRetryMs;
 
     private Channel client;
-    private boolean active;
-    private boolean headSent;
-    private boolean requestDone;
-    /** The request declares no body: only an empty last chunk follows its head. */
-    private boolean bodyless;
-    private boolean responseStarted;
-    private boolean informational;
-    private boolean keepAlive;
-    private boolean http10;
-    private boolean headRequest;
-    private boolean upgrade;
-    private boolean backendKeepAlive;
-    private boolean insertCookie;
-    private boolean flushBackend;
+    private Ticker ticker;
+    private RequestPhase request = RequestPhase.IDLE;
+    private ResponsePhase response = ResponsePhase.NONE;
+    /** The request being served; its framing, method and version stay readable after its head is sent. */
     private ProxiedRequest head;
-    private HttpMethod method;
-    private String uri;
+    /** The client connection stays open after this exchange. */
+    private boolean keepAlive;
+    /** The node connection may serve another request after this exchange. */
+    private boolean nodeKeepAlive;
+    /** The response gets the affinity cookie (no live route pinned the request). */
+    private boolean insertCookie;
+    /** Something was written to the node since its last flush. */
+    private boolean flushPending;
     private NodeState node;
     private Channel backend;
     private NodePool waitingOn;
@@ -86,8 +111,8 @@ final class Exchange implements NodePool.Waiter {
     private long acquireNanos;
     private long sentNanos;
     private long requestDoneNanos;
-    private long uploadChunks;
-    private long uploadChunksSeen;
+    private long uploadProgress;
+    private long uploadProgressSeen;
     private long uploadSeenNanos;
     private long responseProgress;
     private long responseProgressSeen;
@@ -99,7 +124,7 @@ final class Exchange implements NodePool.Waiter {
         this.cluster = server.cluster();
         ClusterConfig config = cluster.config();
         this.affinity = config.affinityOrDefault() == Affinity.COOKIE ? server.sessionAffinity() : null;
-        this.perConnection = config.balanceOrDefault() == Balance.PER_CONNECTION;
+        this.binding = config.balanceOrDefault() == Balance.PER_CONNECTION ? new NodeBinding() : null;
         this.responseTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(config.responseTimeoutMsOrDefault());
         this.requestIdleNanos = TimeUnit.MILLISECONDS.toNanos(config.requestIdleTimeoutMsOrDefault());
         this.responseIdleNanos = TimeUnit.MILLISECONDS.toNanos(config.responseIdleTimeoutMsOrDefault());
@@ -111,45 +136,43 @@ final class Exchange implements NodePool.Waiter {
     }
 
     boolean active() {
-        return active;
+        return request != RequestPhase.IDLE;
     }
 
-    Channel backend() {
-        return backend;
+    RequestPhase requestPhase() {
+        return request;
+    }
+
+    ResponsePhase responsePhase() {
+        return response;
     }
 
     /** Whether {@code msg} can be handled now rather than queued until this exchange ends. */
     boolean accepts(Object msg) {
-        return !active || (headSent && !requestDone && !(msg instanceof HttpRequest));
+        return request == RequestPhase.IDLE || (request == RequestPhase.SENDING && !(msg instanceof io.netty.handler.codec.http.HttpRequest));
     }
 
-    void begin(ProxiedRequest request) {
+    // ---- IDLE → CONNECTING ------------------------------------------------------------------------
+
+    void begin(ProxiedRequest proxied) {
         client = frontend.client();
-        active = true;
-        headSent = false;
-        requestDone = false;
-        responseStarted = false;
-        informational = false;
+        ticker = client.eventLoop().ticker();
+        request = RequestPhase.CONNECTING;
+        response = ResponsePhase.NONE;
         insertCookie = false;
         attempts = 0;
         status = 0;
-        uploadChunks = 0;
-        uploadChunksSeen = 0;
+        uploadProgress = 0;
+        uploadProgressSeen = 0;
         responseProgress = 0;
         responseProgressSeen = 0;
-        startNanos = System.nanoTime();
+        startNanos = ticker.nanoTime();
         uploadSeenNanos = startNanos;
         cluster.counters().requestStarted();
-        keepAlive = HttpUtil.isKeepAlive(request);
-        http10 = request.protocolVersion().minorVersion() == 0;
-        method = request.method();
-        uri = request.uri();
-        headRequest = HttpMethod.HEAD.equals(method);
-        upgrade = request.upgrade();
-        bodyless = request.bodyless();
-        int pinned = affinity != null ? affinity.pinnedIndex(request) : SessionAffinity.NONE;
-        ProxyHeaders.prepareRequest(request, frontend.clientIp(), frontend.trustedSource(), upgrade);
-        head = request;
+        keepAlive = HttpUtil.isKeepAlive(proxied);
+        int pinned = affinity != null ? affinity.pinnedIndex(proxied) : SessionAffinity.NONE;
+        ProxyHeaders.prepareRequest(proxied, frontend.clientIp(), frontend.trustedSource(), proxied.upgrade());
+        head = proxied;
         frontend.deadlineBy(startNanos + firstDeadlineNanos);
         NodeState target = choose(pinned);
         if (target == null) {
@@ -176,26 +199,22 @@ final class Exchange implements NodePool.Waiter {
             }
             insertCookie = true;
         }
-        NodeState bound = frontend.boundNode();
-        Channel boundBackend = frontend.boundBackend();
-        if (bound != null && boundBackend != null && boundBackend.isActive() && bound.usable()) {
-            return bound;
-        }
-        return cluster.pick(null);
+        NodeState bound = binding != null ? binding.usableNode() : null;
+        return bound != null ? bound : cluster.pick(null);
     }
 
     private void dispatch(NodeState target) {
         node = target;
-        Channel boundBackend = frontend.boundBackend();
-        if (boundBackend != null) {
-            if (frontend.boundNode() == target && boundBackend.isActive()) {
-                send(boundBackend, 0);
+        if (binding != null && binding.bound()) {
+            Channel bound = binding.channelFor(target);
+            if (bound != null) {
+                send(bound, 0);
                 return;
             }
-            frontend.unbind(true);
+            binding.release(true, null);
         }
         waitingOn = frontend.pools().pool(target);
-        acquireNanos = System.nanoTime();
+        acquireNanos = ticker.nanoTime();
         waitingOn.acquire(this);
         if (waitingOn != null) {
             frontend.pause(PAUSE_CONNECT);
@@ -205,15 +224,15 @@ final class Exchange implements NodePool.Waiter {
     @Override
     public void onBackendReady(Channel channel) {
         BackendHandler handler = BackendHandler.of(channel);
-        if (waitingOn == null || handler.pool() != waitingOn || !active) {
+        if (waitingOn == null || handler.pool() != waitingOn || request != RequestPhase.CONNECTING) {
             handler.pool().release(channel); // a late connect for an exchange that ended
             return;
         }
         waitingOn = null;
-        if (perConnection) {
-            frontend.bind(node, channel);
+        if (binding != null) {
+            binding.bind(node, channel);
         }
-        send(channel, System.nanoTime() - acquireNanos);
+        send(channel, ticker.nanoTime() - acquireNanos);
         frontend.resume(PAUSE_CONNECT);
     }
 
@@ -229,7 +248,7 @@ final class Exchange implements NodePool.Waiter {
         cluster.requestRefresh(); // never rebuilt on an event loop
         log.warn("cluster {}: node {} unreachable ({}); out of selection for {} ms", cluster.name(), failed,
                 cause.toString(), unhealthyRetryMs);
-        if (!active) {
+        if (request != RequestPhase.CONNECTING) {
             return;
         }
         frontend.resume(PAUSE_CONNECT);
@@ -245,28 +264,29 @@ final class Exchange implements NodePool.Waiter {
         }
     }
 
+    // ---- CONNECTING → SENDING → SENT --------------------------------------------------------------
+
     /** Sends the request head and whatever body arrived meanwhile to the node. */
     private void send(Channel channel, long waitNanos) {
         backend = channel;
-        BackendHandler.of(channel).attach(this);
+        BackendHandler handler = BackendHandler.of(channel);
+        handler.attach(this);
         cluster.counters().backendConnectionObtained(waitNanos);
         node.counters().backendConnectionObtained(waitNanos);
         node.counters().requestStarted();
         node.requestSent();
-        if (!perConnection) {
+        if (binding == null) {
             node.assignmentStarted();
         }
         channel.config().setAutoRead(client.isWritable());
         if (!channel.isWritable()) {
             frontend.pause(PAUSE_BACKPRESSURE);
         }
-        sentNanos = System.nanoTime();
-        BackendHandler.of(channel).codec().expectResponseTo(headRequest);
-        HttpRequest request = head;
-        head = null;
-        headSent = true;
-        channel.write(request, channel.voidPromise());
-        flushBackend = true;
+        sentNanos = ticker.nanoTime();
+        handler.codec().expectResponseTo(HttpMethod.HEAD.equals(head.method()));
+        request = RequestPhase.SENDING;
+        channel.write(head, channel.voidPromise());
+        flushPending = true;
         frontend.drain();
         if (!frontend.reading()) {
             flushBackend(); // otherwise at the end of the client's read batch
@@ -275,7 +295,7 @@ final class Exchange implements NodePool.Waiter {
 
     /** A piece of the request body (the last one ends the request). */
     void onRequestContent(HttpContent content) {
-        if (!active || requestDone) {
+        if (request != RequestPhase.SENDING) {
             content.release();
         } else if (content.decoderResult().isFailure()) {
             Throwable cause = content.decoderResult().cause();
@@ -283,108 +303,123 @@ final class Exchange implements NodePool.Waiter {
             keepAlive = false; // the body's end is unknown: nothing after it can be read
             fail(HttpResponseStatus.BAD_REQUEST, cause instanceof BadMessage bad ? bad.reason() : "malformed request body");
         } else {
-            uploadChunks++;
+            uploadProgress++;
             if (content instanceof LastHttpContent last) {
                 ProxyHeaders.stripTrailers(last.trailingHeaders());
-                requestDone = true;
-                requestDoneNanos = System.nanoTime();
-                if (upgrade) {
+                request = RequestPhase.SENT;
+                requestDoneNanos = ticker.nanoTime();
+                if (head.upgrade()) {
                     frontend.pause(PAUSE_UPGRADE); // what follows belongs to the new protocol
                 }
             }
             backend.write(content, backend.voidPromise());
-            flushBackend = true;
+            flushPending = true;
         }
     }
 
+    // ---- the response: NONE → INFORMATIONAL* → STREAMING → NONE -----------------------------------
+
     /** A message from a node connection attached to this exchange. */
     void onBackendMessage(Channel channel, Object msg) {
-        if (channel != backend || !active) {
+        if (channel != backend || !active()) {
             ReferenceCountUtil.release(msg);
             channel.close(); // unsolicited bytes on an idle bound connection
             return;
         }
         responseProgress++;
-        if (msg instanceof HttpResponse response) {
-            onResponseHead(response);
+        if (msg instanceof HttpResponse head) {
+            onResponseHead(head);
         } else if (msg instanceof HttpContent content) {
-            boolean last = content instanceof LastHttpContent;
-            if (content.decoderResult().isFailure()) {
-                content.release();
-                fail(HttpResponseStatus.BAD_GATEWAY, "invalid response body from node " + node.name());
-                return;
-            }
-            if (last && responseStarted) {
-                HttpHeaders trailers = ((LastHttpContent) content).trailingHeaders();
-                String report = trailers.get(ProxyHeaders.LOAD_REPORT);
-                if (report != null) {
-                    server.loadReportSink().onLoadReport(node, report);
-                }
-                ProxyHeaders.stripTrailers(trailers);
-            }
-            if (informational || responseStarted) {
-                client.write(content, client.voidPromise());
-            } else {
-                content.release();
-            }
-            if (last && informational) {
-                informational = false;
-            } else if (last && responseStarted) {
-                if (status == 101) {
-                    switchProtocols(channel);
-                } else {
-                    complete();
-                }
-            }
+            onResponseContent(channel, content);
         } else {
             ReferenceCountUtil.release(msg);
         }
     }
 
-    private void onResponseHead(HttpResponse response) {
-        int code = response.status().code();
-        if (response.decoderResult().isFailure() || (code == 101 && !upgrade)) {
-            ReferenceCountUtil.release(response);
-            fail(HttpResponseStatus.BAD_GATEWAY, "invalid response from node " + node.name());
+    private void onResponseHead(HttpResponse nodeResponse) {
+        int code = nodeResponse.status().code();
+        if (nodeResponse.decoderResult().isFailure() || (code == 101 && !head.upgrade())) {
+            Throwable cause = nodeResponse.decoderResult().cause();
+            ReferenceCountUtil.release(nodeResponse);
+            fail(HttpResponseStatus.BAD_GATEWAY, cause instanceof BadMessage bad ? bad.reason()
+                    : "invalid response from node " + node.name());
             return;
         }
-        String report = response.headers().get(ProxyHeaders.LOAD_REPORT);
+        String report = nodeResponse.headers().get(ProxyHeaders.LOAD_REPORT);
         if (report != null) {
-            response.headers().remove(ProxyHeaders.LOAD_REPORT);
+            nodeResponse.headers().remove(ProxyHeaders.LOAD_REPORT);
             server.loadReportSink().onLoadReport(node, report);
         }
         if (code < 200 && code != 101) {
-            informational = true; // 100 Continue and friends: relay, the final response follows
-            ProxyHeaders.stripHopByHop(response.headers(), false);
-            client.write(response, client.voidPromise());
+            response = ResponsePhase.INFORMATIONAL; // 100 Continue and friends: relay, the final one follows
+            ProxyHeaders.stripHopByHop(nodeResponse.headers(), false);
+            client.write(nodeResponse, client.voidPromise());
             return;
         }
-        responseStarted = true;
-        responseSeenNanos = System.nanoTime();
+        response = ResponsePhase.STREAMING;
+        responseSeenNanos = ticker.nanoTime();
         status = code;
-        backendKeepAlive = HttpUtil.isKeepAlive(response);
-        if (upgrade && code != 101) {
+        nodeKeepAlive = HttpUtil.isKeepAlive(nodeResponse);
+        if (head.upgrade() && code != 101) {
             keepAlive = false; // the client may already be sending the new protocol: it cannot be read as HTTP
         }
-        boolean noBody = headRequest || code == 204 || code == 304;
-        keepAlive = ProxyHeaders.prepareResponse(response, keepAlive, http10, noBody);
+        boolean http10 = head.clientVersion() == HttpVersion.HTTP_1_0;
+        boolean noBody = HttpMethod.HEAD.equals(head.method()) || code == 204 || code == 304;
+        keepAlive = ProxyHeaders.prepareResponse(nodeResponse, keepAlive, http10, noBody);
         if (insertCookie) {
-            response.headers().add(HttpHeaderNames.SET_COOKIE, affinity.setCookieFor(node));
+            nodeResponse.headers().add(HttpHeaderNames.SET_COOKIE, affinity.setCookieFor(node));
         }
-        client.write(response, client.voidPromise());
+        client.write(nodeResponse, client.voidPromise());
     }
+
+    private void onResponseContent(Channel channel, HttpContent content) {
+        if (content.decoderResult().isFailure()) {
+            Throwable cause = content.decoderResult().cause();
+            content.release();
+            fail(HttpResponseStatus.BAD_GATEWAY, cause instanceof BadMessage bad ? bad.reason()
+                    : "invalid response body from node " + node.name());
+            return;
+        }
+        boolean last = content instanceof LastHttpContent;
+        if (response == ResponsePhase.NONE) {
+            content.release(); // nothing of a response is relayed before its head
+            return;
+        }
+        if (last && response == ResponsePhase.STREAMING) {
+            HttpHeaders trailers = ((LastHttpContent) content).trailingHeaders();
+            String report = trailers.get(ProxyHeaders.LOAD_REPORT);
+            if (report != null) {
+                server.loadReportSink().onLoadReport(node, report);
+            }
+            ProxyHeaders.stripTrailers(trailers);
+        }
+        client.write(content, client.voidPromise());
+        if (!last) {
+            return;
+        }
+        if (response == ResponsePhase.INFORMATIONAL) {
+            response = ResponsePhase.NONE;
+        } else if (status == 101) {
+            switchProtocols(channel);
+        } else {
+            complete();
+        }
+    }
+
+    // ---- back to IDLE -----------------------------------------------------------------------------
 
     /** The response is complete: account, recycle the node connection, go on with the next request. */
     private void complete() {
         Channel channel = backend;
-        boolean reusable = backendKeepAlive && requestDone;
+        boolean requestDone = request == RequestPhase.SENT;
+        boolean reusable = nodeKeepAlive && requestDone;
         if (!requestDone) {
             keepAlive = false; // the node answered before the body ended: the rest cannot be resynchronised
         }
         end(true);
-        if (perConnection) {
+        if (binding != null) {
             if (!reusable) {
-                frontend.unbind(false);
+                binding.release(false, null);
                 channel.close();
             }
         } else {
@@ -407,8 +442,8 @@ final class Exchange implements NodePool.Waiter {
     /** 101 relayed: both connections become a raw byte tunnel. */
     private void switchProtocols(Channel channel) {
         end(true);
-        if (channel == frontend.boundBackend()) {
-            frontend.unbind(false);
+        if (binding != null && binding.holds(channel)) {
+            binding.release(false, channel);
         }
         frontend.handOver();
         client.flush();
@@ -420,7 +455,7 @@ final class Exchange implements NodePool.Waiter {
      * closes the client connection otherwise. {@code error == null}: the client is gone.
      */
     private void fail(HttpResponseStatus error, String reason) {
-        if (!active) {
+        if (!active()) {
             return;
         }
         if (waitingOn != null) {
@@ -428,37 +463,45 @@ final class Exchange implements NodePool.Waiter {
             waitingOn = null;
         }
         Channel channel = backend;
-        boolean started = responseStarted;
+        boolean started = response == ResponsePhase.STREAMING;
+        boolean requestComplete = request == RequestPhase.SENT
+                || (request != RequestPhase.SENDING && head != null && head.bodyless());
         status = error == null ? 499 : error.code();
         end(false);
         if (channel != null) {
             BackendHandler.of(channel).detach();
             channel.close();
-            if (channel == frontend.boundBackend()) {
-                frontend.unbind(false);
+            if (binding != null && binding.holds(channel)) {
+                binding.release(false, channel);
             }
         }
         if (error == null) {
             return;
         }
-        log.debug("client {} {} {}: {} {}", frontend.clientIp(), method, uri, error.code(), reason);
+        log.debug("client {} {}: {} {}", frontend.clientIp(), head == null ? "-" : head.uri(), error.code(), reason);
         if (started || !client.isActive()) {
             frontend.abort();
-        } else if ((requestDone || bodyless) && keepAlive) {
+        } else if (requestComplete && keepAlive) {
             frontend.respondAndContinue(ErrorResponses.of(error, reason, false));
         } else {
             frontend.closeAfter(ErrorResponses.of(error, reason, true));
         }
     }
 
+    /** The client connection closed: whatever runs fails, and a bound node connection goes back to its pool. */
     void onClientClosed() {
         fail(null, "client closed the connection");
+        if (binding != null) {
+            binding.release(true, backend);
+        }
     }
 
     /** Counters, node bookkeeping and access log of the exchange; exactly once per exchange. */
     private void end(boolean success) {
-        active = false;
-        long now = System.nanoTime();
+        boolean headSent = request == RequestPhase.SENDING || request == RequestPhase.SENT;
+        request = RequestPhase.IDLE;
+        response = ResponsePhase.NONE;
+        long now = ticker.nanoTime();
         frontend.touch(now);
         long latency = now - startNanos;
         if (success) {
@@ -473,29 +516,27 @@ final class Exchange implements NodePool.Waiter {
                 node.requestEnded(-1);
             }
         }
-        if (headSent && !perConnection) {
+        if (headSent && binding == null) {
             node.assignmentEnded();
         }
-        logAccess(frontend.clientIp(), method, uri, headSent ? node : null, status, latency);
-        head = null;
+        logAccess(frontend.clientIp(), head.method(), head.uri(), headSent ? node : null, status, latency);
         backend = null;
-        headSent = false;
         frontend.resume(PAUSE_CONNECT | PAUSE_BACKPRESSURE | PAUSE_UPGRADE);
     }
 
     static void logAccess(String clientIp, HttpMethod method, String uri, NodeState node, int status, long nanos) {
         // The same logger, level and line as TCP tunnels; the body size is not tracked here yet ("-").
-        if (io.loadwise.dispatcher.logging.AccessLog.enabled()) {
-            io.loadwise.dispatcher.logging.AccessLog.http(clientIp, method == null ? null : method.name(), uri, status,
+        if (AccessLog.enabled()) {
+            AccessLog.http(clientIp, method == null ? null : method.name(), uri, status,
                     node == null ? null : node.name(), -1, nanos / 1_000_000);
         }
     }
 
     void onBackendClosed(Channel channel) {
-        if (channel == backend && active) {
+        if (channel == backend && active()) {
             fail(HttpResponseStatus.BAD_GATEWAY, "node " + node.name() + " closed the connection");
-        } else if (channel == frontend.boundBackend()) {
-            frontend.unbind(false);
+        } else if (binding != null && binding.holds(channel)) {
+            binding.release(false, null);
         }
     }
 
@@ -521,11 +562,13 @@ final class Exchange implements NodePool.Waiter {
     }
 
     void flushBackend() {
-        if (flushBackend && backend != null) {
-            flushBackend = false;
+        if (flushPending && backend != null) {
+            flushPending = false;
             backend.flush();
         }
     }
+
+    // ---- deadlines --------------------------------------------------------------------------------
 
     /**
      * Checks this exchange's deadlines at {@code now}, ending it when one has passed, and returns when
@@ -533,67 +576,73 @@ final class Exchange implements NodePool.Waiter {
      * last check moves the idle deadlines forward.
      */
     long checkDeadlines(long now) {
-        if (!active) {
+        if (!active()) {
             return Long.MAX_VALUE;
         }
         long next = Long.MAX_VALUE;
         if (exchangeTimeoutNanos > 0) {
             long due = startNanos + exchangeTimeoutNanos;
             if (now - due >= 0) {
-                timeOut(responseStarted ? HttpResponseStatus.GATEWAY_TIMEOUT : HttpResponseStatus.REQUEST_TIMEOUT,
-                        "exchange not complete within " + cluster.config().exchangeTimeoutMsOrDefault() + " ms");
-                return Long.MAX_VALUE;
+                return timeOut(response == ResponsePhase.STREAMING ? HttpResponseStatus.GATEWAY_TIMEOUT
+                        : HttpResponseStatus.REQUEST_TIMEOUT, "exchange not complete within "
+                        + cluster.config().exchangeTimeoutMsOrDefault() + " ms");
             }
             next = due;
         }
-        if (!headSent) {
-            long due = startNanos + responseTimeoutNanos;
-            if (now - due >= 0) {
-                timeOut(HttpResponseStatus.GATEWAY_TIMEOUT, (node != null ? "node " + node.name() : "cluster "
-                        + cluster.name()) + ": no connection within " + cluster.config().responseTimeoutMsOrDefault() + " ms");
-                return Long.MAX_VALUE;
+        switch (request) {
+            case CONNECTING: {
+                long due = startNanos + responseTimeoutNanos;
+                if (now - due >= 0) {
+                    return timeOut(HttpResponseStatus.GATEWAY_TIMEOUT, (node != null ? "node " + node.name()
+                            : "cluster " + cluster.name()) + ": no connection within "
+                            + cluster.config().responseTimeoutMsOrDefault() + " ms");
+                }
+                next = Math.min(next, due);
+                break;
             }
-            next = Math.min(next, due);
-        } else if (!requestDone) {
-            if (uploadChunks != uploadChunksSeen) {
-                uploadChunksSeen = uploadChunks;
-                uploadSeenNanos = now;
+            case SENDING: {
+                if (uploadProgress != uploadProgressSeen) {
+                    uploadProgressSeen = uploadProgress;
+                    uploadSeenNanos = now;
+                }
+                long due = uploadSeenNanos + requestIdleNanos;
+                if (now - due >= 0) {
+                    return timeOut(HttpResponseStatus.REQUEST_TIMEOUT, "request body stalled for "
+                            + cluster.config().requestIdleTimeoutMsOrDefault() + " ms");
+                }
+                next = Math.min(next, due);
+                break;
             }
-            long due = uploadSeenNanos + requestIdleNanos;
-            if (now - due >= 0) {
-                timeOut(HttpResponseStatus.REQUEST_TIMEOUT, "request body stalled for "
-                        + cluster.config().requestIdleTimeoutMsOrDefault() + " ms");
-                return Long.MAX_VALUE;
-            }
-            next = Math.min(next, due);
+            default:
+                break;
         }
-        if (responseStarted) {
+        if (response == ResponsePhase.STREAMING) {
             if (responseProgress != responseProgressSeen) {
                 responseProgressSeen = responseProgress;
                 responseSeenNanos = now;
             }
             long due = responseSeenNanos + responseIdleNanos;
             if (now - due >= 0) {
-                timeOut(HttpResponseStatus.GATEWAY_TIMEOUT, "response from node " + node.name() + " stalled for "
-                        + cluster.config().responseIdleTimeoutMsOrDefault() + " ms");
-                return Long.MAX_VALUE;
+                return timeOut(HttpResponseStatus.GATEWAY_TIMEOUT, "response from node " + node.name()
+                        + " stalled for " + cluster.config().responseIdleTimeoutMsOrDefault() + " ms");
             }
             next = Math.min(next, due);
-        } else if (requestDone) {
+        } else if (request == RequestPhase.SENT) {
             long due = requestDoneNanos + responseTimeoutNanos;
             if (now - due >= 0) {
-                timeOut(HttpResponseStatus.GATEWAY_TIMEOUT, "node " + node.name() + " did not answer within "
+                return timeOut(HttpResponseStatus.GATEWAY_TIMEOUT, "node " + node.name() + " did not answer within "
                         + cluster.config().responseTimeoutMsOrDefault() + " ms");
-                return Long.MAX_VALUE;
             }
             next = Math.min(next, due);
         }
         return next;
     }
 
-    private void timeOut(HttpResponseStatus status, String reason) {
-        log.info("cluster {}: client {} {} {}: {}", cluster.name(), frontend.clientIp(), method, uri, reason);
+    private long timeOut(HttpResponseStatus status, String reason) {
+        log.info("cluster {}: client {} {} {}: {}", cluster.name(), frontend.clientIp(), head.method(), head.uri(),
+                reason);
         keepAlive = false;
         fail(status, reason);
+        return Long.MAX_VALUE;
     }
 }

@@ -1,6 +1,5 @@
 package io.loadwise.dispatcher.http;
 
-import io.loadwise.dispatcher.cluster.NodeState;
 import io.loadwise.dispatcher.cluster.VirtualCluster;
 import io.loadwise.dispatcher.http.codec.BadMessage;
 import io.loadwise.dispatcher.http.codec.ProxiedRequest;
@@ -17,6 +16,7 @@ import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.ReferenceCountUtil;
+import io.netty.util.concurrent.Ticker;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import java.util.concurrent.ScheduledFuture;
@@ -66,10 +66,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     private ScheduledFuture<?> timer;
     /** When {@link #timer} fires. */
     private long timerDueNanos;
-
-    // Balance.PER_CONNECTION: the node and connection this client is bound to (TDCR-04).
-    private NodeState boundNode;
-    private Channel boundBackend;
+    private Ticker ticker;
 
     FrontendHandler(HttpProxyServer server, RequestDecoder decoder) {
         this.server = server;
@@ -84,11 +81,15 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     public void channelActive(ChannelHandlerContext ctx) {
         client = ctx.channel();
         pools = server.poolsFor(client.eventLoop());
-        InetSocketAddress remote = (InetSocketAddress) client.remoteAddress();
-        clientIp = remote.getAddress() != null ? remote.getAddress().getHostAddress() : remote.getHostString();
-        trustedSource = server.trusts(remote.getAddress());
+        ticker = client.eventLoop().ticker();
+        if (client.remoteAddress() instanceof InetSocketAddress remote) {
+            clientIp = remote.getAddress() != null ? remote.getAddress().getHostAddress() : remote.getHostString();
+            trustedSource = server.trusts(remote.getAddress());
+        } else {
+            clientIp = String.valueOf(client.remoteAddress()); // not a socket (tests): never trusted
+        }
         cluster.counters().connectionOpened();
-        lastActivityNanos = System.nanoTime();
+        lastActivityNanos = ticker.nanoTime();
         schedule(lastActivityNanos, lastActivityNanos + Math.min(idleNanos, headerTimeoutNanos));
         ctx.fireChannelActive();
     }
@@ -109,7 +110,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
         reading = false;
-        lastActivityNanos = System.nanoTime();
+        lastActivityNanos = ticker.nanoTime();
         exchange.flushBackend();
     }
 
@@ -128,7 +129,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         if (closing || !client.isActive()) {
             return;
         }
-        long now = System.nanoTime();
+        long now = ticker.nanoTime();
         long next = exchange.checkDeadlines(now);
         if (closing || !client.isActive()) {
             return;
@@ -167,7 +168,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     /** Makes sure the timer fires by {@code due}; an earlier timer stays. */
     void deadlineBy(long due) {
         if (timer == null || due - timerDueNanos < 0) {
-            schedule(System.nanoTime(), due);
+            schedule(ticker.nanoTime(), due);
         }
     }
 
@@ -192,7 +193,6 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         releaseQueued();
         cancelTimer();
         exchange.onClientClosed();
-        unbind(true);
         cluster.counters().connectionClosed();
     }
 
@@ -314,41 +314,6 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
 
     boolean reading() {
         return reading;
-    }
-
-    NodeState boundNode() {
-        return boundNode;
-    }
-
-    Channel boundBackend() {
-        return boundBackend;
-    }
-
-    /** Per-connection mode: this client now uses {@code backend} to {@code node} until it closes. */
-    void bind(NodeState node, Channel backend) {
-        boundNode = node;
-        boundBackend = backend;
-        node.assignmentStarted();
-    }
-
-    /**
-     * Per-connection mode: forgets the bound node. Its connection goes back to the pool if asked and not
-     * in use by an exchange (which then closes it itself).
-     */
-    void unbind(boolean returnToPool) {
-        if (boundNode != null) {
-            boundNode.assignmentEnded();
-            boundNode = null;
-        }
-        Channel channel = boundBackend;
-        boundBackend = null;
-        if (channel != null && channel != exchange.backend()) {
-            BackendHandler handler = BackendHandler.of(channel);
-            handler.detach();
-            if (returnToPool) {
-                handler.pool().release(channel);
-            }
-        }
     }
 
     void pause(int reason) {

@@ -21,6 +21,7 @@ import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,6 +50,8 @@ public final class HttpProxyServer implements ClusterListener {
     private final ConnectionLimit dispatcherLimit;
     private final Map<EventLoop, BackendPools> pools = new ConcurrentHashMap<>();
     private volatile LoadReportSink loadReportSink = LoadReportSink.NONE;
+    /** How node connections are opened; {@code null}: sockets. Tests use embedded channels. */
+    private volatile Function<NodeState, NodePool.Connector> connectors;
     private volatile Channel serverChannel;
     private volatile InetSocketAddress bound;
 
@@ -145,6 +148,11 @@ public final class HttpProxyServer implements ClusterListener {
         return loadReportSink;
     }
 
+    /** Opens node connections with {@code connectors} instead of sockets (tests on embedded channels). */
+    void useConnectors(Function<NodeState, NodePool.Connector> connectors) {
+        this.connectors = connectors;
+    }
+
     /** Whether a client at {@code address} is a proxy whose forwarding headers are kept and appended to. */
     boolean trusts(java.net.InetAddress address) {
         return address != null && !trustedProxies.isEmpty() && AddressBlock.anyContains(trustedProxies, address);
@@ -158,6 +166,6 @@ public final class HttpProxyServer implements ClusterListener {
     BackendPools poolsFor(EventLoop loop) {
         BackendPools existing = pools.get(loop);
         return existing != null ? existing
-                : pools.computeIfAbsent(loop, l -> new BackendPools(l, cluster, transport, nodeAddresses));
+                : pools.computeIfAbsent(loop, l -> new BackendPools(l, cluster, transport, nodeAddresses, connectors));
     }
 }

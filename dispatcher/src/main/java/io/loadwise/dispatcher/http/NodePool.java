@@ -7,6 +7,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelInitializer;
+import io.netty.util.concurrent.Ticker;
 import java.net.SocketAddress;
 import java.util.ArrayDeque;
 
@@ -22,6 +23,16 @@ import java.util.ArrayDeque;
  */
 final class NodePool {
 
+    /** Opens a node connection with the given pipeline; sockets in production, embedded channels in tests. */
+    interface Connector {
+        ChannelFuture connect(ChannelInitializer<Channel> pipeline);
+    }
+
+    /** Connects sockets to {@code address} with the event loop's {@code base} bootstrap. */
+    static Connector socketConnector(Bootstrap base, SocketAddress address) {
+        return pipeline -> base.clone().handler(pipeline).connect(address);
+    }
+
     /** Whoever asked for a connection; called on the pool's event loop. */
     interface Waiter {
         void onBackendReady(Channel backend);
@@ -30,8 +41,9 @@ final class NodePool {
     }
 
     private final NodeState node;
-    private final Bootstrap bootstrap;
-    private final SocketAddress address;
+    private final Connector connector;
+    private final Ticker ticker;
+    private final ChannelInitializer<Channel> pipeline;
     private final int max;
     private final long maxIdleNanos;
     private final ArrayDeque<Channel> idle = new ArrayDeque<>();
@@ -40,16 +52,17 @@ final class NodePool {
     private int open;
 
     /**
-     * @param base the event loop's bootstrap, without a handler
+     * @param connector opens node connections with the pipeline this pool gives it
+     * @param ticker the pool's event loop's clock
      * @param maxHeadBytes the largest response head read from the node
      */
-    NodePool(NodeState node, Bootstrap base, int maxHeadBytes, SocketAddress address, int max,
-            long maxIdleNanos) {
+    NodePool(NodeState node, Connector connector, Ticker ticker, int maxHeadBytes, int max, long maxIdleNanos) {
         this.node = node;
-        this.address = address;
+        this.ticker = ticker;
+        this.connector = connector;
         this.max = max;
         this.maxIdleNanos = maxIdleNanos;
-        this.bootstrap = base.clone().handler(new ChannelInitializer<Channel>() {
+        this.pipeline = new ChannelInitializer<Channel>() {
             @Override
             protected void initChannel(Channel ch) {
                 ch.pipeline().addLast("meter", new TrafficMeter(node.counters(), false));
@@ -57,7 +70,7 @@ final class NodePool {
                 ch.pipeline().addLast("codec", codec);
                 ch.pipeline().addLast(BackendHandler.NAME, new BackendHandler(NodePool.this, codec));
             }
-        });
+        };
     }
 
     NodeState node() {
@@ -67,7 +80,7 @@ final class NodePool {
     /** Hands {@code waiter} a connection now, after connecting, or when one is free. */
     void acquire(Waiter waiter) {
         Channel channel;
-        long now = System.nanoTime();
+        long now = ticker.nanoTime();
         while ((channel = idle.pollLast()) != null) {
             if (now - BackendHandler.of(channel).releasedNanos() > maxIdleNanos) {
                 channel.close(); // the newest is stale, so are all the older ones
@@ -98,7 +111,7 @@ final class NodePool {
         if (waiter != null) {
             waiter.onBackendReady(channel);
         } else {
-            BackendHandler.of(channel).released(System.nanoTime());
+            BackendHandler.of(channel).released(ticker.nanoTime());
             idle.addLast(channel);
         }
     }
@@ -121,7 +134,7 @@ final class NodePool {
 
     private void connect(Waiter waiter) {
         open++;
-        ChannelFuture connect = bootstrap.connect(address);
+        ChannelFuture connect = connector.connect(pipeline);
         connect.channel().closeFuture().addListener(onClose);
         connect.addListener((ChannelFuture f) -> {
             if (f.isSuccess()) {

@@ -46,7 +46,7 @@ class NodePoolTest {
         Bootstrap base = new Bootstrap().group(loop).channel(NioSocketChannel.class);
         InetSocketAddress address = new InetSocketAddress("127.0.0.1",
                 Integer.parseInt(backend.address().substring(backend.address().indexOf(':') + 1)));
-        return new NodePool(node, base, 16 * 1024, address, max,
+        return new NodePool(node, NodePool.socketConnector(base, address), loop.ticker(), 16 * 1024, max,
                 TimeUnit.MILLISECONDS.toNanos(maxIdleMillis));
     }
 

@@ -17,12 +17,19 @@ public final class ProxiedRequest extends DefaultHttpRequest {
 
     private final long bodyLength;
     private final boolean upgrade;
+    private final HttpVersion clientVersion;
 
     ProxiedRequest(HttpVersion version, HttpMethod method, String uri, HttpHeaders headers, long bodyLength,
             boolean upgrade) {
         super(version, method, uri, headers);
         this.bodyLength = bodyLength;
         this.upgrade = upgrade;
+        this.clientVersion = version;
+    }
+
+    /** The version the client spoke, whatever the request is forwarded as. */
+    public HttpVersion clientVersion() {
+        return clientVersion;
     }
 
     /** Bytes of body: 0 for none, {@link #CHUNKED} for a chunked body. */

@@ -2,6 +2,7 @@ package io.loadwise.dispatcher.http.codec;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.DecoderResult;
 import io.netty.handler.codec.http.DefaultHttpRequest;
 import io.netty.handler.codec.http.DefaultLastHttpContent;
@@ -12,6 +13,7 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.concurrent.Ticker;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Queue;
@@ -36,6 +38,8 @@ public final class RequestDecoder extends StrictHttp1Decoder {
     public static final int MAX_HEADER_LINES = StrictHttp1Decoder.MAX_HEADER_LINES;
 
     private final Queue<HttpMethod> methods;
+    /** The event loop's clock, so that tests on an {@code EmbeddedChannel} control time. */
+    private Ticker ticker = Ticker.systemTicker();
     private long headStartNanos;
     private HttpMethod method;
     private String uri;
@@ -50,9 +54,15 @@ public final class RequestDecoder extends StrictHttp1Decoder {
         this.methods = methods;
     }
 
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) throws Exception {
+        ticker = ctx.executor().ticker();
+        super.handlerAdded(ctx);
+    }
+
     /**
-     * When the head now being received started ({@link System#nanoTime()}), or 0 when none is: the
-     * header timeout runs from it.
+     * When the head now being received started (the event loop's {@link Ticker#nanoTime()}), or 0 when
+     * none is: the header timeout runs from it.
      */
     public long headStartNanos() {
         return headStartNanos;
@@ -60,7 +70,8 @@ public final class RequestDecoder extends StrictHttp1Decoder {
 
     @Override
     void headStarted() {
-        headStartNanos = System.nanoTime();
+        long now = ticker.nanoTime();
+        headStartNanos = now != 0 ? now : 1; // 0 means "no head in progress"
     }
 
     @Override
