@@ -307,6 +307,11 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         return clientIp;
     }
 
+    /** The connection's exchange, for tests that check its state. */
+    Exchange exchangeForTests() {
+        return exchange;
+    }
+
     /** The client is one of the cluster's trusted proxies. */
     boolean trustedSource() {
         return trustedSource;
