@@ -11,6 +11,8 @@ import io.loadwise.dispatcher.config.NodeConfig;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
+import io.netty.util.concurrent.MockTicker;
+import io.netty.util.concurrent.Ticker;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioSocketChannel;
@@ -27,6 +29,8 @@ class NodePoolTest {
 
     private final MultiThreadIoEventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
     private final EventLoop loop = group.next();
+    /** The pool's clock: idle ages pass when the test says so. */
+    private final MockTicker ticker = Ticker.newMockTicker();
     private TestBackend backend;
 
     @BeforeEach
@@ -46,7 +50,7 @@ class NodePoolTest {
         Bootstrap base = new Bootstrap().group(loop).channel(NioSocketChannel.class);
         InetSocketAddress address = new InetSocketAddress("127.0.0.1",
                 Integer.parseInt(backend.address().substring(backend.address().indexOf(':') + 1)));
-        return new NodePool(node, NodePool.socketConnector(base, address), loop.ticker(), 16 * 1024, max,
+        return new NodePool(node, NodePool.socketConnector(base, address), ticker, 16 * 1024, max,
                 TimeUnit.MILLISECONDS.toNanos(maxIdleMillis));
     }
 
@@ -99,7 +103,7 @@ class NodePoolTest {
         NodePool pool = pool(4, 50);
         Channel first = acquire(pool).get(5, TimeUnit.SECONDS);
         onLoop(() -> { pool.release(first); return null; });
-        Thread.sleep(120); // the behaviour under test is the passing of time, not a synchronisation
+        ticker.advance(120, TimeUnit.MILLISECONDS);
         Channel second = acquire(pool).get(5, TimeUnit.SECONDS);
         assertNotSame(first, second);
         assertTrue(first.closeFuture().await(5, TimeUnit.SECONDS), "the stale connection is closed");
