@@ -5,11 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.lang.management.ManagementFactory;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class NodeCountersTest {
@@ -83,32 +78,23 @@ class NodeCountersTest {
     }
 
     @Test
-    void concurrentUpdatesLoseNoCount() throws Exception {
-        int threads = 8;
+    void concurrentUpdatesLoseNoCount() throws InterruptedException {
         int perThread = 20_000;
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        try {
-            CountDownLatch start = new CountDownLatch(1);
-            Future<?>[] futures = new Future<?>[threads];
-            for (int t = 0; t < threads; t++) {
-                futures[t] = pool.submit(() -> {
-                    start.await();
-                    for (int i = 0; i < perThread; i++) {
-                        counters.assignmentStarted();
-                        counters.requestSent();
-                    }
-                    return null;
-                });
-            }
-            start.countDown();
-            for (Future<?> f : futures) {
-                f.get(30, TimeUnit.SECONDS);
-            }
-        } finally {
-            pool.shutdownNow();
+        Thread[] writers = new Thread[8];
+        for (int t = 0; t < writers.length; t++) {
+            writers[t] = new Thread(() -> {
+                for (int i = 0; i < perThread; i++) {
+                    counters.assignmentStarted();
+                    counters.requestSent();
+                }
+            });
+            writers[t].start();
         }
-        assertEquals(threads * perThread, counters.activeConnections());
-        assertEquals(threads * perThread, counters.inFlightRequests());
+        for (Thread writer : writers) {
+            writer.join(30_000);
+        }
+        assertEquals(writers.length * perThread, counters.activeConnections());
+        assertEquals(writers.length * perThread, counters.inFlightRequests());
     }
 
     /** Pickers read these on every pick, and event loops write them on every request. */
