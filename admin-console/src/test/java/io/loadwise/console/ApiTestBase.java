@@ -3,8 +3,6 @@ package io.loadwise.console;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.loadwise.console.testing.ApiClient;
-import io.loadwise.console.testing.EchoBackend;
-import io.loadwise.console.testing.FirstUsablePolicy;
 import io.loadwise.dispatcher.config.ConfigLoader;
 import io.loadwise.dispatcher.config.ConfigStore;
 import io.loadwise.dispatcher.config.ConfigValidator;
@@ -13,6 +11,8 @@ import io.loadwise.dispatcher.net.Transport;
 import io.loadwise.dispatcher.runtime.Dispatcher;
 import io.loadwise.dispatcher.runtime.ModeListenerFactory;
 import io.loadwise.policy.PolicyRegistry;
+import io.loadwise.testsupport.EchoServer;
+import io.loadwise.testsupport.TestFirstUsablePolicy;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -37,8 +37,8 @@ abstract class ApiTestBase {
 
     @TempDir
     Path dir;
-    EchoBackend node1;
-    EchoBackend node2;
+    EchoServer node1;
+    EchoServer node2;
     Path configFile;
     Transport transport;
     Dispatcher control;
@@ -47,14 +47,14 @@ abstract class ApiTestBase {
 
     @BeforeEach
     void startApi() throws Exception {
-        node1 = new EchoBackend();
-        node2 = new EchoBackend();
+        node1 = new EchoServer();
+        node2 = new EchoServer();
         configFile = dir.resolve("loadwise.json");
         Files.writeString(configFile, """
                 {"admin": {"listen": "127.0.0.1:0", "token": "%s", "dataDir": "%s"},
                  "clusters": [{"name": "web", "mode": "tcp", "listen": "127.0.0.1:0", "policy": "%s",
                                "nodes": [{"name": "n1", "address": "%s"}, {"name": "n2", "address": "%s", "weight": 2}]}]}
-                """.formatted(TOKEN, dataDir().toString().replace("\\", "/"), FirstUsablePolicy.ID, node1.address(), node2.address()));
+                """.formatted(TOKEN, dataDir().toString().replace("\\", "/"), TestFirstUsablePolicy.ID, node1.address(), node2.address()));
         PolicyRegistry policies = PolicyRegistry.load();
         LoadwiseConfig config = ConfigLoader.load(configFile);
         new ConfigValidator(policies).check(config);

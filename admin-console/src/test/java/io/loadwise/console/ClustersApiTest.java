@@ -10,9 +10,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.loadwise.console.api.ApiCall;
 import io.loadwise.console.testing.ApiClient;
-import io.loadwise.console.testing.FirstUsablePolicy;
-import io.loadwise.console.testing.LastUsablePolicy;
 import io.loadwise.policy.AgentSample;
+import io.loadwise.testsupport.TestFirstUsablePolicy;
+import io.loadwise.testsupport.TestLastUsablePolicy;
 import java.io.ByteArrayInputStream;
 import java.net.ConnectException;
 import java.net.URI;
@@ -31,7 +31,7 @@ class ClustersApiTest extends ApiTestBase {
         return """
                 {"name": "%s", "mode": "tcp", "listen": "127.0.0.1:0", "policy": "%s",
                  "nodes": [{"name": "only", "address": "%s"}]}
-                """.formatted(name, FirstUsablePolicy.ID, nodeAddress);
+                """.formatted(name, TestFirstUsablePolicy.ID, nodeAddress);
     }
 
     private static String details(ApiClient.Response response) {
@@ -52,7 +52,7 @@ class ClustersApiTest extends ApiTestBase {
         InetSocketAddress bound = parse(web.path("listen").path("bound").asText());
         assertEquals(control.boundAddress("web").getPort(), bound.getPort());
         assertTrue(bound.getPort() > 0);
-        assertEquals(FirstUsablePolicy.ID, web.path("policy").path("id").asText());
+        assertEquals(TestFirstUsablePolicy.ID, web.path("policy").path("id").asText());
         assertTrue(web.path("balance").isNull(), "balance is HTTP-only");
         JsonNode n2 = web.path("nodes").get(1);
         assertEquals("n2", n2.path("name").asText());
@@ -66,11 +66,11 @@ class ClustersApiTest extends ApiTestBase {
         }
         JsonNode agent = n2.path("agent");
         assertEquals("unknown", agent.path("state").asText(), "no agent sample yet: " + n2);
-        assertEquals("not polled: policy " + FirstUsablePolicy.ID + " reads no agent metrics", agent.path("problem").asText());
+        assertEquals("not polled: policy " + TestFirstUsablePolicy.ID + " reads no agent metrics", agent.path("problem").asText());
         assertTrue(agent.has("lastSampleAgeMs") && agent.path("lastSampleAgeMs").isNull(), agent.toString());
         assertFalse(agent.has("ageMs") || agent.has("source") || agent.has("metrics"), "no sample fields: " + agent);
         assertFalse(n2.path("agentDown").asBoolean(true), "the policy reads no agent metrics");
-        assertEquals(FirstUsablePolicy.ID, web.path("config").path("policy").asText());
+        assertEquals(TestFirstUsablePolicy.ID, web.path("config").path("policy").asText());
     }
 
     @Test
@@ -106,7 +106,7 @@ class ClustersApiTest extends ApiTestBase {
         ApiClient.Response response = api.post("/api/clusters", """
                 {"name": "bad", "mode": "tcp", "listen": "127.0.0.1:0", "policy": "%s",
                  "nodes": [{"name": "a", "address": "127.0.0.1:99999"}, {"name": "a", "address": "127.0.0.1:1", "weight": 0}]}
-                """.formatted(FirstUsablePolicy.ID));
+                """.formatted(TestFirstUsablePolicy.ID));
         assertEquals(400, response.status(), response.body());
         String details = details(response);
         assertTrue(details.contains("nodes[0].address: port 99999 out of range"), details);
@@ -198,11 +198,11 @@ class ClustersApiTest extends ApiTestBase {
         ApiClient.Response response = api.put("/api/clusters/web", """
                 {"mode": "tcp", "listen": "127.0.0.1:0", "policy": "%s",
                  "nodes": [{"name": "n1", "address": "%s"}, {"name": "n2", "address": "%s"}]}
-                """.formatted(LastUsablePolicy.ID, node1.address(), node2.address()));
+                """.formatted(TestLastUsablePolicy.ID, node1.address(), node2.address()));
         assertEquals(200, response.status(), response.body());
-        assertEquals(LastUsablePolicy.ID, clusterOnDisk("web").path("policy").asText());
+        assertEquals(TestLastUsablePolicy.ID, clusterOnDisk("web").path("policy").asText());
         JsonNode web = api.get("/api/clusters/web").json();
-        assertEquals(LastUsablePolicy.ID, web.path("policy").path("id").asText());
+        assertEquals(TestLastUsablePolicy.ID, web.path("policy").path("id").asText());
         assertEquals(1, web.path("nodes").get(1).path("weight").asInt());
 
         assertEquals("ping", roundTrip(parse(web.path("listen").path("bound").asText()), "ping"));

@@ -20,12 +20,12 @@ import io.loadwise.console.store.StoreKey;
 import io.loadwise.console.store.StoreLimits;
 import io.loadwise.console.testing.ApiClient;
 import io.loadwise.console.testing.Await;
-import io.loadwise.console.testing.FirstUsablePolicy;
 import io.loadwise.dispatcher.config.ConfigLoader;
 import io.loadwise.dispatcher.config.ConfigStore;
 import io.loadwise.dispatcher.runtime.Dispatcher;
 import io.loadwise.dispatcher.runtime.ModeListenerFactory;
 import io.loadwise.policy.PolicyRegistry;
+import io.loadwise.testsupport.TestFirstUsablePolicy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -146,7 +146,7 @@ class MetricStoresApiTest extends ApiTestBase {
 
             assertEquals(201, api.post("/api/clusters", """
                     {"name": "web", "mode": "tcp", "listen": "127.0.0.1:0", "policy": "%s",
-                     "nodes": [{"name": "n1", "address": "%s"}]}""".formatted(FirstUsablePolicy.ID, node1.address()))
+                     "nodes": [{"name": "n1", "address": "%s"}]}""".formatted(TestFirstUsablePolicy.ID, node1.address()))
                     .status());
             clock.addAndGet(1000);
             assertEquals(2, recorder.recordNow(), "the cluster and n1 carry on in their stores");

@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.loadwise.console.testing.ApiClient;
-import io.loadwise.console.testing.FirstUsablePolicy;
-import io.loadwise.console.testing.LastUsablePolicy;
 import io.loadwise.console.testing.ThresholdPolicy;
 import io.loadwise.policy.LoadBalancingPolicy;
+import io.loadwise.testsupport.TestFirstUsablePolicy;
+import io.loadwise.testsupport.TestLastUsablePolicy;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,7 +30,7 @@ class PolicyApiTest extends ApiTestBase {
         }
         List<String> ids = new ArrayList<>();
         policies.forEach(p -> ids.add(p.path("id").asText()));
-        assertTrue(ids.containsAll(List.of(FirstUsablePolicy.ID, LastUsablePolicy.ID, ThresholdPolicy.ID)), ids.toString());
+        assertTrue(ids.containsAll(List.of(TestFirstUsablePolicy.ID, TestLastUsablePolicy.ID, ThresholdPolicy.ID)), ids.toString());
         assertEquals(ids.stream().sorted().toList(), ids);
     }
 
@@ -42,7 +42,7 @@ class PolicyApiTest extends ApiTestBase {
         assertEquals(400, response.status(), response.body());
         assertTrue(response.json().path("details").toString().contains("which a tcp cluster does not collect"),
                 response.body());
-        assertEquals(FirstUsablePolicy.ID, control.cluster("web").policy().id());
+        assertEquals(TestFirstUsablePolicy.ID, control.cluster("web").policy().id());
     }
 
     @Test
@@ -50,11 +50,11 @@ class PolicyApiTest extends ApiTestBase {
         assertEquals("a", roundTrip(control.boundAddress("web"), "a"));
         assertEquals(1, node1.accepted());
 
-        ApiClient.Response response = api.put("/api/clusters/web/policy", "{\"policy\": \"" + LastUsablePolicy.ID + "\"}");
+        ApiClient.Response response = api.put("/api/clusters/web/policy", "{\"policy\": \"" + TestLastUsablePolicy.ID + "\"}");
         assertEquals(200, response.status(), response.body());
-        assertEquals(LastUsablePolicy.ID, api.get("/api/clusters/web").json().path("policy").path("id").asText());
-        assertEquals(LastUsablePolicy.ID, api.get("/api/clusters/web/policy").json().path("id").asText());
-        assertEquals(LastUsablePolicy.ID, clusterOnDisk("web").path("policy").asText());
+        assertEquals(TestLastUsablePolicy.ID, api.get("/api/clusters/web").json().path("policy").path("id").asText());
+        assertEquals(TestLastUsablePolicy.ID, api.get("/api/clusters/web/policy").json().path("id").asText());
+        assertEquals(TestLastUsablePolicy.ID, clusterOnDisk("web").path("policy").asText());
 
         assertEquals("b", roundTrip(control.boundAddress("web"), "b"));
         assertEquals(1, node2.accepted(), "traffic follows the new policy");
@@ -88,7 +88,7 @@ class PolicyApiTest extends ApiTestBase {
         List<String> known = new ArrayList<>();
         response.json().path("details").forEach(id -> known.add(id.asText()));
         assertEquals(List.copyOf(control.policies().all().keySet()), known);
-        assertEquals(FirstUsablePolicy.ID, control.cluster("web").policy().id());
+        assertEquals(TestFirstUsablePolicy.ID, control.cluster("web").policy().id());
     }
 
     @Test
@@ -100,6 +100,6 @@ class PolicyApiTest extends ApiTestBase {
         assertTrue(details.contains("force: unknown field"), details);
         assertTrue(details.contains("policy: missing"), details);
         assertTrue(details.contains("options.threshold: expected a number"), details);
-        assertEquals(404, api.put("/api/clusters/nope/policy", "{\"policy\": \"" + LastUsablePolicy.ID + "\"}").status());
+        assertEquals(404, api.put("/api/clusters/nope/policy", "{\"policy\": \"" + TestLastUsablePolicy.ID + "\"}").status());
     }
 }

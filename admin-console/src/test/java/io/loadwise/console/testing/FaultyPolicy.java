@@ -5,6 +5,7 @@ import io.loadwise.policy.LoadBalancingPolicy;
 import io.loadwise.policy.Picker;
 import io.loadwise.policy.PolicyEnvironment;
 import io.loadwise.policy.PolicyOptions;
+import io.loadwise.testsupport.TestFirstUsablePolicy;
 import java.util.List;
 
 /**
@@ -34,6 +35,6 @@ public final class FaultyPolicy implements LoadBalancingPolicy {
 
     @Override
     public Picker newPicker(ClusterSnapshot snapshot, Picker previous, PolicyEnvironment env) {
-        return new FirstUsablePolicy().newPicker(snapshot, previous, env);
+        return new TestFirstUsablePolicy().newPicker(snapshot, previous, env);
     }
 }

@@ -5,6 +5,7 @@ import io.loadwise.policy.LoadBalancingPolicy;
 import io.loadwise.policy.Picker;
 import io.loadwise.policy.PolicyEnvironment;
 import io.loadwise.policy.PolicyOptions;
+import io.loadwise.testsupport.TestFirstUsablePolicy;
 import java.util.List;
 
 /** Test policy with one option, {@code threshold} in 0..100, to exercise validation. */
@@ -31,6 +32,6 @@ public final class ThresholdPolicy implements LoadBalancingPolicy {
 
     @Override
     public Picker newPicker(ClusterSnapshot snapshot, Picker previous, PolicyEnvironment env) {
-        return new FirstUsablePolicy().newPicker(snapshot, previous, env);
+        return new TestFirstUsablePolicy().newPicker(snapshot, previous, env);
     }
 }

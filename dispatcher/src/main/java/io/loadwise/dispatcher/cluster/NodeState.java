@@ -3,9 +3,9 @@ package io.loadwise.dispatcher.cluster;
 import io.loadwise.dispatcher.config.NodeConfig;
 import io.loadwise.dispatcher.metrics.TrafficCounters;
 import io.loadwise.policy.AgentSample;
+import io.loadwise.policy.NodeCounters;
 import io.loadwise.policy.NodeView;
 import java.net.InetSocketAddress;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
 
@@ -45,9 +45,8 @@ public final class NodeState implements NodeView {
     private final AtomicReference<AgentState> agentState = new AtomicReference<>(AgentState.UNKNOWN);
     private volatile String agentProblem = NO_SAMPLE_YET;
 
-    private final AtomicInteger activeConnections = new AtomicInteger();
-    private final AtomicInteger inFlightRequests = new AtomicInteger();
-    private final ResponseTimeWindow responseTimes = new ResponseTimeWindow();
+    /** What policies count: work assigned, requests in flight, response times (shared with the simulator). */
+    private final NodeCounters live = new NodeCounters();
     private final TrafficCounters counters = new TrafficCounters();
 
     public NodeState(int index, NodeConfig config, String defaultAgentPath, long agentExpiryMillis,
@@ -143,38 +142,35 @@ public final class NodeState implements NodeView {
 
     @Override
     public int activeConnections() {
-        return activeConnections.get();
+        return live.activeConnections();
     }
 
     /** Work assigned to this node started (tunnel opened, connection bound or request sent). */
     public void assignmentStarted() {
-        activeConnections.incrementAndGet();
+        live.assignmentStarted();
     }
 
     public void assignmentEnded() {
-        activeConnections.decrementAndGet();
+        live.assignmentEnded();
     }
 
     @Override
     public int inFlightRequests() {
-        return inFlightRequests.get();
+        return live.inFlightRequests();
     }
 
     public void requestSent() {
-        inFlightRequests.incrementAndGet();
+        live.requestSent();
     }
 
     /** The response is complete (or the request failed); {@code runningNanos} &lt; 0 records no time. */
     public void requestEnded(long runningNanos) {
-        inFlightRequests.decrementAndGet();
-        if (runningNanos >= 0) {
-            responseTimes.record(nanoClock.getAsLong(), runningNanos);
-        }
+        live.requestEnded(nanoClock.getAsLong(), runningNanos);
     }
 
     @Override
     public double recentResponseTimeMillis() {
-        return responseTimes.meanMillis(nanoClock.getAsLong());
+        return live.recentResponseTimeMillis(nanoClock.getAsLong());
     }
 
     @Override

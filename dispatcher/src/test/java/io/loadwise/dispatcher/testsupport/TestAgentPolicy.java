@@ -5,6 +5,7 @@ import io.loadwise.policy.LoadBalancingPolicy;
 import io.loadwise.policy.Picker;
 import io.loadwise.policy.PolicyEnvironment;
 import io.loadwise.policy.PolicyOptions;
+import io.loadwise.testsupport.TestFirstUsablePolicy;
 import java.util.ArrayList;
 import java.util.List;
 

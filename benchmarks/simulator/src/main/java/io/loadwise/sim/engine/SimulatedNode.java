@@ -1,16 +1,16 @@
 package io.loadwise.sim.engine;
 
 import io.loadwise.policy.AgentSample;
+import io.loadwise.policy.NodeCounters;
 import io.loadwise.policy.NodeView;
 
 /**
  * A simulated back end: one FCFS server (seed 004's model) of relative {@code speed}, seen by policies
- * through the same {@link NodeView} the dispatcher's nodes implement. The simulator sets its counters on
- * dispatch and completion events, as the dispatcher does on connection events.
+ * through the same {@link NodeView} the dispatcher's nodes implement. Its counters are the dispatcher's
+ * ({@link NodeCounters}), updated on dispatch and completion events as the dispatcher updates them on
+ * connection and response events, so a policy sees the numbers it would see behind the dispatcher.
  */
 public final class SimulatedNode implements NodeView {
-
-    private static final long WINDOW_NANOS = 1_000_000_000L;
 
     private final int index;
     private final String name;
@@ -19,16 +19,11 @@ public final class SimulatedNode implements NodeView {
     private final VirtualClock clock;
     private final long sampleExpiryNanos;
 
-    private int active;
+    /** Requests at the node (queued + in service) count as both active connections and requests in flight. */
+    private final NodeCounters live = new NodeCounters();
     private long busyUntil;
     private long assignedWork;
     private long served;
-
-    // TAPR-08: mean response time of the requests completed in the last whole second
-    private long windowStart;
-    private long windowSum;
-    private int windowCount;
-    private double lastWindowMeanMillis = Double.NaN;
 
     private AgentSample sample;
 
@@ -68,18 +63,17 @@ public final class SimulatedNode implements NodeView {
 
     @Override
     public int activeConnections() {
-        return active;
+        return live.activeConnections();
     }
 
     @Override
     public int inFlightRequests() {
-        return active;
+        return live.inFlightRequests();
     }
 
     @Override
     public double recentResponseTimeMillis() {
-        roll(clock.nanoTime());
-        return lastWindowMeanMillis;
+        return live.recentResponseTimeMillis(clock.nanoTime());
     }
 
     @Override
@@ -120,30 +114,18 @@ public final class SimulatedNode implements NodeView {
         long start = Math.max(now, busyUntil);
         busyUntil = start + serviceNanos;
         assignedWork += serviceNanos;
-        active++;
+        live.assignmentStarted();
+        live.requestSent();
         served++;
         return busyUntil;
     }
 
     void complete(long now, long responseNanos) {
-        active--;
-        roll(now);
-        windowSum += responseNanos;
-        windowCount++;
+        live.assignmentEnded();
+        live.requestEnded(now, responseNanos);
     }
 
     void deliver(AgentSample delivered) {
         sample = delivered;
-    }
-
-    private void roll(long now) {
-        long current = now - now % WINDOW_NANOS;
-        if (current != windowStart) {
-            boolean previousSecond = current - windowStart == WINDOW_NANOS;
-            lastWindowMeanMillis = previousSecond && windowCount > 0 ? windowSum / 1e6 / windowCount : Double.NaN;
-            windowStart = current;
-            windowSum = 0;
-            windowCount = 0;
-        }
     }
 }

@@ -1,4 +1,4 @@
-package io.loadwise.console.testing;
+package io.loadwise.testsupport;
 
 import io.loadwise.policy.ClusterSnapshot;
 import io.loadwise.policy.LoadBalancingPolicy;
@@ -6,8 +6,11 @@ import io.loadwise.policy.NodeView;
 import io.loadwise.policy.Picker;
 import io.loadwise.policy.PolicyEnvironment;
 
-/** Test policy: the last usable node, so a switch from {@link FirstUsablePolicy} visibly moves traffic. */
-public final class LastUsablePolicy implements LoadBalancingPolicy {
+/**
+ * Test policy: the last usable node, so a switch from {@link TestFirstUsablePolicy} visibly moves traffic.
+ * It ignores {@code avoid}. Register it in the test's {@code META-INF/services} file to use it.
+ */
+public final class TestLastUsablePolicy implements LoadBalancingPolicy {
 
     public static final String ID = "test-last-usable";
 

@@ -1,4 +1,4 @@
-package io.loadwise.console.testing;
+package io.loadwise.testsupport;
 
 import io.loadwise.policy.ClusterSnapshot;
 import io.loadwise.policy.LoadBalancingPolicy;
@@ -6,8 +6,11 @@ import io.loadwise.policy.NodeView;
 import io.loadwise.policy.Picker;
 import io.loadwise.policy.PolicyEnvironment;
 
-/** Test policy: the first usable node in configuration order. Ids are test-only so they never clash. */
-public final class FirstUsablePolicy implements LoadBalancingPolicy {
+/**
+ * Always the first usable node in configuration order: makes a policy switch observable. Register it in
+ * the test's {@code META-INF/services} file to use it.
+ */
+public final class TestFirstUsablePolicy implements LoadBalancingPolicy {
 
     public static final String ID = "test-first-usable";
 
@@ -18,7 +21,7 @@ public final class FirstUsablePolicy implements LoadBalancingPolicy {
 
     @Override
     public String description() {
-        return "Test policy: first usable node";
+        return "test: the first usable node";
     }
 
     @Override
@@ -28,7 +31,7 @@ public final class FirstUsablePolicy implements LoadBalancingPolicy {
             for (int i = 0; i < snapshot.size(); i++) {
                 NodeView node = snapshot.node(i);
                 if (node.usable()) {
-                    if (node != avoid) {
+                    if (avoid == null || !node.name().equals(avoid.name())) {
                         return node;
                     }
                     fallback = node;

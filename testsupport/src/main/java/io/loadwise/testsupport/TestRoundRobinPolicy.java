@@ -1,4 +1,4 @@
-package io.loadwise.dispatcher.testsupport;
+package io.loadwise.testsupport;
 
 import io.loadwise.policy.ClusterSnapshot;
 import io.loadwise.policy.LoadBalancingPolicy;
@@ -8,8 +8,8 @@ import io.loadwise.policy.PolicyEnvironment;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A plain round robin over usable nodes, so the dispatcher's tests do not depend on the built-in
- * policies (developed in their own module).
+ * A plain round robin over usable nodes, so that tests do not depend on the built-in policies (developed
+ * in their own module). Register it in the test's {@code META-INF/services} file to use it.
  */
 public final class TestRoundRobinPolicy implements LoadBalancingPolicy {
 

@@ -1,4 +1,4 @@
-package io.loadwise.console.testing;
+package io.loadwise.testsupport;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -8,16 +8,19 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** A real TCP node on loopback that echoes every byte back; counts the connections it accepted. */
-public final class EchoBackend implements AutoCloseable {
+/**
+ * A real TCP backend on 127.0.0.1: echoes every byte back and, at end of input, closes. It counts the
+ * connections it accepted. One daemon thread per connection, enough for tests.
+ */
+public final class EchoServer implements AutoCloseable {
 
     private final ServerSocket server;
     private final AtomicInteger accepted = new AtomicInteger();
-    private final Thread acceptor;
+    private final AtomicInteger ended = new AtomicInteger();
 
-    public EchoBackend() throws IOException {
+    public EchoServer() throws IOException {
         server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-        acceptor = new Thread(this::acceptLoop, "echo-backend-" + server.getLocalPort());
+        Thread acceptor = new Thread(this::acceptLoop, "echo-" + server.getLocalPort());
         acceptor.setDaemon(true);
         acceptor.start();
     }
@@ -30,14 +33,22 @@ public final class EchoBackend implements AutoCloseable {
         return accepted.get();
     }
 
+    /** Connections whose client side ended (EOF or reset) and that this server then closed. */
+    public int ended() {
+        return ended.get();
+    }
+
     private void acceptLoop() {
         while (!server.isClosed()) {
             try {
                 Socket socket = server.accept();
                 accepted.incrementAndGet();
-                Thread echo = new Thread(() -> echo(socket), "echo-connection");
-                echo.setDaemon(true);
-                echo.start();
+                Thread t = new Thread(() -> {
+                    echo(socket);
+                    ended.incrementAndGet();
+                }, "echo-conn");
+                t.setDaemon(true);
+                t.start();
             } catch (IOException e) {
                 return;
             }
@@ -46,14 +57,14 @@ public final class EchoBackend implements AutoCloseable {
 
     private static void echo(Socket socket) {
         try (socket; InputStream in = socket.getInputStream(); OutputStream out = socket.getOutputStream()) {
-            byte[] buffer = new byte[8192];
+            byte[] buf = new byte[8192];
             int n;
-            while ((n = in.read(buffer)) >= 0) {
-                out.write(buffer, 0, n);
+            while ((n = in.read(buf)) >= 0) {
+                out.write(buf, 0, n);
                 out.flush();
             }
         } catch (IOException e) {
-            // the client went away
+            // the client went away; nothing to do in a test backend
         }
     }
 

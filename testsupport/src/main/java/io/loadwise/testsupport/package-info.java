@@ -1,0 +1,9 @@
+/**
+ * Test doubles shared by the modules' tests (the artifact {@code loadwise-testsupport}, used only in
+ * {@code test} scope): a TCP echo server and policies simple enough that a test can predict each pick.
+ *
+ * <p>The jar registers no policy itself: a module lists the ones its tests use in its own
+ * {@code src/test/resources/META-INF/services/io.loadwise.policy.LoadBalancingPolicy}, so each module's
+ * registry holds exactly the policies its tests expect (some tests list them all).
+ */
+package io.loadwise.testsupport;
