@@ -11,6 +11,7 @@ import io.loadwise.dispatcher.config.Mode;
 import io.loadwise.dispatcher.control.ClusterControl;
 import io.loadwise.policy.AgentSample;
 import io.loadwise.policy.LoadBalancingPolicy;
+import io.loadwise.policy.PolicyInput;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
@@ -56,7 +57,7 @@ record ClusterView(String name, Mode mode, Listen listen, PolicyInForce policy, 
             InetSocketAddress a = node.address();
             String address = (a.getHostString().indexOf(':') >= 0 ? "[" + a.getHostString() + "]" : a.getHostString())
                     + ":" + a.getPort();
-            boolean agentDown = cluster.policy().usesAgentMetrics() && node.agentState() != AgentState.OK;
+            boolean agentDown = cluster.policy().inputs().contains(PolicyInput.AGENT_METRICS) && node.agentState() != AgentState.OK;
             return new NodeView(node.name(), address, node.route(), node.weight(), node.configuredEnabled(),
                     node.draining(), node.healthy(), node.connectDown(), agentDown, node.activeConnections(),
                     node.inFlightRequests(), Figures.finite(node.recentResponseTimeMillis()),
@@ -95,7 +96,7 @@ record ClusterView(String name, Mode mode, Listen listen, PolicyInForce policy, 
 
         /** The node's problem, or why nothing asks the agent: a policy that reads no agent metrics. */
         private static String problem(VirtualCluster cluster, NodeState node) {
-            if (!cluster.policy().usesAgentMetrics() && node.latestAgentSample() == null) {
+            if (!cluster.policy().inputs().contains(PolicyInput.AGENT_METRICS) && node.latestAgentSample() == null) {
                 return "not polled: policy " + cluster.policy().id() + " reads no agent metrics";
             }
             return node.agentProblem();
@@ -113,7 +114,7 @@ record ClusterView(String name, Mode mode, Listen listen, PolicyInForce policy, 
         boolean http = config.mode() == Mode.HTTP;
         return new ClusterView(cluster.name(), config.mode(),
                 new Listen(config.listen(), bound == null ? null : bound.getHostString() + ":" + bound.getPort()),
-                new PolicyInForce(policy.id(), policy.description(), policy.usesAgentMetrics(),
+                new PolicyInForce(policy.id(), policy.description(), policy.inputs().contains(PolicyInput.AGENT_METRICS),
                         cluster.policyOptions().asMap()),
                 http ? config.balanceOrDefault() : null, http ? config.affinityOrDefault() : null,
                 affinityCounts(control.affinityCounters(cluster.name())), nodes, config);

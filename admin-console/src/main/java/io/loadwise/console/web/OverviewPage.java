@@ -6,6 +6,7 @@ import io.loadwise.dispatcher.cluster.VirtualCluster;
 import io.loadwise.dispatcher.control.ClusterControl;
 import io.loadwise.dispatcher.metrics.CounterReading;
 import io.loadwise.dispatcher.metrics.MetricsSnapshot;
+import io.loadwise.policy.PolicyInput;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
@@ -92,7 +93,7 @@ final class OverviewPage {
      * metrics and has no fresh sample from this node; otherwise nothing. The node still takes work.
      */
     static String agentBadge(VirtualCluster cluster, NodeState node) {
-        if (!cluster.policy().usesAgentMetrics() || node.agentState() == AgentState.OK) {
+        if (!cluster.policy().inputs().contains(PolicyInput.AGENT_METRICS) || node.agentState() == AgentState.OK) {
             return "";
         }
         String problem = node.agentProblem();
