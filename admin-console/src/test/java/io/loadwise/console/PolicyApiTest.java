@@ -29,7 +29,8 @@ class PolicyApiTest extends ApiTestBase {
             assertEquals(expected.description(), actual.path("description").asText());
             JsonNode usesAgentMetrics = actual.path("usesAgentMetrics");
             assertTrue(usesAgentMetrics.isBoolean(), actual.toString());
-            assertEquals(expected.inputs().contains(PolicyInput.AGENT_METRICS), usesAgentMetrics.booleanValue(), expected.id());
+            assertEquals(expected.inputs().contains(PolicyInput.AGENT_METRICS), usesAgentMetrics.booleanValue(),
+                    expected.id());
             if (expected.id().equals("jvm-aware")) {
                 assertTrue(usesAgentMetrics.booleanValue(), "the flag comes from inputs(), not the deprecated method");
             }
@@ -43,7 +44,8 @@ class PolicyApiTest extends ApiTestBase {
     @Test
     void agentDrivenPolicyIsRefusedForATcpCluster() {
         String agentPolicy = control.policies().all().values().stream()
-                .filter(p -> p.inputs().contains(PolicyInput.AGENT_METRICS)).map(LoadBalancingPolicy::id).findFirst().orElseThrow(() -> new AssertionError("no agent policy built in"));
+                .filter(p -> p.inputs().contains(PolicyInput.AGENT_METRICS)).map(LoadBalancingPolicy::id).findFirst()
+                .orElseThrow(() -> new AssertionError("no agent policy built in"));
         ApiClient.Response response = api.put("/api/clusters/web/policy", "{\"policy\": \"" + agentPolicy + "\"}");
         assertEquals(400, response.status(), response.body());
         assertTrue(response.json().path("details").toString().contains("which a tcp cluster does not collect"),

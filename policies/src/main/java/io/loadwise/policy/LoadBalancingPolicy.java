@@ -12,8 +12,8 @@ import java.util.Set;
  *
  * <p>The dispatcher calls {@link #newPicker} off the pick path: when membership, weights, enabled or
  * health flags change, when the policy is switched, and, for policies whose {@link #inputs()} include
- * {@link PolicyInput#AGENT_METRICS}, after every batch of agent samples. The picker it returns is published through a volatile field and
- * used by many threads at once until it is replaced.
+ * {@link PolicyInput#AGENT_METRICS}, after every batch of agent samples. The picker it returns is
+ * published through a volatile field and used by many threads at once until it is replaced.
  */
 public interface LoadBalancingPolicy {
 

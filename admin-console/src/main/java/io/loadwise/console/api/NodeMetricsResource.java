@@ -25,6 +25,7 @@ final class NodeMetricsResource {
         ClusterStatus cluster = ClustersResource.require(control, call.pathParam(0));
         NodeStatus node = NodeResource.require(cluster, call.pathParam(1));
         AgentSample sample = node.agent().latestSample();
+        long sampleAge = Math.max(0, node.agent().sampleAgeMillis());
         AgentPolling agent = node.agent().polling();
         Map<String, Object> policy = new LinkedHashMap<>();
         policy.put("NODE_NMA_RSPS_TIME", agent == null ? null : Figures.finite(agent.lastPollMillis()));
@@ -32,7 +33,7 @@ final class NodeMetricsResource {
         policy.put("TAP_NODE_SEL", node.counters().selections());
         policy.put("TAP_RQST_LASTTIME", Figures.finite(node.recentResponseTimeMillis()));
         return Reply.ok(new NodeMetrics(cluster.name(), node.name(), !node.agent().ok(),
-                sample == null ? null : new Sample(sample.timestampMillis(), Math.max(0, node.agent().sampleAgeMillis()),
+                sample == null ? null : new Sample(sample.timestampMillis(), sampleAge,
                         sample.source().name().toLowerCase(java.util.Locale.ROOT), sample.metrics()),
                 agent == null ? null : new Agent(agent.pollsOk(), agent.pollsFailed(), agent.piggybackReports(),
                         agent.malformedReports(), agent.lastError()),

@@ -76,7 +76,8 @@ class ClusterStatusTest {
 
     @Test
     void listsTheRunningClustersInConfigurationOrder() {
-        assertEquals(List.of("tunnels", "web"), dispatcher.clusterStatuses().stream().map(ClusterStatus::name).toList());
+        assertEquals(List.of("tunnels", "web"),
+                dispatcher.clusterStatuses().stream().map(ClusterStatus::name).toList());
         assertNull(dispatcher.clusterStatus("nope"));
         assertNull(dispatcher.clusterStatus("web").node("nope"));
     }

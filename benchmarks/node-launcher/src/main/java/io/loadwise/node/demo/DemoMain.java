@@ -126,7 +126,8 @@ public final class DemoMain {
         URI scenario = URI.create("http://127.0.0.1:" + options.dispatcherPort() + "/trade/scenario");
         HttpResponse<String> response = get(scenario, null, 200);
         if (response.headers().firstValue(OrcaLoadReport.HEADER_NAME).isPresent()) {
-            throw new DemoException("the dispatcher let an " + OrcaLoadReport.HEADER_NAME + " header through to the client");
+            throw new DemoException("the dispatcher let an " + OrcaLoadReport.HEADER_NAME
+                    + " header through to the client");
         }
         URI api = URI.create("http://127.0.0.1:" + options.adminPort() + "/api/clusters/" + DemoConfig.CLUSTER);
         awaitAgentMetrics(api, token);

@@ -72,7 +72,8 @@ public final class SimulateCommand {
             PolicyRegistry registry = PolicyRegistry.load();
             if (cl.has("list-policies")) {
                 for (LoadBalancingPolicy p : registry.all().values()) {
-                    out.printf("%-28s %s%s%n", p.id(), p.description(), p.inputs().contains(PolicyInput.AGENT_METRICS) ? " [agent metrics]" : "");
+                    out.printf("%-28s %s%s%n", p.id(), p.description(),
+                            p.inputs().contains(PolicyInput.AGENT_METRICS) ? " [agent metrics]" : "");
                 }
                 out.printf("%-28s %s%n", OracleLeastWorkLeft.NAME, "simulator-only baseline, always run");
                 return 0;
