@@ -4,7 +4,6 @@ import io.loadwise.console.auth.AdminPassword;
 import io.loadwise.console.auth.LoginGuard;
 import io.loadwise.console.auth.PasswordFile;
 import io.loadwise.console.auth.PasswordHasher;
-import io.loadwise.dispatcher.cluster.NodeAddress;
 import io.loadwise.dispatcher.config.AdminConfig;
 import io.loadwise.dispatcher.control.ClusterControl;
 import io.loadwise.dispatcher.control.ControlPlane;
@@ -43,13 +42,7 @@ public final class ConsoleControlPlane implements ControlPlane {
             throw new IllegalArgumentException(
                     "admin API needs a bearer token: set LOADWISE_ADMIN_TOKEN or admin.token in the config file");
         }
-        String listen = admin == null ? AdminConfig.DEFAULT_LISTEN : admin.listenOrDefault();
-        InetSocketAddress address;
-        try {
-            address = NodeAddress.parseListen(listen);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("admin.listen: " + e.getMessage(), e);
-        }
+        InetSocketAddress address = ControlPlane.listenAddress(admin);
         AdminConfig settings = admin == null ? new AdminConfig(null, null, null) : admin;
         Path dataDir = Path.of(settings.dataDirOrDefault());
         AdminPassword password = new AdminPassword(PasswordFile.inDataDir(dataDir), new PasswordHasher());

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.loadwise.console.testing.ApiClient;
 import io.loadwise.console.testing.ThresholdPolicy;
 import io.loadwise.policy.LoadBalancingPolicy;
+import io.loadwise.policy.PolicyInput;
 import io.loadwise.testsupport.TestFirstUsablePolicy;
 import io.loadwise.testsupport.TestLastUsablePolicy;
 import java.nio.file.Files;
@@ -26,7 +27,13 @@ class PolicyApiTest extends ApiTestBase {
             JsonNode actual = policies.get(i);
             assertEquals(expected.id(), actual.path("id").asText());
             assertEquals(expected.description(), actual.path("description").asText());
-            assertEquals(expected.usesAgentMetrics(), actual.path("usesAgentMetrics").asBoolean(!expected.usesAgentMetrics()));
+            JsonNode usesAgentMetrics = actual.path("usesAgentMetrics");
+            assertTrue(usesAgentMetrics.isBoolean(), actual.toString());
+            assertEquals(expected.inputs().contains(PolicyInput.AGENT_METRICS), usesAgentMetrics.booleanValue(),
+                    expected.id());
+            if (expected.id().equals("jvm-aware")) {
+                assertTrue(usesAgentMetrics.booleanValue(), "the flag comes from inputs(), not the deprecated method");
+            }
         }
         List<String> ids = new ArrayList<>();
         policies.forEach(p -> ids.add(p.path("id").asText()));
@@ -36,8 +43,9 @@ class PolicyApiTest extends ApiTestBase {
 
     @Test
     void agentDrivenPolicyIsRefusedForATcpCluster() {
-        String agentPolicy = control.policies().all().values().stream().filter(LoadBalancingPolicy::usesAgentMetrics)
-                .map(LoadBalancingPolicy::id).findFirst().orElseThrow(() -> new AssertionError("no agent policy built in"));
+        String agentPolicy = control.policies().all().values().stream()
+                .filter(p -> p.inputs().contains(PolicyInput.AGENT_METRICS)).map(LoadBalancingPolicy::id).findFirst()
+                .orElseThrow(() -> new AssertionError("no agent policy built in"));
         ApiClient.Response response = api.put("/api/clusters/web/policy", "{\"policy\": \"" + agentPolicy + "\"}");
         assertEquals(400, response.status(), response.body());
         assertTrue(response.json().path("details").toString().contains("which a tcp cluster does not collect"),

@@ -1,6 +1,7 @@
 package io.loadwise.policy;
 
 import java.util.List;
+import java.util.Set;
 
 /**
  * A task assignment policy: the factory half of the SPI.
@@ -10,9 +11,9 @@ import java.util.List;
  * selection state lives in the {@link Picker}s it builds.
  *
  * <p>The dispatcher calls {@link #newPicker} off the pick path: when membership, weights, enabled or
- * health flags change, when the policy is switched, and, for policies that {@link #usesAgentMetrics()},
- * after every batch of agent samples. The picker it returns is published through a volatile field and
- * used by many threads at once until it is replaced.
+ * health flags change, when the policy is switched, and, for policies whose {@link #inputs()} include
+ * {@link PolicyInput#AGENT_METRICS}, after every batch of agent samples. The picker it returns is
+ * published through a volatile field and used by many threads at once until it is replaced.
  */
 public interface LoadBalancingPolicy {
 
@@ -23,9 +24,27 @@ public interface LoadBalancingPolicy {
     String description();
 
     /**
-     * Whether this policy reads {@link NodeView#agentSample()}. The dispatcher polls node agents only
-     * for clusters whose policy says yes.
+     * What this policy reads beyond each node's configuration, flags and connection counts: an immutable
+     * set, the same on every call (the dispatcher asks per piggybacked load report). The dispatcher polls
+     * node agents only for a policy that declares {@link PolicyInput#AGENT_METRICS}, and a TCP cluster
+     * refuses a policy that declares any input. Ask this, not {@link #usesAgentMetrics()}.
+     *
+     * <p>The default declares nothing, except {@link PolicyInput#AGENT_METRICS} for a policy written
+     * before this method existed that overrides {@link #usesAgentMetrics()} to return true.
      */
+    default Set<PolicyInput> inputs() {
+        return usesAgentMetrics() ? PolicyInput.LEGACY_AGENT_METRICS : Set.of();
+    }
+
+    /**
+     * Whether this policy reads {@link NodeView#agentSample()}; superseded by {@link #inputs()}.
+     *
+     * @deprecated declare {@link PolicyInput#AGENT_METRICS} in {@link #inputs()} instead. Kept so that
+     *     policies overriding it still compile and still get agent metrics (through the default of
+     *     {@link #inputs()}); nothing asks it any more, and a policy that declares {@link #inputs()}
+     *     leaves it false.
+     */
+    @Deprecated
     default boolean usesAgentMetrics() {
         return false;
     }

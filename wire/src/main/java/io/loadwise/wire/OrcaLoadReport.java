@@ -30,8 +30,10 @@ public final class OrcaLoadReport {
 
     /** The seed metrics the header carries (all but {@value #APP_UTILIZATION}, which is derived). */
     public static final java.util.Set<String> CARRIED_METRICS = java.util.Set.of(
-            "OS_CPU_USED%", "OS_MEM_USED%", "OS_CPU_IOWAIT%", "JVM_HEAP_USED%", "AMX_CONNS_Q_USED%",
-            "AMX_CONNS_Q_THRBSY%", "AMX_JDBC_ACTC%", "AMX_SESSIONS_ACT");
+            SeedMetric.OS_CPU_USED_PCT.seedName(), SeedMetric.OS_MEM_USED_PCT.seedName(),
+            SeedMetric.OS_CPU_IOWAIT_PCT.seedName(), SeedMetric.JVM_HEAP_USED_PCT.seedName(),
+            SeedMetric.AMX_CONNS_Q_USED_PCT.seedName(), SeedMetric.AMX_CONNS_Q_THRBSY_PCT.seedName(),
+            SeedMetric.AMX_JDBC_ACTC_PCT.seedName(), SeedMetric.AMX_SESSIONS_ACT.seedName());
 
     /** Reports longer than this are rejected before parsing (Envoy's own limit is 8 KiB of headers). */
     static final int MAX_LENGTH = 8192;
@@ -42,16 +44,18 @@ public final class OrcaLoadReport {
         "named_metrics.http_threads_busy", "named_metrics.jdbc_active", "named_metrics.http_sessions_active",
     };
     private static final String[] SEED_NAMES = {
-        "OS_CPU_USED%", "OS_MEM_USED%", APP_UTILIZATION,
-        "OS_CPU_IOWAIT%", "JVM_HEAP_USED%", "AMX_CONNS_Q_USED%",
-        "AMX_CONNS_Q_THRBSY%", "AMX_JDBC_ACTC%", "AMX_SESSIONS_ACT",
+        SeedMetric.OS_CPU_USED_PCT.seedName(), SeedMetric.OS_MEM_USED_PCT.seedName(), APP_UTILIZATION,
+        SeedMetric.OS_CPU_IOWAIT_PCT.seedName(), SeedMetric.JVM_HEAP_USED_PCT.seedName(),
+        SeedMetric.AMX_CONNS_Q_USED_PCT.seedName(), SeedMetric.AMX_CONNS_Q_THRBSY_PCT.seedName(),
+        SeedMetric.AMX_JDBC_ACTC_PCT.seedName(), SeedMetric.AMX_SESSIONS_ACT.seedName(),
     };
     /** Wire value times this factor gives the seed value: fractions become percentages, counts stay. */
     private static final double[] TO_SEED = {100, 100, 100, 100, 100, 100, 100, 100, 1};
 
     /** The seed percentages whose maximum is {@code application_utilization}. */
     private static final String[] APPLICATION_INPUTS = {
-        "JVM_HEAP_USED%", "AMX_CONNS_Q_THRBSY%", "AMX_CONNS_Q_USED%", "AMX_JDBC_ACTC%",
+        SeedMetric.JVM_HEAP_USED_PCT.seedName(), SeedMetric.AMX_CONNS_Q_THRBSY_PCT.seedName(),
+        SeedMetric.AMX_CONNS_Q_USED_PCT.seedName(), SeedMetric.AMX_JDBC_ACTC_PCT.seedName(),
     };
 
     private OrcaLoadReport() {

@@ -1,24 +1,23 @@
 package io.loadwise.console.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import io.loadwise.dispatcher.cluster.AgentState;
-import io.loadwise.dispatcher.cluster.NodeState;
-import io.loadwise.dispatcher.cluster.VirtualCluster;
 import io.loadwise.dispatcher.config.Affinity;
 import io.loadwise.dispatcher.config.Balance;
 import io.loadwise.dispatcher.config.ClusterConfig;
 import io.loadwise.dispatcher.config.Mode;
-import io.loadwise.dispatcher.control.ClusterControl;
+import io.loadwise.dispatcher.control.AffinityCounts;
+import io.loadwise.dispatcher.control.AgentStatus;
+import io.loadwise.dispatcher.control.ClusterStatus;
+import io.loadwise.dispatcher.control.NodeStatus;
+import io.loadwise.dispatcher.control.PolicyStatus;
 import io.loadwise.policy.AgentSample;
-import io.loadwise.policy.LoadBalancingPolicy;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /**
- * JSON of one running cluster: what {@code GET /api/clusters/{name}} returns. The live parts (policy in
- * force, node flags and counters) come from the runtime objects, the rest from the configuration in force.
+ * JSON of one running cluster: what {@code GET /api/clusters/{name}} returns, from a {@link ClusterStatus}.
  *
  * @param balance HTTP only, {@code null} for tcp
  * @param affinity HTTP only, {@code null} for tcp
@@ -28,18 +27,15 @@ import java.util.Map;
 record ClusterView(String name, Mode mode, Listen listen, PolicyInForce policy, Balance balance, Affinity affinity,
         AffinityCounts affinityCounts, List<NodeView> nodes, ClusterConfig config) {
 
-    /**
-     * Requests that named a live node by session route or affinity cookie (hits), that named a node no
-     * longer usable (misses, sent to the policy), and that carried no affinity at all.
-     */
-    record AffinityCounts(long hits, long misses, long unpinned) {
-    }
-
     /** @param bound the address actually bound, {@code null} when not listening */
     record Listen(String configured, String bound) {
     }
 
     record PolicyInForce(String id, String description, boolean usesAgentMetrics, Map<String, Double> options) {
+
+        static PolicyInForce of(PolicyStatus policy) {
+            return new PolicyInForce(policy.id(), policy.description(), policy.readsAgentMetrics(), policy.options());
+        }
     }
 
     /**
@@ -52,16 +48,16 @@ record ClusterView(String name, Mode mode, Listen listen, PolicyInForce policy, 
             boolean healthy, boolean connectDown, boolean agentDown, int activeConnections, int inFlightRequests,
             Double recentResponseTimeMillis, long requests, long failures, long selections, AgentSummary agent) {
 
-        static NodeView of(VirtualCluster cluster, NodeState node) {
+        static NodeView of(PolicyStatus policy, NodeStatus node) {
             InetSocketAddress a = node.address();
             String address = (a.getHostString().indexOf(':') >= 0 ? "[" + a.getHostString() + "]" : a.getHostString())
                     + ":" + a.getPort();
-            boolean agentDown = cluster.policy().usesAgentMetrics() && node.agentState() != AgentState.OK;
-            return new NodeView(node.name(), address, node.route(), node.weight(), node.configuredEnabled(),
+            boolean agentDown = policy.readsAgentMetrics() && !node.agent().ok();
+            return new NodeView(node.name(), address, node.route(), node.weight(), node.enabled(),
                     node.draining(), node.healthy(), node.connectDown(), agentDown, node.activeConnections(),
                     node.inFlightRequests(), Figures.finite(node.recentResponseTimeMillis()),
-                    node.counters().totalRequests(), node.counters().failedRequests(),
-                    node.counters().totalSelections(), AgentSummary.of(cluster, node));
+                    node.counters().completed() + node.counters().failed(), node.counters().failed(),
+                    node.counters().selections(), AgentSummary.of(policy, node.agent()));
         }
     }
 
@@ -81,54 +77,37 @@ record ClusterView(String name, Mode mode, Listen listen, PolicyInForce policy, 
             @JsonInclude(JsonInclude.Include.NON_NULL) Long timestampMillis,
             @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, Double> metrics) {
 
-        static AgentSummary of(VirtualCluster cluster, NodeState node) {
-            AgentState state = node.agentState();
-            String problem = state == AgentState.OK ? null : problem(cluster, node);
-            AgentSample sample = node.latestAgentSample();
+        static AgentSummary of(PolicyStatus policy, AgentStatus agent) {
+            String problem = agent.ok() ? null : problem(policy, agent);
+            AgentSample sample = agent.latestSample();
             if (sample == null) {
-                return new AgentSummary(state.id(), problem, null, null, null, null, null);
+                return new AgentSummary(agent.state(), problem, null, null, null, null, null);
             }
-            long age = Math.max(0, node.agentSampleAgeMillis());
-            return new AgentSummary(state.id(), problem, age, age, sample.source(), sample.timestampMillis(),
+            long age = Math.max(0, agent.sampleAgeMillis());
+            return new AgentSummary(agent.state(), problem, age, age, sample.source(), sample.timestampMillis(),
                     sample.metrics());
         }
 
         /** The node's problem, or why nothing asks the agent: a policy that reads no agent metrics. */
-        private static String problem(VirtualCluster cluster, NodeState node) {
-            if (!cluster.policy().usesAgentMetrics() && node.latestAgentSample() == null) {
-                return "not polled: policy " + cluster.policy().id() + " reads no agent metrics";
+        private static String problem(PolicyStatus policy, AgentStatus agent) {
+            if (!policy.readsAgentMetrics() && agent.latestSample() == null) {
+                return "not polled: policy " + policy.id() + " reads no agent metrics";
             }
-            return node.agentProblem();
+            return agent.problem();
         }
     }
 
-    static ClusterView of(ClusterControl control, VirtualCluster cluster) {
-        ClusterConfig config = configInForce(control, cluster);
-        LoadBalancingPolicy policy = cluster.policy();
+    static ClusterView of(ClusterStatus cluster) {
+        ClusterConfig config = cluster.config();
         List<NodeView> nodes = new ArrayList<>();
-        for (NodeState node : cluster.nodes()) {
-            nodes.add(NodeView.of(cluster, node));
+        for (NodeStatus node : cluster.nodes()) {
+            nodes.add(NodeView.of(cluster.policy(), node));
         }
-        InetSocketAddress bound = control.boundAddress(cluster.name());
+        InetSocketAddress bound = cluster.bound();
         boolean http = config.mode() == Mode.HTTP;
         return new ClusterView(cluster.name(), config.mode(),
                 new Listen(config.listen(), bound == null ? null : bound.getHostString() + ":" + bound.getPort()),
-                new PolicyInForce(policy.id(), policy.description(), policy.usesAgentMetrics(),
-                        cluster.policyOptions().asMap()),
-                http ? config.balanceOrDefault() : null, http ? config.affinityOrDefault() : null,
-                affinityCounts(control.affinityCounters(cluster.name())), nodes, config);
-    }
-
-    private static AffinityCounts affinityCounts(io.loadwise.dispatcher.http.AffinityCounters counters) {
-        return counters == null ? null : new AffinityCounts(counters.hits(), counters.misses(), counters.unpinned());
-    }
-
-    private static ClusterConfig configInForce(ClusterControl control, VirtualCluster cluster) {
-        for (ClusterConfig c : control.config().clustersOrEmpty()) {
-            if (c.name().equals(cluster.name())) {
-                return c;
-            }
-        }
-        return cluster.config();
+                PolicyInForce.of(cluster.policy()), http ? config.balanceOrDefault() : null,
+                http ? config.affinityOrDefault() : null, cluster.affinity(), nodes, config);
     }
 }

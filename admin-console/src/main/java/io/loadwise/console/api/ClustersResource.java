@@ -2,10 +2,10 @@ package io.loadwise.console.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.loadwise.dispatcher.cluster.VirtualCluster;
 import io.loadwise.dispatcher.config.ClusterConfig;
 import io.loadwise.dispatcher.config.ConfigValidationException;
 import io.loadwise.dispatcher.control.ClusterControl;
+import io.loadwise.dispatcher.control.ClusterStatus;
 import java.io.IOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -25,9 +25,9 @@ final class ClustersResource {
         this.control = control;
     }
 
-    /** The running cluster named in the path, or 404. */
-    static VirtualCluster require(ClusterControl control, String name) throws ApiException {
-        VirtualCluster cluster = control.cluster(name);
+    /** The running cluster named in the path, as it is now, or 404. */
+    static ClusterStatus require(ClusterControl control, String name) throws ApiException {
+        ClusterStatus cluster = control.clusterStatus(name);
         if (cluster == null) {
             throw ApiException.notFound("no cluster named '" + name + "'");
         }
@@ -36,25 +36,25 @@ final class ClustersResource {
 
     Reply list(ApiCall call) {
         List<ClusterView> views = new ArrayList<>();
-        for (VirtualCluster cluster : control.clusters()) {
-            views.add(ClusterView.of(control, cluster));
+        for (ClusterStatus cluster : control.clusterStatuses()) {
+            views.add(ClusterView.of(cluster));
         }
         return Reply.ok(views);
     }
 
     Reply get(ApiCall call) throws ApiException {
-        return Reply.ok(ClusterView.of(control, require(control, call.pathParam(0))));
+        return Reply.ok(ClusterView.of(require(control, call.pathParam(0))));
     }
 
     Reply create(ApiCall call) throws ApiException, ConfigValidationException, IOException {
         ClusterConfig config = ClusterBodies.parse(call.jsonObject());
-        if (config.name() != null && control.cluster(config.name()) != null) {
+        if (config.name() != null && control.clusterStatus(config.name()) != null) {
             throw new ApiException(409, "a cluster named '" + config.name() + "' already exists; "
                     + "PUT /api/clusters/" + config.name() + " replaces it");
         }
         control.createCluster(config);
-        VirtualCluster created = require(control, config.name());
-        return Reply.created("/api/clusters/" + encode(config.name()), ClusterView.of(control, created));
+        return Reply.created("/api/clusters/" + encode(config.name()),
+                ClusterView.of(require(control, config.name())));
     }
 
     /** The body's {@code name} may be left out; if given it must match the path (no renaming). */
@@ -70,7 +70,7 @@ final class ClustersResource {
                     + " does not match the cluster '" + name + "' in the URL; clusters cannot be renamed"));
         }
         control.updateCluster(name, ClusterBodies.parse(body));
-        return Reply.ok(ClusterView.of(control, require(control, name)));
+        return Reply.ok(ClusterView.of(require(control, name)));
     }
 
     Reply delete(ApiCall call) throws ApiException, ConfigValidationException {

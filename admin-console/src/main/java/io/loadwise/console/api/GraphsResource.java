@@ -8,8 +8,8 @@ import io.loadwise.console.store.SeriesGraph;
 import io.loadwise.console.store.SeriesGroup;
 import io.loadwise.console.store.StoreKey;
 import io.loadwise.console.store.Window;
-import io.loadwise.dispatcher.cluster.VirtualCluster;
 import io.loadwise.dispatcher.control.ClusterControl;
+import io.loadwise.dispatcher.control.ClusterStatus;
 import java.io.IOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -127,7 +127,7 @@ final class GraphsResource {
     }
 
     private boolean live(StoreKey key) {
-        VirtualCluster cluster = control.cluster(key.cluster());
+        ClusterStatus cluster = control.clusterStatus(key.cluster());
         return cluster != null && (!key.isNode() || cluster.node(key.node()) != null);
     }
 

@@ -1,9 +1,9 @@
 package io.loadwise.console.api;
 
-import io.loadwise.dispatcher.cluster.NodeState;
-import io.loadwise.dispatcher.cluster.VirtualCluster;
+import io.loadwise.dispatcher.control.AgentPolling;
 import io.loadwise.dispatcher.control.ClusterControl;
-import io.loadwise.dispatcher.monitor.AgentStats;
+import io.loadwise.dispatcher.control.ClusterStatus;
+import io.loadwise.dispatcher.control.NodeStatus;
 import io.loadwise.policy.AgentSample;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -22,20 +22,18 @@ final class NodeMetricsResource {
     }
 
     Reply get(ApiCall call) throws ApiException {
-        VirtualCluster cluster = ClustersResource.require(control, call.pathParam(0));
-        NodeState node = cluster.node(call.pathParam(1));
-        if (node == null) {
-            throw ApiException.notFound("cluster '" + cluster.name() + "' has no node named '" + call.pathParam(1) + "'");
-        }
-        AgentSample sample = node.latestAgentSample();
-        AgentStats agent = control.agentStats(cluster.name(), node.name());
+        ClusterStatus cluster = ClustersResource.require(control, call.pathParam(0));
+        NodeStatus node = NodeResource.require(cluster, call.pathParam(1));
+        AgentSample sample = node.agent().latestSample();
+        long sampleAge = Math.max(0, node.agent().sampleAgeMillis());
+        AgentPolling agent = node.agent().polling();
         Map<String, Object> policy = new LinkedHashMap<>();
         policy.put("NODE_NMA_RSPS_TIME", agent == null ? null : Figures.finite(agent.lastPollMillis()));
         policy.put("NODE_AVAILABILITY%", agent == null ? null : Figures.finite(agent.availabilityPercent()));
-        policy.put("TAP_NODE_SEL", node.counters().totalSelections());
+        policy.put("TAP_NODE_SEL", node.counters().selections());
         policy.put("TAP_RQST_LASTTIME", Figures.finite(node.recentResponseTimeMillis()));
-        return Reply.ok(new NodeMetrics(cluster.name(), node.name(), node.agentDown(),
-                sample == null ? null : new Sample(sample.timestampMillis(), Math.max(0, node.agentSampleAgeMillis()),
+        return Reply.ok(new NodeMetrics(cluster.name(), node.name(), !node.agent().ok(),
+                sample == null ? null : new Sample(sample.timestampMillis(), sampleAge,
                         sample.source().name().toLowerCase(java.util.Locale.ROOT), sample.metrics()),
                 agent == null ? null : new Agent(agent.pollsOk(), agent.pollsFailed(), agent.piggybackReports(),
                         agent.malformedReports(), agent.lastError()),

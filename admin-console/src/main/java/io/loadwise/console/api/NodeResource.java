@@ -1,9 +1,9 @@
 package io.loadwise.console.api;
 
-import io.loadwise.dispatcher.cluster.NodeState;
-import io.loadwise.dispatcher.cluster.VirtualCluster;
 import io.loadwise.dispatcher.config.ConfigValidationException;
 import io.loadwise.dispatcher.control.ClusterControl;
+import io.loadwise.dispatcher.control.ClusterStatus;
+import io.loadwise.dispatcher.control.NodeStatus;
 import java.io.IOException;
 import java.util.Set;
 
@@ -27,7 +27,7 @@ final class NodeResource {
     }
 
     Reply put(ApiCall call) throws ApiException, ConfigValidationException, IOException {
-        NodeState node = require(call);
+        String node = require(ClustersResource.require(control, call.pathParam(0)), call.pathParam(1)).name();
         BodyFields fields = new BodyFields(call.jsonObject(), FIELDS);
         Boolean enabled = fields.optionalBoolean("enabled");
         Integer weight = fields.optionalInt("weight");
@@ -36,19 +36,20 @@ final class NodeResource {
         if (enabled == null && weight == null && drain == null) {
             throw ApiException.badRequest("nothing to change: give at least one of enabled, weight, drain");
         }
-        control.updateNode(call.pathParam(0), node.name(), enabled, weight, drain);
+        control.updateNode(call.pathParam(0), node, enabled, weight, drain);
         return Reply.ok(view(call));
     }
 
     private ClusterView.NodeView view(ApiCall call) throws ApiException {
-        return ClusterView.NodeView.of(ClustersResource.require(control, call.pathParam(0)), require(call));
+        ClusterStatus cluster = ClustersResource.require(control, call.pathParam(0));
+        return ClusterView.NodeView.of(cluster.policy(), require(cluster, call.pathParam(1)));
     }
 
-    private NodeState require(ApiCall call) throws ApiException {
-        VirtualCluster cluster = ClustersResource.require(control, call.pathParam(0));
-        NodeState node = cluster.node(call.pathParam(1));
+    /** The node named in the path, or 404. */
+    static NodeStatus require(ClusterStatus cluster, String name) throws ApiException {
+        NodeStatus node = cluster.node(name);
         if (node == null) {
-            throw ApiException.notFound("cluster '" + cluster.name() + "' has no node named '" + call.pathParam(1) + "'");
+            throw ApiException.notFound("cluster '" + cluster.name() + "' has no node named '" + name + "'");
         }
         return node;
     }

@@ -2,6 +2,7 @@ package io.loadwise.console.api;
 
 import io.loadwise.dispatcher.control.ClusterControl;
 import io.loadwise.policy.LoadBalancingPolicy;
+import io.loadwise.policy.PolicyInput;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -20,7 +21,7 @@ final class PoliciesResource {
     Reply list(ApiCall call) {
         List<PolicyInfo> policies = new ArrayList<>();
         for (LoadBalancingPolicy p : control.policies().all().values()) {
-            policies.add(new PolicyInfo(p.id(), p.description(), p.usesAgentMetrics()));
+            policies.add(new PolicyInfo(p.id(), p.description(), p.inputs().contains(PolicyInput.AGENT_METRICS)));
         }
         return Reply.ok(policies);
     }

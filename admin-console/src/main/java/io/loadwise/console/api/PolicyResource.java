@@ -1,6 +1,5 @@
 package io.loadwise.console.api;
 
-import io.loadwise.dispatcher.cluster.VirtualCluster;
 import io.loadwise.dispatcher.config.ConfigValidationException;
 import io.loadwise.dispatcher.control.ClusterControl;
 import io.loadwise.policy.LoadBalancingPolicy;
@@ -24,7 +23,7 @@ final class PolicyResource {
     }
 
     Reply get(ApiCall call) throws ApiException {
-        return Reply.ok(ClusterView.of(control, ClustersResource.require(control, call.pathParam(0))).policy());
+        return Reply.ok(ClusterView.PolicyInForce.of(ClustersResource.require(control, call.pathParam(0)).policy()));
     }
 
     Reply put(ApiCall call) throws ApiException, ConfigValidationException, IOException {
@@ -40,7 +39,6 @@ final class PolicyResource {
         }
         LoadBalancingPolicy policy = control.policies().get(id);
         control.switchPolicy(name, policy.id(), options);
-        VirtualCluster cluster = ClustersResource.require(control, name);
-        return Reply.ok(ClusterView.of(control, cluster));
+        return Reply.ok(ClusterView.of(ClustersResource.require(control, name)));
     }
 }

@@ -1,8 +1,8 @@
 package io.loadwise.console.api;
 
-import io.loadwise.dispatcher.cluster.NodeState;
-import io.loadwise.dispatcher.cluster.VirtualCluster;
 import io.loadwise.dispatcher.control.ClusterControl;
+import io.loadwise.dispatcher.control.ClusterStatus;
+import io.loadwise.dispatcher.control.NodeStatus;
 import io.loadwise.dispatcher.metrics.MetricsSnapshot;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -25,23 +25,23 @@ final class StatsResource {
     }
 
     Reply get(ApiCall call) throws ApiException {
-        VirtualCluster cluster = ClustersResource.require(control, call.pathParam(0));
+        ClusterStatus cluster = ClustersResource.require(control, call.pathParam(0));
         Integer historySeconds = call.queryInt("history", 1, MAX_HISTORY_SECONDS);
         List<MetricsSnapshot> history = control.history(cluster.name());
 
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("cluster", cluster.name());
         body.put("lastSecond", StatsView.table2(last(history)));
-        body.put("totals", StatsView.totals(control.totals(cluster.name())));
+        body.put("totals", StatsView.totals(cluster.totals()));
         body.put("averages", StatsView.averages(history));
         List<Map<String, Object>> nodes = new ArrayList<>();
-        for (NodeState node : cluster.nodes()) {
+        for (NodeStatus node : cluster.nodes()) {
             Map<String, Object> n = new LinkedHashMap<>();
             n.put("name", node.name());
-            n.put("selections", node.counters().totalSelections());
+            n.put("selections", node.counters().selections());
             n.put("recentResponseTimeMillis", Figures.finite(node.recentResponseTimeMillis()));
             n.put("lastSecond", StatsView.table2(last(control.nodeHistory(cluster.name(), node.name()))));
-            n.put("totals", StatsView.totals(node.counters().read()));
+            n.put("totals", StatsView.totals(node.counters()));
             nodes.add(n);
         }
         body.put("nodes", nodes);

@@ -3,12 +3,12 @@ package io.loadwise.console.prometheus;
 import io.loadwise.console.prometheus.TextExposition.Type;
 import io.loadwise.console.store.LastSecond;
 import io.loadwise.console.store.SeriesCatalog;
-import io.loadwise.dispatcher.cluster.NodeState;
-import io.loadwise.dispatcher.cluster.VirtualCluster;
+import io.loadwise.dispatcher.control.AgentPolling;
 import io.loadwise.dispatcher.control.ClusterControl;
+import io.loadwise.dispatcher.control.ClusterStatus;
+import io.loadwise.dispatcher.control.NodeStatus;
 import io.loadwise.dispatcher.metrics.CounterReading;
 import io.loadwise.dispatcher.metrics.MetricsSnapshot;
-import io.loadwise.dispatcher.monitor.AgentStats;
 import io.loadwise.policy.AgentSample;
 import java.util.List;
 import java.util.Map;
@@ -48,28 +48,27 @@ public final class PrometheusMetrics {
                 "Latest metric reported by the node agent (metric = seed name, tables 3-5; % 0-100, MB, ms)");
         out.family("loadwise_agent_sample_age_seconds", Type.GAUGE, "Age of the node agent's latest sample");
         long now = System.currentTimeMillis();
-        for (VirtualCluster cluster : control.clusters()) {
+        for (ClusterStatus cluster : control.clusterStatuses()) {
             String name = cluster.name();
-            CounterReading totals = control.totals(name);
-            counters(out, "loadwise_cluster_", totals == null ? cluster.counters().read() : totals, "cluster", name);
+            counters(out, "loadwise_cluster_", cluster.totals(), "cluster", name);
             lastSecond(out, "loadwise_cluster_last_second", LastSecond.of(control.history(name), now), "cluster", name);
-            for (NodeState node : cluster.nodes()) {
+            for (NodeStatus node : cluster.nodes()) {
                 String[] labels = {"cluster", name, "node", node.name()};
-                counters(out, "loadwise_", node.counters().read(), labels);
+                counters(out, "loadwise_", node.counters(), labels);
                 lastSecond(out, "loadwise_node_last_second", LastSecond.of(control.nodeHistory(name, node.name()), now),
                         labels);
-                out.sample("loadwise_node_up", node.enabled() && node.healthy() ? 1 : 0, labels);
+                out.sample("loadwise_node_up", node.inService() ? 1 : 0, labels);
                 out.sample("loadwise_node_weight", node.weight(), labels);
-                AgentStats stats = control.agentStats(name, node.name());
+                AgentPolling stats = node.agent().polling();
                 if (stats != null) {
                     out.sample("loadwise_node_policy_metric", stats.lastPollMillis(),
                             with(labels, "metric", "NODE_NMA_RSPS_TIME"));
                     out.sample("loadwise_node_policy_metric", stats.availabilityPercent(),
                             with(labels, "metric", "NODE_AVAILABILITY%"));
                 }
-                AgentSample sample = node.latestAgentSample();
+                AgentSample sample = node.agent().latestSample();
                 if (sample != null) {
-                    out.sample("loadwise_agent_sample_age_seconds", node.agentSampleAgeMillis() / 1000.0, labels);
+                    out.sample("loadwise_agent_sample_age_seconds", node.agent().sampleAgeMillis() / 1000.0, labels);
                     for (Map.Entry<String, Double> m : sample.metrics().entrySet()) {
                         out.sample("loadwise_agent_metric", m.getValue(), with(labels, "metric", m.getKey()));
                     }

@@ -1,5 +1,6 @@
 package io.loadwise.console.store;
 
+import io.loadwise.wire.SeedMetric;
 import java.util.Map;
 import java.util.regex.Pattern;
 
@@ -20,22 +21,22 @@ public final class DsNames {
     private static final Pattern PLAIN = Pattern.compile("[A-Z][A-Z0-9_]{0,19}");
 
     private static final Map<String, String> TABLE = Map.ofEntries(
-            Map.entry("OS_CPU_AVAIL%", "OS_CPU_AVAIL_P"),
-            Map.entry("OS_CPU_IDLE%", "OS_CPU_IDLE_P"),
-            Map.entry("OS_CPU_IOWAIT%", "OS_CPU_IOWAIT_P"),
-            Map.entry("OS_CPU_SYSTEM%", "OS_CPU_SYSTEM_P"),
-            Map.entry("OS_CPU_USED%", "OS_CPU_USED_P"),
-            Map.entry("OS_CPU_USER%", "OS_CPU_USER_P"),
-            Map.entry("OS_MEM_FREE%", "OS_MEM_FREE_P"),
-            Map.entry("OS_MEM_USED%", "OS_MEM_USED_P"),
-            Map.entry("OS_SWAP_FREE%", "OS_SWAP_FREE_P"),
-            Map.entry("OS_SWAP_USED%", "OS_SWAP_USED_P"),
-            Map.entry("AMX_CONNS_USED%", "AMX_CONNS_USED_P"),
-            Map.entry("AMX_CONNS_Q_USED%", "AMX_CONNS_Q_USED_P"),
-            Map.entry("AMX_CONNS_Q_THRBSY%", "AMX_CONNS_Q_THRBSY_P"),
-            Map.entry("AMX_JDBC_ACTC%", "AMX_JDBC_ACTC_P"),
-            Map.entry("JVM_HEAP_AVAIL%", "JVM_HEAP_AVAIL_P"),
-            Map.entry("JVM_HEAP_USED%", "JVM_HEAP_USED_P"),
+            Map.entry(SeedMetric.OS_CPU_AVAIL_PCT.seedName(), "OS_CPU_AVAIL_P"),
+            Map.entry(SeedMetric.OS_CPU_IDLE_PCT.seedName(), "OS_CPU_IDLE_P"),
+            Map.entry(SeedMetric.OS_CPU_IOWAIT_PCT.seedName(), "OS_CPU_IOWAIT_P"),
+            Map.entry(SeedMetric.OS_CPU_SYSTEM_PCT.seedName(), "OS_CPU_SYSTEM_P"),
+            Map.entry(SeedMetric.OS_CPU_USED_PCT.seedName(), "OS_CPU_USED_P"),
+            Map.entry(SeedMetric.OS_CPU_USER_PCT.seedName(), "OS_CPU_USER_P"),
+            Map.entry(SeedMetric.OS_MEM_FREE_PCT.seedName(), "OS_MEM_FREE_P"),
+            Map.entry(SeedMetric.OS_MEM_USED_PCT.seedName(), "OS_MEM_USED_P"),
+            Map.entry(SeedMetric.OS_SWAP_FREE_PCT.seedName(), "OS_SWAP_FREE_P"),
+            Map.entry(SeedMetric.OS_SWAP_USED_PCT.seedName(), "OS_SWAP_USED_P"),
+            Map.entry(SeedMetric.AMX_CONNS_USED_PCT.seedName(), "AMX_CONNS_USED_P"),
+            Map.entry(SeedMetric.AMX_CONNS_Q_USED_PCT.seedName(), "AMX_CONNS_Q_USED_P"),
+            Map.entry(SeedMetric.AMX_CONNS_Q_THRBSY_PCT.seedName(), "AMX_CONNS_Q_THRBSY_P"),
+            Map.entry(SeedMetric.AMX_JDBC_ACTC_PCT.seedName(), "AMX_JDBC_ACTC_P"),
+            Map.entry(SeedMetric.JVM_HEAP_AVAIL_PCT.seedName(), "JVM_HEAP_AVAIL_P"),
+            Map.entry(SeedMetric.JVM_HEAP_USED_PCT.seedName(), "JVM_HEAP_USED_P"),
             Map.entry("NODE_AVAILABILITY%", "NODE_AVAILABILITY_P"),
             Map.entry("TAP_NODE_LOAD%", "TAP_NODE_LOAD_P"));
 

@@ -1,8 +1,8 @@
 package io.loadwise.console.store;
 
-import io.loadwise.dispatcher.cluster.NodeState;
-import io.loadwise.dispatcher.cluster.VirtualCluster;
 import io.loadwise.dispatcher.control.ClusterControl;
+import io.loadwise.dispatcher.control.ClusterStatus;
+import io.loadwise.dispatcher.control.NodeStatus;
 import io.loadwise.dispatcher.metrics.MetricsSnapshot;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -95,13 +95,13 @@ public final class MetricsRecorder implements AutoCloseable {
         }
         long second = nowMillis / 1000;
         int written = 0;
-        for (VirtualCluster cluster : control.clusters()) {
+        for (ClusterStatus cluster : control.clusterStatuses()) {
             String name = cluster.name();
             MetricsSnapshot latest = LastSecond.of(control.history(name), nowMillis);
             written += write(StoreKey.cluster(name), second, StoreSamples.cluster(latest));
-            for (NodeState node : cluster.nodes()) {
+            for (NodeStatus node : cluster.nodes()) {
                 MetricsSnapshot nodeLatest = LastSecond.of(control.nodeHistory(name, node.name()), nowMillis);
-                double[] row = StoreSamples.node(node, nodeLatest, control.agentStats(name, node.name()));
+                double[] row = StoreSamples.node(node.agent(), nodeLatest);
                 written += write(StoreKey.node(name, node.name()), second, row);
             }
         }
@@ -114,9 +114,9 @@ public final class MetricsRecorder implements AutoCloseable {
      */
     public void sweepNow() {
         Set<StoreKey> live = new HashSet<>();
-        for (VirtualCluster cluster : control.clusters()) {
+        for (ClusterStatus cluster : control.clusterStatuses()) {
             live.add(StoreKey.cluster(cluster.name()));
-            for (NodeState node : cluster.nodes()) {
+            for (NodeStatus node : cluster.nodes()) {
                 live.add(StoreKey.node(cluster.name(), node.name()));
             }
         }

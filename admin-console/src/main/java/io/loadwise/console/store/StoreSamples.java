@@ -1,8 +1,8 @@
 package io.loadwise.console.store;
 
-import io.loadwise.dispatcher.cluster.NodeState;
+import io.loadwise.dispatcher.control.AgentPolling;
+import io.loadwise.dispatcher.control.AgentStatus;
 import io.loadwise.dispatcher.metrics.MetricsSnapshot;
-import io.loadwise.dispatcher.monitor.AgentStats;
 import io.loadwise.policy.AgentSample;
 import java.util.Arrays;
 import java.util.Map;
@@ -22,14 +22,12 @@ final class StoreSamples {
 
     /**
      * A node store's row: the agent's latest unexpired sample (tables 3-5), Table 6 and the node's Table 2.
-     *
-     * @param stats the node monitor's view of the agent, or {@code null}
      */
-    static double[] node(NodeState node, MetricsSnapshot latest, AgentStats stats) {
+    static double[] node(AgentStatus agent, MetricsSnapshot latest) {
         SeriesCatalog catalog = SeriesCatalog.NODE;
         double[] row = new double[catalog.size()];
         Arrays.fill(row, Double.NaN);
-        AgentSample sample = node.agentSample();
+        AgentSample sample = agent.freshSample();
         if (sample != null) {
             for (Map.Entry<String, Double> metric : sample.metrics().entrySet()) {
                 int i = catalog.indexOf(metric.getKey());
@@ -39,6 +37,7 @@ final class StoreSamples {
             }
         }
         int table6 = SeriesCatalog.AGENT.size();
+        AgentPolling stats = agent.polling();
         if (stats != null) {
             row[table6] = stats.lastPollMillis();
             row[table6 + 1] = stats.availabilityPercent();

@@ -1,12 +1,12 @@
 package io.loadwise.console.web;
 
-import io.loadwise.dispatcher.cluster.NodeState;
-import io.loadwise.dispatcher.cluster.VirtualCluster;
 import io.loadwise.dispatcher.config.ClusterConfig;
 import io.loadwise.dispatcher.config.ConfigValidationException;
 import io.loadwise.dispatcher.config.ConfigValidator;
 import io.loadwise.dispatcher.config.Mode;
 import io.loadwise.dispatcher.control.ClusterControl;
+import io.loadwise.dispatcher.control.ClusterStatus;
+import io.loadwise.dispatcher.control.NodeStatus;
 import io.loadwise.policy.LoadBalancingPolicy;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -33,11 +33,12 @@ final class ClustersPage {
     void list(HttpServletRequest request, HttpServletResponse response) throws IOException {
         StringBuilder b = new StringBuilder("<h1>Configuration</h1>").append(flash(request))
                 .append("<p><a class=\"button\" id=\"new-cluster\" href=\"/clusters/new\">New cluster</a></p>");
+        List<ClusterStatus> clusters = control.clusterStatuses();
         for (Mode mode : List.of(Mode.HTTP, Mode.TCP)) {
             b.append("<h2>").append(mode == Mode.HTTP ? "HTTP clusters (L7)" : "TCP clusters (L4)").append("</h2>");
             int shown = 0;
-            for (VirtualCluster cluster : control.clusters()) {
-                if (cluster.config().mode() == mode) {
+            for (ClusterStatus cluster : clusters) {
+                if (cluster.mode() == mode) {
                     b.append(card(request, cluster));
                     shown++;
                 }
@@ -49,7 +50,7 @@ final class ClustersPage {
         Layout.ok(request, response, "Configuration", "/clusters", b.toString());
     }
 
-    private String card(HttpServletRequest request, VirtualCluster cluster) {
+    private String card(HttpServletRequest request, ClusterStatus cluster) {
         String name = cluster.name();
         StringBuilder b = new StringBuilder("<section class=\"card\" id=\"config-").append(Html.text(name)).append("\"><h3>")
                 .append(Html.text(name)).append("</h3><p>Listens on <code>").append(Html.text(cluster.config().listen()))
@@ -58,7 +59,7 @@ final class ClustersPage {
                 .append("<input type=\"hidden\" name=\"cluster\" value=\"").append(Html.text(name)).append("\">")
                 .append("<label>Switch policy live <select name=\"policy\" class=\"policy-select\">");
         for (LoadBalancingPolicy p : control.policies().all().values()) {
-            boolean usable = cluster.config().mode() == Mode.HTTP || ConfigValidator.tcpCapable(p);
+            boolean usable = cluster.mode() == Mode.HTTP || ConfigValidator.tcpCapable(p);
             if (usable) {
                 b.append("<option value=\"").append(Html.text(p.id())).append('"')
                         .append(p.id().equals(cluster.policy().id()) ? " selected" : "").append('>')
@@ -68,17 +69,17 @@ final class ClustersPage {
         b.append("</select></label> <button type=\"submit\" class=\"switch-policy\">Switch</button></form>");
         b.append("<table class=\"nodes\"><thead><tr><th>Node</th><th>Address</th><th>State</th><th>Weight</th>")
                 .append("<th>Actions</th></tr></thead><tbody>");
-        for (NodeState node : cluster.nodes()) {
+        for (NodeStatus node : cluster.nodes()) {
             String n = node.name();
             b.append("<tr id=\"node-").append(Html.text(name + "-" + n)).append("\"><td>").append(Html.text(n))
                     .append("</td><td>").append(Html.text(node.address().getHostString() + ":" + node.address().getPort()))
                     .append("</td><td class=\"state\">").append(Html.text(OverviewPage.health(node)))
-                    .append(OverviewPage.agentBadge(cluster, node)).append("</td><td>")
+                    .append(OverviewPage.agentBadge(cluster.policy(), node)).append("</td><td>")
                     .append("<form method=\"post\" action=\"/clusters/node\" class=\"inline\">").append(Layout.csrfField(request))
                     .append(hidden("cluster", name)).append(hidden("node", n)).append(hidden("action", "weight"))
                     .append("<input name=\"weight\" size=\"4\" value=\"").append(node.weight())
                     .append("\"> <button type=\"submit\">Set</button></form></td><td>")
-                    .append(nodeButton(request, name, n, node.configuredEnabled() ? "disable" : "enable"))
+                    .append(nodeButton(request, name, n, node.enabled() ? "disable" : "enable"))
                     .append(nodeButton(request, name, n, node.draining() ? "undrain" : "drain"))
                     .append("</td></tr>");
         }
@@ -118,7 +119,7 @@ final class ClustersPage {
             notFound(request, response, name);
             return;
         }
-        if (!editing && control.cluster(name) != null) {
+        if (!editing && control.clusterStatus(name) != null) {
             form.addFieldError("name", "a cluster named '" + name + "' already exists; edit it instead");
         }
         ClusterConfig config = form.fieldErrors.isEmpty() ? form.build(base) : null;

@@ -1,8 +1,8 @@
 package io.loadwise.console.web;
 
-import io.loadwise.dispatcher.cluster.NodeState;
-import io.loadwise.dispatcher.cluster.VirtualCluster;
 import io.loadwise.dispatcher.control.ClusterControl;
+import io.loadwise.dispatcher.control.ClusterStatus;
+import io.loadwise.dispatcher.control.NodeStatus;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
@@ -26,7 +26,7 @@ final class MetricsPage {
     }
 
     void get(HttpServletRequest request, HttpServletResponse response) throws IOException {
-        List<VirtualCluster> clusters = control.clusters();
+        List<ClusterStatus> clusters = control.clusterStatuses();
         StringBuilder b = new StringBuilder("<h1>Metrics</h1>");
         if (clusters.isEmpty()) {
             b.append("<p>No clusters, so no graphs yet.</p>");
@@ -34,7 +34,7 @@ final class MetricsPage {
             return;
         }
         String clusterName = request.getParameter("cluster");
-        VirtualCluster cluster = clusterName == null ? clusters.get(0) : control.cluster(clusterName);
+        ClusterStatus cluster = clusterName == null ? clusters.get(0) : find(clusters, clusterName);
         if (cluster == null) {
             Layout.write(request, response, 404, "Metrics", "/graphs",
                     b.append("<p class=\"error\">No cluster named '").append(Html.text(clusterName))
@@ -42,7 +42,7 @@ final class MetricsPage {
             return;
         }
         String nodeName = request.getParameter("node");
-        NodeState node = nodeName == null || nodeName.isEmpty() ? null : cluster.node(nodeName);
+        NodeStatus node = nodeName == null || nodeName.isEmpty() ? null : cluster.node(nodeName);
         if (nodeName != null && !nodeName.isEmpty() && node == null) {
             Layout.write(request, response, 404, "Metrics", "/graphs",
                     b.append("<p class=\"error\">Cluster '").append(Html.text(cluster.name())).append("' has no node '")
@@ -60,11 +60,11 @@ final class MetricsPage {
             return;
         }
         b.append("<nav class=\"choices\"><span>Cluster:</span>");
-        for (VirtualCluster c : clusters) {
+        for (ClusterStatus c : clusters) {
             b.append(link(c.name(), null, window, c.name(), c == cluster && node == null));
         }
         b.append("</nav><nav class=\"choices\"><span>Node:</span>");
-        for (NodeState n : cluster.nodes()) {
+        for (NodeStatus n : cluster.nodes()) {
             b.append(link(cluster.name(), n.name(), window, n.name(), n == node));
         }
         b.append("</nav><nav class=\"choices\" id=\"windows\"><span>Window:</span>");
@@ -81,6 +81,16 @@ final class MetricsPage {
                 .append(window).append("\" data-refresh=\"").append(window.equals("10m") ? 10 : 60)
                 .append("\"><p class=\"hint\" id=\"graphs-loading\">Loading the list of series…</p></div>");
         Layout.ok(request, response, "Metrics", "/graphs", b.toString());
+    }
+
+    /** The cluster with this name in one reading of them all, so that identity marks the current one. */
+    private static ClusterStatus find(List<ClusterStatus> clusters, String name) {
+        for (ClusterStatus cluster : clusters) {
+            if (cluster.name().equals(name)) {
+                return cluster;
+            }
+        }
+        return null;
     }
 
     private static String link(String cluster, String node, String window, String label, boolean current) {

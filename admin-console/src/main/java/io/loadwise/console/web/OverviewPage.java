@@ -1,9 +1,9 @@
 package io.loadwise.console.web;
 
-import io.loadwise.dispatcher.cluster.AgentState;
-import io.loadwise.dispatcher.cluster.NodeState;
-import io.loadwise.dispatcher.cluster.VirtualCluster;
 import io.loadwise.dispatcher.control.ClusterControl;
+import io.loadwise.dispatcher.control.ClusterStatus;
+import io.loadwise.dispatcher.control.NodeStatus;
+import io.loadwise.dispatcher.control.PolicyStatus;
 import io.loadwise.dispatcher.metrics.CounterReading;
 import io.loadwise.dispatcher.metrics.MetricsSnapshot;
 import jakarta.servlet.http.HttpServletRequest;
@@ -24,25 +24,25 @@ final class OverviewPage {
 
     void get(HttpServletRequest request, HttpServletResponse response) throws IOException {
         StringBuilder b = new StringBuilder("<div data-autoreload=\"10\"></div><h1>Overview</h1>");
-        List<VirtualCluster> clusters = control.clusters();
+        List<ClusterStatus> clusters = control.clusterStatuses();
         if (clusters.isEmpty()) {
             b.append("<p>No clusters yet. <a href=\"/clusters/new\">Create one</a> to start balancing.</p>");
         }
         b.append("<p class=\"hint\">Refreshes every 10 seconds. Figures are per second over the last second.</p>");
-        for (VirtualCluster cluster : clusters) {
+        for (ClusterStatus cluster : clusters) {
             b.append(clusterCard(cluster));
         }
         Layout.ok(request, response, "Overview", "/", b.toString());
     }
 
-    private String clusterCard(VirtualCluster cluster) {
+    private String clusterCard(ClusterStatus cluster) {
         String name = cluster.name();
-        InetSocketAddress bound = control.boundAddress(name);
+        InetSocketAddress bound = cluster.bound();
         MetricsSnapshot now = latest(control.history(name));
-        CounterReading totals = control.totals(name);
+        CounterReading totals = cluster.totals();
         StringBuilder b = new StringBuilder("<section class=\"card\" id=\"cluster-").append(Html.text(name))
                 .append("\"><h2>").append(Html.text(name)).append(" <span class=\"tag\">")
-                .append(cluster.config().mode().id()).append("</span></h2><dl class=\"facts\">")
+                .append(cluster.mode().id()).append("</span></h2><dl class=\"facts\">")
                 .append("<dt>Listens on</dt><dd>").append(Html.text(cluster.config().listen()))
                 .append(bound == null ? " <span class=\"bad\">not listening</span>"
                         : " (bound " + Html.text(bound.getHostString() + ":" + bound.getPort()) + ")")
@@ -56,15 +56,16 @@ final class OverviewPage {
                 .append(" completed, ").append(totals == null ? 0 : totals.failed()).append(" failed</dd></dl>");
         b.append("<table class=\"nodes\"><thead><tr><th>Node</th><th>Address</th><th>Health</th><th>Weight</th>")
                 .append("<th>Active</th><th>Requests</th><th>Failures</th><th>Graphs</th></tr></thead><tbody>");
-        for (NodeState node : cluster.nodes()) {
+        for (NodeStatus node : cluster.nodes()) {
             String health = health(node);
             b.append("<tr><td>").append(Html.text(node.name())).append("</td><td>")
                     .append(Html.text(node.address().getHostString() + ":" + node.address().getPort()))
                     .append("</td><td><span class=\"health ").append(health.equals("up") ? "good" : "bad").append("\">")
-                    .append(Html.text(health)).append("</span>").append(agentBadge(cluster, node))
+                    .append(Html.text(health)).append("</span>").append(agentBadge(cluster.policy(), node))
                     .append("</td><td>").append(node.weight()).append("</td><td>")
-                    .append(node.activeConnections()).append("</td><td>").append(node.counters().totalRequests())
-                    .append("</td><td>").append(node.counters().failedRequests()).append("</td><td><a href=\"/graphs?cluster=")
+                    .append(node.activeConnections()).append("</td><td>")
+                    .append(node.counters().completed() + node.counters().failed())
+                    .append("</td><td>").append(node.counters().failed()).append("</td><td><a href=\"/graphs?cluster=")
                     .append(Html.url(name)).append("&amp;node=").append(Html.url(node.name())).append("\">graphs</a></td></tr>");
         }
         b.append("</tbody></table><p><a href=\"/graphs?cluster=").append(Html.url(name))
@@ -74,8 +75,8 @@ final class OverviewPage {
     }
 
     /** A one-word state a newcomer can read: why a node takes no work, if it takes none. */
-    static String health(NodeState node) {
-        if (!node.configuredEnabled()) {
+    static String health(NodeStatus node) {
+        if (!node.enabled()) {
             return "disabled";
         }
         if (node.draining()) {
@@ -91,11 +92,11 @@ final class OverviewPage {
      * " agent unknown" as a badge, with the reason as its tooltip, when the cluster's policy reads agent
      * metrics and has no fresh sample from this node; otherwise nothing. The node still takes work.
      */
-    static String agentBadge(VirtualCluster cluster, NodeState node) {
-        if (!cluster.policy().usesAgentMetrics() || node.agentState() == AgentState.OK) {
+    static String agentBadge(PolicyStatus policy, NodeStatus node) {
+        if (!policy.readsAgentMetrics() || node.agent().ok()) {
             return "";
         }
-        String problem = node.agentProblem();
+        String problem = node.agent().problem();
         return " <span class=\"tag agent-unknown\" title=\"" + Html.text("No fresh agent metrics"
                 + (problem == null ? "" : ": " + problem) + ". The node takes work; the policy treats it as unknown.")
                 + "\">agent unknown</span>";

@@ -3,6 +3,7 @@ package io.loadwise.dispatcher.config;
 import io.loadwise.dispatcher.cluster.NodeAddress;
 import io.loadwise.dispatcher.net.AddressBlock;
 import io.loadwise.policy.LoadBalancingPolicy;
+import io.loadwise.policy.PolicyInput;
 import io.loadwise.policy.PolicyOptions;
 import io.loadwise.policy.PolicyRegistry;
 import io.loadwise.policy.UnknownPolicyException;
@@ -26,12 +27,6 @@ public final class ConfigValidator {
     /** Ten years: a longer retention is a typo, not a plan. */
     public static final int MAX_METRICS_RETENTION_HOURS = 87_600;
     public static final Set<String> LOG_LEVELS = Set.of("trace", "debug", "info", "warn", "error", "off");
-
-    /**
-     * Policies whose load signal is HTTP request timing, which an L4 tunnel cannot observe. Policies
-     * that read agent metrics are refused for TCP clusters too (see {@link #tcpCapable}).
-     */
-    static final Set<String> REQUEST_TIMED_POLICIES = Set.of("fastest-response-time");
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
     private static final Pattern COOKIE_NAME = Pattern.compile("[A-Za-z0-9!#$%&'*+.^_`|~-]+");
@@ -174,18 +169,32 @@ public final class ConfigValidator {
                     usable.add(p.id());
                 }
             }
-            String why = policy.usesAgentMetrics() ? "node agent metrics" : "HTTP request timings";
-            errors.add(at + ".policy: '" + policy.id() + "' needs " + why + ", which a tcp cluster does not collect;"
-                    + " use mode http or one of: " + String.join(", ", usable));
+            errors.add(at + ".policy: '" + policy.id() + "' needs " + describe(policy.inputs())
+                    + ", which a tcp cluster does not collect; use mode http or one of: " + String.join(", ", usable));
         }
     }
 
     /**
-     * A TCP tunnel sees connections and bytes only: no request timings, and its nodes need not speak
-     * HTTP, so the dispatcher does not poll agents for them (TCP policies are state-blind, as in the seed).
+     * Whether a TCP cluster can run the policy: it must declare no {@link PolicyInput}. A TCP tunnel sees
+     * connections and bytes only: no request timings, and its nodes need not speak HTTP, so the
+     * dispatcher does not poll agents for them (TCP policies are state-blind, as in the seed).
      */
     public static boolean tcpCapable(LoadBalancingPolicy policy) {
-        return !policy.usesAgentMetrics() && !REQUEST_TIMED_POLICIES.contains(policy.id());
+        return policy.inputs().isEmpty();
+    }
+
+    /** "node agent metrics and HTTP request timings", in {@link PolicyInput} order. */
+    static String describe(Set<PolicyInput> inputs) {
+        List<String> names = new ArrayList<>();
+        for (PolicyInput input : PolicyInput.values()) {
+            if (inputs.contains(input)) {
+                names.add(switch (input) {
+                    case AGENT_METRICS -> "node agent metrics";
+                    case RESPONSE_TIMES -> "HTTP request timings";
+                });
+            }
+        }
+        return String.join(" and ", names);
     }
 
     private void checkNodes(String at, ClusterConfig c, List<String> errors) {

@@ -1,6 +1,8 @@
 package io.loadwise.dispatcher.control;
 
+import io.loadwise.dispatcher.cluster.NodeAddress;
 import io.loadwise.dispatcher.config.AdminConfig;
+import java.net.InetSocketAddress;
 
 /**
  * The admin side of the process (REST API, console), found through {@link java.util.ServiceLoader} so the
@@ -12,6 +14,7 @@ public interface ControlPlane extends AutoCloseable {
     /**
      * Starts serving. Called once, after the clusters are listening.
      *
+     * @param control the only way to the running dispatcher: views and commands
      * @param token the effective bearer token ({@code LOADWISE_ADMIN_TOKEN} or {@code admin.token})
      */
     void start(ClusterControl control, AdminConfig admin, String token) throws Exception;
@@ -21,4 +24,19 @@ public interface ControlPlane extends AutoCloseable {
 
     @Override
     void close();
+
+    /**
+     * The address {@code admin.listen} names, {@value AdminConfig#DEFAULT_LISTEN} when there is no admin
+     * section or no {@code listen}: where a control plane binds.
+     *
+     * @throws IllegalArgumentException naming {@code admin.listen} when it is not host:port
+     */
+    static InetSocketAddress listenAddress(AdminConfig admin) {
+        String listen = admin == null ? AdminConfig.DEFAULT_LISTEN : admin.listenOrDefault();
+        try {
+            return NodeAddress.parseListen(listen);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("admin.listen: " + e.getMessage(), e);
+        }
+    }
 }

@@ -13,7 +13,7 @@ import io.loadwise.dispatcher.cluster.NodeState;
 public interface LoadReportSink {
 
     /** The header every node response may carry; removed from requests too. */
-    String HEADER = "endpoint-load-metrics";
+    String HEADER = io.loadwise.wire.OrcaLoadReport.HEADER_NAME;
 
     /** Ignores every report. */
     LoadReportSink NONE = (node, headerValue) -> { };

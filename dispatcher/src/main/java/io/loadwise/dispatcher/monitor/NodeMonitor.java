@@ -4,6 +4,7 @@ import io.loadwise.dispatcher.cluster.AgentState;
 import io.loadwise.dispatcher.cluster.NodeState;
 import io.loadwise.dispatcher.cluster.VirtualCluster;
 import io.loadwise.policy.AgentSample;
+import io.loadwise.policy.PolicyInput;
 import io.loadwise.wire.AgentMetricsDocument;
 import io.loadwise.wire.MalformedLoadReportException;
 import io.loadwise.wire.MetricsJson;
@@ -148,7 +149,7 @@ public final class NodeMonitor implements AutoCloseable {
         node.updateAgentSample(new AgentSample(System.currentTimeMillis(), AgentSample.Source.PIGGYBACK, merged));
         nodeStats.piggybackAccepted(System.nanoTime());
         signOfLife(cluster, node, nodeStats, "a piggybacked load report");
-        if (cluster.policy().usesAgentMetrics()) {
+        if (cluster.policy().inputs().contains(PolicyInput.AGENT_METRICS)) {
             refresher.markDirty(cluster);
         }
     }
@@ -158,7 +159,7 @@ public final class NodeMonitor implements AutoCloseable {
             return;
         }
         long interval = cluster.config().agentPollIntervalMsOrDefault();
-        if (!cluster.policy().usesAgentMetrics() || !node.configuredEnabled()) {
+        if (!cluster.policy().inputs().contains(PolicyInput.AGENT_METRICS) || !node.configuredEnabled()) {
             scheduler.schedule(() -> poll(cluster, node), interval, TimeUnit.MILLISECONDS);
             return;
         }

@@ -10,13 +10,13 @@ import io.loadwise.dispatcher.config.ConfigValidator;
 import io.loadwise.dispatcher.config.LoadwiseConfig;
 import io.loadwise.dispatcher.config.NodeConfig;
 import io.loadwise.dispatcher.control.ClusterControl;
+import io.loadwise.dispatcher.control.ClusterStatus;
 import io.loadwise.dispatcher.control.ControlPlane;
 import io.loadwise.dispatcher.metrics.CounterReading;
 import io.loadwise.dispatcher.metrics.MetricsHistory;
 import io.loadwise.dispatcher.metrics.MetricsSnapshot;
 import io.loadwise.dispatcher.monitor.AgentStats;
 import io.loadwise.dispatcher.monitor.NodeMonitor;
-import io.loadwise.dispatcher.net.ClusterListener;
 import io.loadwise.dispatcher.net.ConnectionBudget;
 import io.loadwise.dispatcher.net.ConnectionLimit;
 import io.loadwise.dispatcher.net.Transport;
@@ -41,6 +41,10 @@ import org.slf4j.LoggerFactory;
  * file, write it atomically, then apply it. Validation failures change nothing; a listener that cannot
  * bind rolls the file and the runtime back to the previous configuration. Changes are serialised on this
  * object; the event loops never wait for it.
+ *
+ * <p>The admin side sees it only as {@link ClusterControl}: views and commands. The live runtime objects
+ * ({@link #clusters()}, {@link #agentStats}, ...) are for the code that owns the dispatcher (the command
+ * line, tests).
  */
 public final class Dispatcher implements ClusterControl, AutoCloseable {
 
@@ -59,6 +63,8 @@ public final class Dispatcher implements ClusterControl, AutoCloseable {
     private final Map<String, RunningCluster> running = new LinkedHashMap<>();
 
     private volatile LoadwiseConfig config;
+    /** What {@link #running} held at the last {@link #publish()}: read without the lock. */
+    private volatile List<RunningCluster> published = List.of();
     private volatile List<VirtualCluster> clusterList = List.of();
     private ControlPlane controlPlane;
     private boolean closed;
@@ -130,6 +136,7 @@ public final class Dispatcher implements ClusterControl, AutoCloseable {
         for (RunningCluster rc : running.values()) {
             list.add(rc.cluster());
         }
+        published = List.copyOf(running.values());
         clusterList = List.copyOf(list);
     }
 
@@ -144,11 +151,47 @@ public final class Dispatcher implements ClusterControl, AutoCloseable {
     }
 
     @Override
+    public List<ClusterStatus> clusterStatuses() {
+        List<ClusterStatus> statuses = new ArrayList<>();
+        for (RunningCluster rc : published) {
+            statuses.add(status(rc));
+        }
+        return statuses;
+    }
+
+    @Override
+    public ClusterStatus clusterStatus(String name) {
+        RunningCluster rc = runningCluster(name);
+        return rc == null ? null : status(rc);
+    }
+
+    private ClusterStatus status(RunningCluster rc) {
+        VirtualCluster cluster = rc.cluster();
+        ClusterConfig inForce = cluster.config();
+        for (ClusterConfig c : config.clustersOrEmpty()) {
+            if (c.name().equals(cluster.name())) {
+                inForce = c;
+                break;
+            }
+        }
+        return StatusReader.cluster(rc, inForce, monitor);
+    }
+
+    private RunningCluster runningCluster(String name) {
+        for (RunningCluster rc : published) {
+            if (rc.cluster().name().equals(name)) {
+                return rc;
+            }
+        }
+        return null;
+    }
+
+    /** The live clusters, in configuration order; the admin side reads {@link #clusterStatuses()}. */
     public List<VirtualCluster> clusters() {
         return clusterList;
     }
 
-    @Override
+    /** The live cluster with this name, or {@code null}; the admin side reads {@link #clusterStatus}. */
     public VirtualCluster cluster(String name) {
         for (VirtualCluster cluster : clusterList) {
             if (cluster.name().equals(name)) {
@@ -158,16 +201,12 @@ public final class Dispatcher implements ClusterControl, AutoCloseable {
         return null;
     }
 
-    @Override
-    public synchronized io.loadwise.dispatcher.http.AffinityCounters affinityCounters(String cluster) {
-        RunningCluster rc = running.get(cluster);
-        return rc != null && rc.listener() instanceof io.loadwise.dispatcher.http.HttpProxyServer http
-                ? http.affinityCounters() : null;
-    }
-
-    @Override
-    public synchronized InetSocketAddress boundAddress(String cluster) {
-        RunningCluster rc = running.get(cluster);
+    /**
+     * The address a cluster's listener actually bound (the real port when configured as 0), or
+     * {@code null} when the cluster is unknown or not listening.
+     */
+    public InetSocketAddress boundAddress(String cluster) {
+        RunningCluster rc = runningCluster(cluster);
         return rc == null ? null : rc.listener().boundAddress();
     }
 
@@ -176,7 +215,6 @@ public final class Dispatcher implements ClusterControl, AutoCloseable {
      * how many were closed at accept because it was full. Per cluster, open connections are
      * {@code counters().activeConnections()} and rejections {@code counters().rejectedConnections()}.
      */
-    @Override
     public ConnectionLimit clientConnections() {
         return clientConnections;
     }
@@ -196,14 +234,14 @@ public final class Dispatcher implements ClusterControl, AutoCloseable {
         return history.nodeHistory(cluster, node);
     }
 
-    @Override
+    /** The node monitor's live figures of a node's agent, or {@code null} when it is not monitored. */
     public AgentStats agentStats(String cluster, String node) {
         VirtualCluster vc = cluster(cluster);
         NodeState state = vc == null ? null : vc.node(node);
         return state == null ? null : monitor.stats(state);
     }
 
-    @Override
+    /** Cumulative counters of a cluster since start, or {@code null} when there is no such cluster. */
     public CounterReading totals(String cluster) {
         VirtualCluster vc = cluster(cluster);
         return vc == null ? null : vc.counters().read();

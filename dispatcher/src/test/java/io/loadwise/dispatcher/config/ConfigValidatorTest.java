@@ -1,9 +1,17 @@
 package io.loadwise.dispatcher.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.loadwise.policy.ClusterSnapshot;
+import io.loadwise.policy.LoadBalancingPolicy;
+import io.loadwise.policy.Picker;
+import io.loadwise.policy.PolicyEnvironment;
+import io.loadwise.policy.PolicyInput;
 import io.loadwise.policy.PolicyRegistry;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -158,5 +166,44 @@ class ConfigValidatorTest {
     void listenPortZeroNeverClashes() throws Exception {
         String json = config(tcp("a", "127.0.0.1:0", "", N1), tcp("b", "127.0.0.1:0", "", N1));
         assertEquals(List.of(), validator.validate(ConfigLoader.parse(json)));
+    }
+
+    /** The validator asks the policy what it reads; it knows no policy by name. */
+    @Test
+    void aTcpClusterRefusesAnyPolicyThatDeclaresAnInput() {
+        assertFalse(ConfigValidator.tcpCapable(policyReading(Set.of(PolicyInput.RESPONSE_TIMES))),
+                "a third-party policy timing requests, under an id of its own");
+        assertFalse(ConfigValidator.tcpCapable(policyReading(Set.of(PolicyInput.AGENT_METRICS))));
+        assertTrue(ConfigValidator.tcpCapable(policyReading(Set.of())));
+    }
+
+    @Test
+    void namesEveryInputATcpClusterLacks() {
+        assertEquals("node agent metrics and HTTP request timings",
+                ConfigValidator.describe(Set.of(PolicyInput.RESPONSE_TIMES, PolicyInput.AGENT_METRICS)));
+    }
+
+    private static LoadBalancingPolicy policyReading(Set<PolicyInput> inputs) {
+        return new LoadBalancingPolicy() {
+            @Override
+            public String id() {
+                return "third-party";
+            }
+
+            @Override
+            public String description() {
+                return "reads " + inputs;
+            }
+
+            @Override
+            public Set<PolicyInput> inputs() {
+                return inputs;
+            }
+
+            @Override
+            public Picker newPicker(ClusterSnapshot snapshot, Picker previous, PolicyEnvironment env) {
+                return avoid -> null;
+            }
+        };
     }
 }

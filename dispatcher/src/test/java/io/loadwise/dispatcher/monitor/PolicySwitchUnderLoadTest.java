@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.loadwise.dispatcher.monitor.AppNode.Agent;
 import io.loadwise.dispatcher.testsupport.Await;
+import io.loadwise.policy.PolicyInput;
 import io.loadwise.policy.PolicyRegistry;
 import java.io.IOException;
 import java.net.http.HttpClient;
@@ -60,7 +61,7 @@ class PolicySwitchUnderLoadTest {
                     proxy.switchPolicy(policy);
                     long requestsBefore = completed.get() + failures.count();
                     long[] pollsBefore = polls(proxy);
-                    boolean agentDriven = registry.get(policy).usesAgentMetrics();
+                    boolean agentDriven = registry.get(policy).inputs().contains(PolicyInput.AGENT_METRICS);
                     Await.until(policy + " in force for " + REQUESTS_PER_POLICY + " requests"
                             + (agentDriven ? " and " + POLLS_PER_AGENT_POLICY + " polls of every agent" : ""),
                             Duration.ofSeconds(20), () -> completed.get() + failures.count() - requestsBefore >= REQUESTS_PER_POLICY

@@ -4,8 +4,10 @@ import io.loadwise.policy.ClusterSnapshot;
 import io.loadwise.policy.LoadBalancingPolicy;
 import io.loadwise.policy.Picker;
 import io.loadwise.policy.PolicyEnvironment;
+import io.loadwise.policy.PolicyInput;
 import io.loadwise.policy.PolicyOptions;
 import java.util.List;
+import java.util.Set;
 
 /**
  * TAPR-11: F5 Dynamic Ratio. Each node's ratio is computed from its latest agent sample with
@@ -18,6 +20,8 @@ import java.util.List;
  * rejected: next to a node at 54 it would starve a node only because it runs no agent.
  */
 public final class F5DynamicRatioPolicy implements LoadBalancingPolicy {
+
+    private static final Set<PolicyInput> INPUTS = Set.of(PolicyInput.AGENT_METRICS);
 
     static final String ID = "f5-dynamic-ratio";
 
@@ -32,8 +36,8 @@ public final class F5DynamicRatioPolicy implements LoadBalancingPolicy {
     }
 
     @Override
-    public boolean usesAgentMetrics() {
-        return true;
+    public Set<PolicyInput> inputs() {
+        return INPUTS;
     }
 
     @Override

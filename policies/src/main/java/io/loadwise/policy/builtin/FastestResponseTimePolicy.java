@@ -5,6 +5,8 @@ import io.loadwise.policy.LoadBalancingPolicy;
 import io.loadwise.policy.NodeView;
 import io.loadwise.policy.Picker;
 import io.loadwise.policy.PolicyEnvironment;
+import io.loadwise.policy.PolicyInput;
+import java.util.Set;
 
 /**
  * TAPR-08: the node with the lowest mean running time of the requests it completed in the last second
@@ -17,6 +19,8 @@ import io.loadwise.policy.PolicyEnvironment;
  */
 public final class FastestResponseTimePolicy implements LoadBalancingPolicy {
 
+    private static final Set<PolicyInput> INPUTS = Set.of(PolicyInput.RESPONSE_TIMES);
+
     @Override
     public String id() {
         return "fastest-response-time";
@@ -25,6 +29,11 @@ public final class FastestResponseTimePolicy implements LoadBalancingPolicy {
     @Override
     public String description() {
         return "Fastest response time: lowest mean response time over the last second, unmeasured nodes first";
+    }
+
+    @Override
+    public Set<PolicyInput> inputs() {
+        return INPUTS;
     }
 
     @Override

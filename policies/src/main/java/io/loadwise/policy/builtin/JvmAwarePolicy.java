@@ -4,8 +4,10 @@ import io.loadwise.policy.ClusterSnapshot;
 import io.loadwise.policy.LoadBalancingPolicy;
 import io.loadwise.policy.Picker;
 import io.loadwise.policy.PolicyEnvironment;
+import io.loadwise.policy.PolicyInput;
 import io.loadwise.policy.PolicyOptions;
 import java.util.List;
+import java.util.Set;
 
 /**
  * JPR-01/02 (jQoStdV1): the node with the least {@link JvmAwareLoad} (Equation 2), computed from the
@@ -22,6 +24,8 @@ import java.util.List;
  */
 public final class JvmAwarePolicy implements LoadBalancingPolicy {
 
+    private static final Set<PolicyInput> INPUTS = Set.of(PolicyInput.AGENT_METRICS);
+
     /** The load assumed for unknown nodes when no known node is below saturation. */
     static final double UNKNOWN_ALONE_LOAD = 50;
 
@@ -37,8 +41,8 @@ public final class JvmAwarePolicy implements LoadBalancingPolicy {
     }
 
     @Override
-    public boolean usesAgentMetrics() {
-        return true;
+    public Set<PolicyInput> inputs() {
+        return INPUTS;
     }
 
     @Override

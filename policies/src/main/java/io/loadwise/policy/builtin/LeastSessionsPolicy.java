@@ -4,7 +4,9 @@ import io.loadwise.policy.ClusterSnapshot;
 import io.loadwise.policy.LoadBalancingPolicy;
 import io.loadwise.policy.Picker;
 import io.loadwise.policy.PolicyEnvironment;
+import io.loadwise.policy.PolicyInput;
 import io.loadwise.policy.PolicyMetric;
+import java.util.Set;
 
 /**
  * LL-SESSIONS: the node whose agent reported the fewest active HTTP sessions ({@code AMX_SESSIONS_ACT}).
@@ -12,6 +14,8 @@ import io.loadwise.policy.PolicyMetric;
  * among themselves ({@link UnknownSharePicker}); with no fresh value anywhere this is least connections.
  */
 public final class LeastSessionsPolicy implements LoadBalancingPolicy {
+
+    private static final Set<PolicyInput> INPUTS = Set.of(PolicyInput.AGENT_METRICS);
 
     @Override
     public String id() {
@@ -24,8 +28,8 @@ public final class LeastSessionsPolicy implements LoadBalancingPolicy {
     }
 
     @Override
-    public boolean usesAgentMetrics() {
-        return true;
+    public Set<PolicyInput> inputs() {
+        return INPUTS;
     }
 
     @Override

@@ -5,6 +5,8 @@ import io.loadwise.policy.LoadBalancingPolicy;
 import io.loadwise.policy.NodeView;
 import io.loadwise.policy.Picker;
 import io.loadwise.policy.PolicyEnvironment;
+import io.loadwise.policy.PolicyInput;
+import java.util.Set;
 import java.util.random.RandomGenerator;
 
 /** TAPR-01: each usable node is picked with probability 1/k (k usable nodes), ignoring weights. */
@@ -18,6 +20,12 @@ public final class RandomPolicy implements LoadBalancingPolicy {
     @Override
     public String description() {
         return "Random: each usable node with equal probability";
+    }
+
+    /** Nothing beyond configuration, flags and connection counts: usable in TCP clusters. */
+    @Override
+    public Set<PolicyInput> inputs() {
+        return Set.of();
     }
 
     @Override

@@ -4,7 +4,9 @@ import io.loadwise.policy.ClusterSnapshot;
 import io.loadwise.policy.LoadBalancingPolicy;
 import io.loadwise.policy.Picker;
 import io.loadwise.policy.PolicyEnvironment;
+import io.loadwise.policy.PolicyInput;
 import java.util.Arrays;
+import java.util.Set;
 
 /**
  * TAPR-02: nodes in configuration order, one after another, ignoring weights. An unusable node's turn
@@ -22,6 +24,12 @@ public final class RoundRobinPolicy implements LoadBalancingPolicy {
     @Override
     public String description() {
         return "Round-robin: usable nodes in turn, in configuration order";
+    }
+
+    /** Nothing beyond configuration, flags and connection counts: usable in TCP clusters. */
+    @Override
+    public Set<PolicyInput> inputs() {
+        return Set.of();
     }
 
     @Override

@@ -4,6 +4,8 @@ import io.loadwise.policy.ClusterSnapshot;
 import io.loadwise.policy.LoadBalancingPolicy;
 import io.loadwise.policy.Picker;
 import io.loadwise.policy.PolicyEnvironment;
+import io.loadwise.policy.PolicyInput;
+import java.util.Set;
 
 /**
  * TAPR-03/06: static weighted round-robin, interleaved. Node weights (the configured
@@ -23,6 +25,12 @@ public final class StaticWrrPolicy implements LoadBalancingPolicy {
     @Override
     public String description() {
         return "Static weighted round-robin: smooth interleaved cycle by configured node weight";
+    }
+
+    /** Nothing beyond configuration, flags and connection counts: usable in TCP clusters. */
+    @Override
+    public Set<PolicyInput> inputs() {
+        return Set.of();
     }
 
     @Override

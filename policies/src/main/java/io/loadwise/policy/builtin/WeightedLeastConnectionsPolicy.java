@@ -5,6 +5,8 @@ import io.loadwise.policy.LoadBalancingPolicy;
 import io.loadwise.policy.NodeView;
 import io.loadwise.policy.Picker;
 import io.loadwise.policy.PolicyEnvironment;
+import io.loadwise.policy.PolicyInput;
+import java.util.Set;
 
 /**
  * TAPR-10: fewest active connections relative to capacity (the static weight). The key is
@@ -23,6 +25,12 @@ public final class WeightedLeastConnectionsPolicy implements LoadBalancingPolicy
     @Override
     public String description() {
         return "Weighted least connections: fewest (active + 1) / weight, ties rotate";
+    }
+
+    /** Nothing beyond configuration, flags and connection counts: usable in TCP clusters. */
+    @Override
+    public Set<PolicyInput> inputs() {
+        return Set.of();
     }
 
     @Override

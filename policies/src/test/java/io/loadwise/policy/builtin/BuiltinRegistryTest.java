@@ -2,17 +2,19 @@ package io.loadwise.policy.builtin;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.loadwise.policy.LoadBalancingPolicy;
+import io.loadwise.policy.PolicyInput;
 import io.loadwise.policy.PolicyOptions;
 import io.loadwise.policy.PolicyRegistry;
 import io.loadwise.policy.UnknownPolicyException;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 class BuiltinRegistryTest {
@@ -40,14 +42,25 @@ class BuiltinRegistryTest {
     }
 
     @Test
-    void onlyAgentDrivenPoliciesAskForAgentMetrics() {
-        Set<String> agentDriven = new TreeSet<>();
+    void everyPolicyDeclaresWhatItReads() {
+        Map<String, Set<PolicyInput>> declared = new TreeMap<>();
         for (LoadBalancingPolicy policy : registry.all().values()) {
-            if (policy.usesAgentMetrics()) {
-                agentDriven.add(policy.id());
-            }
+            declared.put(policy.id(), policy.inputs());
         }
-        assertEquals(Set.of("least-sessions", "least-loaded", "f5-dynamic-ratio", "jvm-aware"), agentDriven);
+        Set<PolicyInput> agent = Set.of(PolicyInput.AGENT_METRICS);
+        assertEquals(Map.of("f5-dynamic-ratio", agent, "fastest-response-time", Set.of(PolicyInput.RESPONSE_TIMES),
+                "jvm-aware", agent, "least-connections", Set.of(), "least-loaded", agent, "least-sessions", agent,
+                "random", Set.of(), "round-robin", Set.of(), "static-wrr", Set.of(), "weighted-least-connections",
+                Set.of()), declared);
+    }
+
+    @Test
+    void inputsAreOneImmutableSetPerPolicy() {
+        for (LoadBalancingPolicy policy : registry.all().values()) {
+            // The dispatcher asks once per piggybacked load report: no set may be built per call.
+            assertSame(policy.inputs(), policy.inputs(), policy.id());
+            assertThrows(UnsupportedOperationException.class, () -> policy.inputs().add(PolicyInput.RESPONSE_TIMES));
+        }
     }
 
     @Test

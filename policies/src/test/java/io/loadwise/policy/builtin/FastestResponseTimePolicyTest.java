@@ -2,10 +2,11 @@ package io.loadwise.policy.builtin;
 
 import static io.loadwise.policy.builtin.TestCluster.sequence;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 import io.loadwise.policy.Picker;
+import io.loadwise.policy.PolicyInput;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class FastestResponseTimePolicyTest {
@@ -20,7 +21,7 @@ class FastestResponseTimePolicyTest {
         assertEquals("BB", sequence(picker, 2));
         cluster.node('C').responseTime(3);
         assertSame(cluster.node('C'), picker.pick(null));
-        assertFalse(cluster.policy.usesAgentMetrics());
+        assertEquals(Set.of(PolicyInput.RESPONSE_TIMES), cluster.policy.inputs());
     }
 
     @Test

@@ -3,9 +3,10 @@ package io.loadwise.policy.builtin;
 import static io.loadwise.policy.builtin.TestCluster.sequence;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.loadwise.policy.Picker;
+import io.loadwise.policy.PolicyInput;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class LeastSessionsPolicyTest {
@@ -18,7 +19,7 @@ class LeastSessionsPolicyTest {
         cluster.node('A').metrics(SESSIONS, 30);
         cluster.node('B').metrics(SESSIONS, 10);
         cluster.node('C').metrics(SESSIONS, 20);
-        assertTrue(cluster.policy.usesAgentMetrics());
+        assertEquals(Set.of(PolicyInput.AGENT_METRICS), cluster.policy.inputs());
         assertEquals("BBB", sequence(cluster.picker(), 3));
     }
 

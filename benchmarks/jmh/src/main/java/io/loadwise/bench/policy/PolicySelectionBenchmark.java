@@ -5,6 +5,7 @@ import io.loadwise.policy.ClusterSnapshot;
 import io.loadwise.policy.NodeView;
 import io.loadwise.policy.Picker;
 import io.loadwise.policy.PolicyEnvironment;
+import io.loadwise.policy.PolicyMetric;
 import io.loadwise.policy.PolicyRegistry;
 import java.util.ArrayList;
 import java.util.List;
@@ -58,14 +59,14 @@ public class PolicySelectionBenchmark {
 
     private static AgentSample sample(SplittableRandom random) {
         Map<String, Double> metrics = new TreeMap<>();
-        metrics.put("OS_CPU_USED%", (double) random.nextInt(10, 90));
-        metrics.put("OS_MEM_USED%", (double) random.nextInt(20, 80));
-        metrics.put("OS_CPU_IOWAIT%", (double) random.nextInt(0, 20));
-        metrics.put("AMX_CONNS_Q_USED%", (double) random.nextInt(0, 50));
-        metrics.put("AMX_CONNS_Q_THRBSY%", (double) random.nextInt(0, 100));
-        metrics.put("AMX_JDBC_ACTC%", (double) random.nextInt(0, 100));
-        metrics.put("JVM_HEAP_USED%", (double) random.nextInt(20, 80));
-        metrics.put("AMX_SESSIONS_ACT", (double) random.nextInt(0, 500));
+        metrics.put(PolicyMetric.OS_CPU_USED.seedName(), (double) random.nextInt(10, 90));
+        metrics.put(PolicyMetric.OS_MEM_USED.seedName(), (double) random.nextInt(20, 80));
+        metrics.put(PolicyMetric.OS_CPU_IOWAIT.seedName(), (double) random.nextInt(0, 20));
+        metrics.put(PolicyMetric.AMX_CONNS_Q_USED.seedName(), (double) random.nextInt(0, 50));
+        metrics.put(PolicyMetric.AMX_CONNS_Q_THRBSY.seedName(), (double) random.nextInt(0, 100));
+        metrics.put(PolicyMetric.AMX_JDBC_ACTC.seedName(), (double) random.nextInt(0, 100));
+        metrics.put(PolicyMetric.JVM_HEAP_USED.seedName(), (double) random.nextInt(20, 80));
+        metrics.put(PolicyMetric.AMX_SESSIONS_ACT.seedName(), (double) random.nextInt(0, 500));
         return new AgentSample(System.currentTimeMillis(), AgentSample.Source.SIMULATED, metrics);
     }
 

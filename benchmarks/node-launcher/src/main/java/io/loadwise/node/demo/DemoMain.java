@@ -6,6 +6,7 @@ import io.loadwise.node.NodeLauncher;
 import io.loadwise.node.NodeProcess;
 import io.loadwise.node.NodeSpec;
 import io.loadwise.node.process.ChildJvm;
+import io.loadwise.wire.OrcaLoadReport;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetAddress;
@@ -124,8 +125,9 @@ public final class DemoMain {
         out.println("[3/4] checking a request through the dispatcher ...");
         URI scenario = URI.create("http://127.0.0.1:" + options.dispatcherPort() + "/trade/scenario");
         HttpResponse<String> response = get(scenario, null, 200);
-        if (response.headers().firstValue("endpoint-load-metrics").isPresent()) {
-            throw new DemoException("the dispatcher let an endpoint-load-metrics header through to the client");
+        if (response.headers().firstValue(OrcaLoadReport.HEADER_NAME).isPresent()) {
+            throw new DemoException("the dispatcher let an " + OrcaLoadReport.HEADER_NAME
+                    + " header through to the client");
         }
         URI api = URI.create("http://127.0.0.1:" + options.adminPort() + "/api/clusters/" + DemoConfig.CLUSTER);
         awaitAgentMetrics(api, token);

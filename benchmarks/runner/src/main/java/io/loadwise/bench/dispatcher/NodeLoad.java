@@ -1,6 +1,7 @@
 package io.loadwise.bench.dispatcher;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.loadwise.wire.SeedMetric;
 
 /**
  * The three resources the capacity scenarios halve on VCN3, as a node's agent reports them through the
@@ -17,8 +18,8 @@ public record NodeLoad(double heapPercent, double threadsPercent, double jdbcPer
         if (!metrics.isObject()) {
             return UNKNOWN;
         }
-        return new NodeLoad(value(metrics, "JVM_HEAP_USED%"), value(metrics, "AMX_CONNS_Q_THRBSY%"),
-                value(metrics, "AMX_JDBC_ACTC%"));
+        return new NodeLoad(value(metrics, SeedMetric.JVM_HEAP_USED_PCT),
+                value(metrics, SeedMetric.AMX_CONNS_Q_THRBSY_PCT), value(metrics, SeedMetric.AMX_JDBC_ACTC_PCT));
     }
 
     /** Per resource, the larger of the two (NaN only when both are). */
@@ -31,8 +32,8 @@ public record NodeLoad(double heapPercent, double threadsPercent, double jdbcPer
         return Double.isNaN(a) ? b : Double.isNaN(b) ? a : Math.max(a, b);
     }
 
-    private static double value(JsonNode metrics, String name) {
-        JsonNode v = metrics.path(name);
+    private static double value(JsonNode metrics, SeedMetric metric) {
+        JsonNode v = metrics.path(metric.seedName());
         return v.isNumber() ? v.asDouble() : Double.NaN;
     }
 }

@@ -1,6 +1,7 @@
 package io.loadwise.sim.cli;
 
 import io.loadwise.policy.LoadBalancingPolicy;
+import io.loadwise.policy.PolicyInput;
 import io.loadwise.policy.PolicyRegistry;
 import io.loadwise.sim.agent.AgentSettings;
 import io.loadwise.sim.dispatch.ChooserFactory;
@@ -71,7 +72,8 @@ public final class SimulateCommand {
             PolicyRegistry registry = PolicyRegistry.load();
             if (cl.has("list-policies")) {
                 for (LoadBalancingPolicy p : registry.all().values()) {
-                    out.printf("%-28s %s%s%n", p.id(), p.description(), p.usesAgentMetrics() ? " [agent metrics]" : "");
+                    out.printf("%-28s %s%s%n", p.id(), p.description(),
+                            p.inputs().contains(PolicyInput.AGENT_METRICS) ? " [agent metrics]" : "");
                 }
                 out.printf("%-28s %s%n", OracleLeastWorkLeft.NAME, "simulator-only baseline, always run");
                 return 0;

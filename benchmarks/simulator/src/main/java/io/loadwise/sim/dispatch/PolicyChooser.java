@@ -5,6 +5,7 @@ import io.loadwise.policy.LoadBalancingPolicy;
 import io.loadwise.policy.NodeView;
 import io.loadwise.policy.Picker;
 import io.loadwise.policy.PolicyEnvironment;
+import io.loadwise.policy.PolicyInput;
 import io.loadwise.policy.PolicyOptions;
 import io.loadwise.sim.engine.SimulatedNode;
 import io.loadwise.sim.engine.VirtualClock;
@@ -14,7 +15,7 @@ import java.util.SplittableRandom;
 /**
  * Chooses through a real {@link LoadBalancingPolicy}, as the dispatcher does: one picker built over a
  * snapshot of the nodes, rebuilt with {@code newPicker(snapshot, previous, env)} after every batch of
- * agent samples when the policy {@linkplain LoadBalancingPolicy#usesAgentMetrics() uses them}.
+ * agent samples when the policy {@linkplain LoadBalancingPolicy#inputs() reads them}.
  */
 public final class PolicyChooser implements NodeChooser {
 
@@ -59,7 +60,7 @@ public final class PolicyChooser implements NodeChooser {
 
     @Override
     public void onAgentSamples() {
-        if (policy.usesAgentMetrics()) {
+        if (policy.inputs().contains(PolicyInput.AGENT_METRICS)) {
             picker = policy.newPicker(snapshot, picker, env);
         }
     }

@@ -1,0 +1,9 @@
+package io.loadwise.dispatcher.control;
+
+/**
+ * Session-affinity outcomes of an HTTP cluster since its listener started: requests that named a live
+ * node by session route or affinity cookie (hits), that named a node no longer usable (misses, sent to
+ * the policy), and that carried no affinity at all (unpinned).
+ */
+public record AffinityCounts(long hits, long misses, long unpinned) {
+}
