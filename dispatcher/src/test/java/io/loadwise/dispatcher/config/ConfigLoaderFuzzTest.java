@@ -14,8 +14,8 @@ import java.util.List;
  * {@link ConfigLoader} (strict Jackson) and then {@link ConfigValidator}. Contract: parsing returns a
  * configuration or throws {@link ConfigValidationException} with at least one non-blank message;
  * validating returns a list of problems and never throws. A configuration that validates clean must be
- * written by {@link ConfigLoader#toJson} as JSON that reads back as the same configuration, because that
- * is how a change made through the API survives a restart. Any other exception, a hang or an
+ * written by {@link ConfigLoader#toJson}, as UTF-8 like {@link ConfigStore} does, as JSON that reads back
+ * as the same configuration, because that is how a change made through the API survives a restart. Any other exception, a hang or an
  * OutOfMemoryError is a finding. Seeds: {@code ConfigLoaderFuzzTestInputs/load/}.
  */
 class ConfigLoaderFuzzTest {
@@ -34,8 +34,11 @@ class ConfigLoaderFuzzTest {
         String json = new String(input, StandardCharsets.UTF_8);
         LoadwiseConfig config = parsedOrNull(json);
         if (config != null && VALIDATOR.validate(config).isEmpty()) {
-            LoadwiseConfig again = parsedOrNull(ConfigLoader.toJson(config));
-            assertEquals(config, again, () -> "written as " + ConfigLoader.toJson(config) + " from " + json);
+            // as ConfigStore writes it: the UTF-8 bytes of toJson
+            byte[] file = ConfigLoader.toJson(config).getBytes(StandardCharsets.UTF_8);
+            String written = new String(file, StandardCharsets.UTF_8);
+            LoadwiseConfig again = parsedOrNull(written);
+            assertEquals(config, again, () -> "written as " + written + " from " + json);
             assertEquals(List.of(), VALIDATOR.validate(again));
         }
         ClusterConfig cluster = clusterOrNull(json);
