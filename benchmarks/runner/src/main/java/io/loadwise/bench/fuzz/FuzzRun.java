@@ -12,7 +12,6 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -112,6 +111,15 @@ public final class FuzzRun {
         }
     }
 
+    /** libFuzzer's events in plain words: INITED after the seeds, DONE at the end, the rest meanwhile. */
+    private static String label(String event) {
+        return switch (event) {
+            case "INITED" -> "seeds read";
+            case "DONE" -> "done";
+            default -> "fuzzing";
+        };
+    }
+
     /** Reads Maven's output: all of it to maven.log, the progress and the problems to the terminal and report. */
     private final class Progress {
 
@@ -159,7 +167,7 @@ public final class FuzzRun {
                     return null;
                 }
                 nextPrint = now + PROGRESS_EVERY.toNanos();
-                return status.event().toLowerCase(Locale.ROOT) + ": " + status.describe();
+                return label(status.event()) + ": " + status.describe();
             }
             return REPORTED.matcher(line).matches() ? line : null;
         }
