@@ -18,7 +18,8 @@ import java.util.stream.Stream;
 
 /**
  * Fuzzes one target through Maven, exactly as {@code mvn verify} does but for longer: the parent pom's
- * surefire execution "fuzz" (JAZZER_FUZZ=1, a JVM of its own, libFuzzer's 10 s per-input timeout), with
+ * surefire executions "fuzz-seeds" (each seed once, 10 s at most) and "fuzz" (JAZZER_FUZZ=1, a JVM of its
+ * own, libFuzzer's 10 s per-input timeout), with
  * {@code jazzer.max_duration} raised and Jazzer's working directory (generated corpus, crashing inputs)
  * in {@code workDir}, which keeps the corpus from one run to the next. Maven's whole output goes to
  * {@code workDir/maven.log}; the progress lines, a status at most every {@link #PROGRESS_EVERY}, and every
@@ -46,10 +47,13 @@ public final class FuzzRun {
         this.duration = duration;
     }
 
-    /** The Maven command line: compile the module (and what it needs), then run only its fuzz execution. */
+    /**
+     * The Maven command line: compile the module (and what it needs), replay the target's seeds with a
+     * time limit each (fuzz-seeds), then fuzz it (fuzz).
+     */
     public List<String> command(String maven) {
         return List.of(maven, "-B", "-Dstyle.color=never", "-pl", target.module(), "-am", "test-compile",
-                "surefire:test@fuzz", "-Dtest=" + target.simpleName(), "-Dsurefire.failIfNoSpecifiedTests=false",
+                "surefire:test@fuzz-seeds", "surefire:test@fuzz", "-Dtest=" + target.simpleName(), "-Dsurefire.failIfNoSpecifiedTests=false",
                 "-Dfuzz.skip=false", "-Djazzer.max_duration=" + duration.toSeconds() + "s",
                 "-Dfuzz.workDir=" + workDir.toAbsolutePath());
     }

@@ -27,7 +27,7 @@ class FuzzRunTest {
     void runsOnlyTheFuzzExecutionOfTheTargetsModuleForTheGivenTime() {
         Path work = tmp.resolve("work");
         assertEquals(List.of("mvn", "-B", "-Dstyle.color=never", "-pl", "node-agent/core", "-am", "test-compile",
-                "surefire:test@fuzz", "-Dtest=ParserFuzzTest", "-Dsurefire.failIfNoSpecifiedTests=false",
+                "surefire:test@fuzz-seeds", "surefire:test@fuzz", "-Dtest=ParserFuzzTest", "-Dsurefire.failIfNoSpecifiedTests=false",
                 "-Dfuzz.skip=false", "-Djazzer.max_duration=90s", "-Dfuzz.workDir=" + work.toAbsolutePath()),
                 new FuzzRun(TARGET, tmp, work, Duration.ofSeconds(90)).command("mvn"));
     }
