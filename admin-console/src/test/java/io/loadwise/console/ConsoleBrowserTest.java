@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.loadwise.console.testing.BrowserCheck;
 import io.loadwise.console.testing.ConsoleFixture;
 import io.loadwise.console.testing.TrafficLoop;
 import java.awt.image.BufferedImage;
@@ -30,7 +31,6 @@ import java.util.Map;
 import java.util.Set;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -77,16 +77,7 @@ class ConsoleBrowserTest {
 
     @BeforeAll
     static void startBrowser() throws Exception {
-        if (Boolean.getBoolean("loadwise.skipBrowserTests")) {
-            String why = "ConsoleBrowserTest skipped: -Dloadwise.skipBrowserTests=true was given";
-            System.err.println(why);
-            Assumptions.abort(why);
-        }
-        if (!Files.isExecutable(Path.of(CHROMIUM)) || !Files.isExecutable(Path.of(CHROMEDRIVER))) {
-            fail("browser tests need Debian's chromium and chromium-driver (" + CHROMIUM + ", " + CHROMEDRIVER
-                    + "): install them with `bash .ci/install-deps chromium chromium-driver`, "
-                    + "or skip these tests explicitly with -Dloadwise.skipBrowserTests=true");
-        }
+        BrowserCheck.requireChromium(CHROMIUM, CHROMEDRIVER);
         // Never let Selenium Manager look for (or download) a driver: the paths are given explicitly.
         System.setProperty("SE_OFFLINE", "true");
         System.setProperty("selenium.manager.offline", "true");

@@ -109,7 +109,8 @@ public final class OrcaLoadReport {
      * Parses a header value in TEXT or JSON form into seed-named metrics.
      *
      * @throws MalformedLoadReportException on a missing or unknown form prefix, a pair without a key or
-     *     value, a non-numeric, negative or non-finite value, a duplicate key, or invalid JSON
+     *     value, a non-numeric, negative or non-finite value (also once scaled to a percentage), a duplicate
+     *     key, or invalid JSON
      */
     public static Map<String, Double> parse(String headerValue) throws MalformedLoadReportException {
         if (headerValue == null) {
@@ -204,6 +205,10 @@ public final class OrcaLoadReport {
                 value = wireValue * TO_SEED[i];
                 break;
             }
+        }
+        if (!Double.isFinite(value)) {
+            // a huge but finite fraction overflows when turned into a percentage; policies need finite inputs
+            throw new MalformedLoadReportException("Load report key '" + orcaKey + "' is out of range: " + wireValue);
         }
         if (out.putIfAbsent(name, value) != null) {
             throw new MalformedLoadReportException("Load report key '" + orcaKey + "' appears twice");

@@ -113,6 +113,16 @@ class OrcaLoadReportTest {
         assertMalformed("TEXT " + "a=1,".repeat(3000), "limit");
     }
 
+    /** Found by OrcaLoadReportFuzzTest: a finite wire fraction times 100 overflowed to an infinite percentage. */
+    @Test
+    void valuesThatOverflowWhenScaledToPercentAreRejected() throws Exception {
+        assertMalformed("TEXT cpu_utilization=1e307", "out of range");
+        assertMalformed("JSON {\"named_metrics\":{\"jvm_heap_used\":9e306}}", "out of range");
+        assertEquals(1e308, OrcaLoadReport.parse("TEXT cpu_utilization=1e306").get("OS_CPU_USED%"), 1e294);
+        assertEquals(1e307, OrcaLoadReport.parse("TEXT named_metrics.http_sessions_active=1e307")
+                .get("AMX_SESSIONS_ACT"), 0); // a count, not scaled
+    }
+
     @Test
     void randomGarbageNeverEscapesAsAnUncheckedException() {
         Random random = new Random(42);

@@ -4,7 +4,7 @@ import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.List;
 
-/** {@code loadwise bench sweep|calibrate|overhead ...}: the benchmark runner's entry point. */
+/** {@code loadwise bench sweep|calibrate|overhead|fuzz ...}: the benchmark runner's entry point. */
 public final class BenchMain {
 
     static final String USAGE = """
@@ -12,6 +12,7 @@ public final class BenchMain {
               sweep       seed 001's evaluation: 5 capacity scenarios x 12 policy rows with real JMeter
               calibrate   check (and choose) the node capacities so the scenarios bite on this machine
               overhead    proxy overhead (wrk), policy selection cost and agent filter cost (JMH)
+              fuzz        every Jazzer fuzz target for longer than mvn verify does (--minutes N)
             Run "loadwise bench <command> --help" for a command's options. Results: benchmarks/results/.
             """;
 
@@ -37,6 +38,7 @@ public final class BenchMain {
                 case "sweep" -> help ? usage(out, SweepCommand.USAGE) : SweepCommand.run(rest, out) == 0 ? 0 : 1;
                 case "calibrate" -> help ? usage(out, CalibrateCommand.USAGE) : CalibrateCommand.run(rest, out);
                 case "overhead" -> help ? usage(out, OverheadCommand.USAGE) : OverheadCommand.run(rest, out);
+                case "fuzz" -> help ? usage(out, FuzzCommand.USAGE) : FuzzCommand.run(rest, out);
                 default -> {
                     err.println("bench: unknown command '" + args.get(0) + "'");
                     err.print(USAGE);

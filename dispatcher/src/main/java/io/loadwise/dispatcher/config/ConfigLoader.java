@@ -54,7 +54,9 @@ public final class ConfigLoader {
             throw new ConfigValidationException("the configuration is empty");
         }
         try {
-            return MAPPER.readValue(json, LoadwiseConfig.class);
+            LoadwiseConfig config = MAPPER.readValue(json, LoadwiseConfig.class);
+            rejectUnpairedSurrogates(json);
+            return config;
         } catch (JsonProcessingException e) {
             throw new ConfigValidationException(describe(e));
         }
@@ -63,9 +65,24 @@ public final class ConfigLoader {
     /** Parses one cluster (an API request body) with the same strictness. */
     public static ClusterConfig parseCluster(String json) throws ConfigValidationException {
         try {
-            return MAPPER.readValue(json, ClusterConfig.class);
+            ClusterConfig cluster = MAPPER.readValue(json, ClusterConfig.class);
+            rejectUnpairedSurrogates(json);
+            return cluster;
         } catch (JsonProcessingException e) {
             throw new ConfigValidationException(describe(e));
+        }
+    }
+
+    /** Text the file could not store as it is (see {@link UnpairedSurrogates}); found by ConfigLoaderFuzzTest. */
+    private static void rejectUnpairedSurrogates(String json)
+            throws JsonProcessingException, ConfigValidationException {
+        if (json.contains("\\u") || UnpairedSurrogates.broken(json)) {
+            String at = UnpairedSurrogates.find(MAPPER.readTree(json), "");
+            if (at != null) {
+                throw new ConfigValidationException((at.isEmpty() ? "(top level)" : at) + ": holds half of a"
+                        + " UTF-16 surrogate pair (a \\uD800-\\uDFFF escape without its partner), which the"
+                        + " UTF-8 configuration file cannot store");
+            }
         }
     }
 
