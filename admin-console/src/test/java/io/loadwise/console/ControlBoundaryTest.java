@@ -24,7 +24,7 @@ class ControlBoundaryTest {
     private static final Path SOURCES = Path.of("src/main/java");
     private static final Pattern LIVE_STATE = Pattern.compile(
             "io\\.loadwise\\.dispatcher\\.(?:cluster|monitor|http|net|tcp|runtime)\\b"
-                    + "|io\\.loadwise\\.dispatcher\\.metrics\\.(?:TrafficCounters|MetricsHistory)\\b");
+                    + "|io\\.loadwise\\.dispatcher\\.metrics\\.TrafficCounters\\b");
 
     @Test
     void noConsoleSourceNamesTheDispatchersLiveState() throws IOException {

@@ -1,8 +1,8 @@
 package io.loadwise.dispatcher.http;
 
-import static io.loadwise.dispatcher.http.FrontendHandler.PAUSE_BACKPRESSURE;
-import static io.loadwise.dispatcher.http.FrontendHandler.PAUSE_CONNECT;
-import static io.loadwise.dispatcher.http.FrontendHandler.PAUSE_UPGRADE;
+import static io.loadwise.dispatcher.http.ClientConnection.PAUSE_BACKPRESSURE;
+import static io.loadwise.dispatcher.http.ClientConnection.PAUSE_CONNECT;
+import static io.loadwise.dispatcher.http.ClientConnection.PAUSE_UPGRADE;
 
 import io.loadwise.dispatcher.cluster.NodeState;
 import io.loadwise.dispatcher.cluster.VirtualCluster;
@@ -73,7 +73,7 @@ final class Exchange implements NodePool.Waiter {
     private static final Logger log = LoggerFactory.getLogger(Exchange.class);
 
     private final HttpProxyServer server;
-    private final FrontendHandler frontend;
+    private final ClientConnection frontend;
     private final VirtualCluster cluster;
     private final SessionAffinity affinity;
     /** {@code balance: per-connection}: the node this client is bound to; {@code null} per request. */
@@ -118,7 +118,7 @@ final class Exchange implements NodePool.Waiter {
     private long responseProgressSeen;
     private long responseSeenNanos;
 
-    Exchange(HttpProxyServer server, FrontendHandler frontend) {
+    Exchange(HttpProxyServer server, ClientConnection frontend) {
         this.server = server;
         this.frontend = frontend;
         this.cluster = server.cluster();
@@ -155,7 +155,7 @@ final class Exchange implements NodePool.Waiter {
     // ---- IDLE → CONNECTING ------------------------------------------------------------------------
 
     void begin(ProxiedRequest proxied) {
-        client = frontend.client();
+        client = frontend.channel();
         ticker = client.eventLoop().ticker();
         request = RequestPhase.CONNECTING;
         response = ResponsePhase.NONE;
@@ -502,7 +502,7 @@ final class Exchange implements NodePool.Waiter {
         request = RequestPhase.IDLE;
         response = ResponsePhase.NONE;
         long now = ticker.nanoTime();
-        frontend.touch(now);
+        frontend.exchangeEnded(now);
         long latency = now - startNanos;
         if (success) {
             long processing = now - sentNanos;

@@ -35,15 +35,9 @@ import org.slf4j.LoggerFactory;
  * the exchange's own ({@link Exchange#checkDeadlines}). The timer re-arms itself for the next deadline
  * when it fires, so a busy keep-alive connection schedules about one task per timeout period.
  */
-final class FrontendHandler extends ChannelInboundHandlerAdapter {
+final class FrontendHandler extends ChannelInboundHandlerAdapter implements ClientConnection {
 
     private static final Logger log = LoggerFactory.getLogger(FrontendHandler.class);
-
-    /** Reasons to stop reading from the client; reading resumes when none is left. */
-    static final int PAUSE_CONNECT = 1;
-    static final int PAUSE_BACKPRESSURE = 2;
-    static final int PAUSE_QUEUE = 4;
-    static final int PAUSE_UPGRADE = 8;
 
     private final HttpProxyServer server;
     private final VirtualCluster cluster;
@@ -166,7 +160,8 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     }
 
     /** Makes sure the timer fires by {@code due}; an earlier timer stays. */
-    void deadlineBy(long due) {
+    @Override
+    public void deadlineBy(long due) {
         if (timer == null || due - timerDueNanos < 0) {
             schedule(ticker.nanoTime(), due);
         }
@@ -181,8 +176,8 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         timer = client.eventLoop().schedule(deadlineCheck, delay, TimeUnit.NANOSECONDS);
     }
 
-    /** An exchange ended at {@code nanos}: the connection is idle from then, or receiving the next head. */
-    void touch(long nanos) {
+    @Override
+    public void exchangeEnded(long nanos) {
         lastActivityNanos = nanos;
         deadlineBy(nanos + Math.min(idleNanos, headerTimeoutNanos));
     }
@@ -217,7 +212,8 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     }
 
     /** Goes on with queued messages once the exchange can take them; called when an exchange ends. */
-    void drain() {
+    @Override
+    public void drain() {
         while (!queued.isEmpty() && !closing && exchange.accepts(queued.peekFirst())) {
             process(queued.pollFirst());
         }
@@ -254,24 +250,28 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     }
 
     /** Writes {@code last} (the final response, or an empty buffer) and closes the connection after it. */
-    void closeAfter(Object last) {
+    @Override
+    public void closeAfter(Object last) {
         closing = true;
         releaseQueued();
         client.writeAndFlush(last).addListener(ChannelFutureListener.CLOSE);
     }
 
-    void closeAfterResponse() {
+    @Override
+    public void closeAfterResponse() {
         closeAfter(Unpooled.EMPTY_BUFFER);
     }
 
     /** Writes an error response and keeps the connection for the next request. */
-    void respondAndContinue(FullHttpResponse response) {
+    @Override
+    public void respondAndContinue(FullHttpResponse response) {
         client.writeAndFlush(response, client.voidPromise());
         drain();
     }
 
     /** Closes at once: a response was cut off, or the client is gone. */
-    void abort() {
+    @Override
+    public void abort() {
         closing = true;
         releaseQueued();
         client.close();
@@ -281,7 +281,8 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
      * The client connection is handed to an upgraded protocol: this handler is leaving the pipeline,
      * and a plain idle detector watches the tunnel's traffic in both directions instead.
      */
-    void handOver() {
+    @Override
+    public void handOver() {
         closing = true;
         releaseQueued();
         cancelTimer();
@@ -295,15 +296,18 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
-    Channel client() {
+    @Override
+    public Channel channel() {
         return client;
     }
 
-    BackendPools pools() {
+    @Override
+    public BackendPools pools() {
         return pools;
     }
 
-    String clientIp() {
+    @Override
+    public String clientIp() {
         return clientIp;
     }
 
@@ -313,15 +317,18 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     }
 
     /** The client is one of the cluster's trusted proxies. */
-    boolean trustedSource() {
+    @Override
+    public boolean trustedSource() {
         return trustedSource;
     }
 
-    boolean reading() {
+    @Override
+    public boolean reading() {
         return reading;
     }
 
-    void pause(int reason) {
+    @Override
+    public void pause(int reason) {
         int before = paused;
         paused |= reason;
         if (before == 0) {
@@ -329,7 +336,8 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
-    void resume(int reasons) {
+    @Override
+    public void resume(int reasons) {
         if ((paused & reasons) == 0) {
             return;
         }

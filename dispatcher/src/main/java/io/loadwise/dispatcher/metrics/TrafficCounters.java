@@ -5,7 +5,7 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Monotonic counters and gauges of seed Table 2 for one cluster or one node. Recording is a few
- * {@link LongAdder} increments, cheap on the hot path; {@link MetricsHistory} turns them into per-second
+ * {@link LongAdder} increments, cheap on the hot path; {@code runtime.MetricsHistory} turns them into per-second
  * figures off the event loops.
  */
 public final class TrafficCounters {

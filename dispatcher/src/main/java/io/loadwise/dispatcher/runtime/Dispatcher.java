@@ -13,7 +13,6 @@ import io.loadwise.dispatcher.control.ClusterControl;
 import io.loadwise.dispatcher.control.ClusterStatus;
 import io.loadwise.dispatcher.control.ControlPlane;
 import io.loadwise.dispatcher.metrics.CounterReading;
-import io.loadwise.dispatcher.metrics.MetricsHistory;
 import io.loadwise.dispatcher.metrics.MetricsSnapshot;
 import io.loadwise.dispatcher.monitor.AgentStats;
 import io.loadwise.dispatcher.monitor.NodeMonitor;

@@ -1,4 +1,4 @@
-package io.loadwise.dispatcher.metrics;
+package io.loadwise.dispatcher.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

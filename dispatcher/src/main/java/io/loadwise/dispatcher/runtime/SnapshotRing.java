@@ -1,5 +1,6 @@
-package io.loadwise.dispatcher.metrics;
+package io.loadwise.dispatcher.runtime;
 
+import io.loadwise.dispatcher.metrics.MetricsSnapshot;
 import java.util.ArrayList;
 import java.util.List;
 

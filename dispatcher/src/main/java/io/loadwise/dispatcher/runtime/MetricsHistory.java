@@ -1,7 +1,10 @@
-package io.loadwise.dispatcher.metrics;
+package io.loadwise.dispatcher.runtime;
 
 import io.loadwise.dispatcher.cluster.NodeState;
 import io.loadwise.dispatcher.cluster.VirtualCluster;
+import io.loadwise.dispatcher.metrics.CounterReading;
+import io.loadwise.dispatcher.metrics.MetricsSnapshot;
+import io.loadwise.dispatcher.metrics.TrafficCounters;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
