@@ -3,6 +3,7 @@ package io.loadwise.dispatcher.runtime;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.loadwise.dispatcher.cluster.VirtualCluster;
+import io.loadwise.dispatcher.metrics.MetricsSnapshot;
 import io.loadwise.dispatcher.testsupport.Configs;
 import io.loadwise.policy.PolicyRegistry;
 import java.util.ArrayList;

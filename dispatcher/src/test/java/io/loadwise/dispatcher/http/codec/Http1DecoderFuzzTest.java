@@ -26,14 +26,15 @@ import java.util.ArrayDeque;
  * the fuzzer says. Contract: every message out is a head, body pieces and a last content, or a refusal
  * whose cause is a {@link BadMessage} with a 4xx/5xx status and a reason; nothing follows a refusal; a
  * fixed-length body never delivers more bytes than its head announced; no other exception escapes.
- * Seeds: {@code Http1DecoderFuzzTestInputs/}.
+ * Seeds: {@code Http1DecoderFuzzTestInputs/}. Dictionary entries spell CR and LF as libFuzzer escapes
+ * ({@code \\x0D\\x0A}): raw line ends break its dictionary file.
  */
 class Http1DecoderFuzzTest {
 
     @FuzzTest(maxDuration = "15s")
-    @DictionaryEntries({"GET ", "POST ", "CONNECT ", " HTTP/1.1\r\n", " HTTP/1.0\r\n", "Host: x\r\n",
-        "Transfer-Encoding: chunked\r\n", "Transfer-Encoding: ", "Content-Length: ", "Connection: ", "Upgrade: ",
-        "\r\n\r\n", "\r\n", "\n", "0\r\n\r\n", ";ext=1", "ffffffff", "100000005", "chunked, identity", ", "})
+    @DictionaryEntries({"GET ", "POST ", "CONNECT ", " HTTP/1.1\\x0D\\x0A", " HTTP/1.0\\x0D\\x0A", "Host: x\\x0D\\x0A",
+        "Transfer-Encoding: chunked\\x0D\\x0A", "Transfer-Encoding: ", "Content-Length: ", "Connection: ", "Upgrade: ",
+        "\\x0D\\x0A\\x0D\\x0A", "\\x0D\\x0A", "\\x0A", "0\\x0D\\x0A\\x0D\\x0A", ";ext=1", "ffffffff", "100000005", "chunked, identity", ", "})
     void request(FuzzedDataProvider data) {
         ArrayDeque<HttpMethod> methods = new ArrayDeque<>();
         EmbeddedChannel channel = new EmbeddedChannel(new RequestDecoder(2048, methods));
@@ -46,9 +47,9 @@ class Http1DecoderFuzzTest {
     }
 
     @FuzzTest(maxDuration = "15s")
-    @DictionaryEntries({"HTTP/1.1 200 OK\r\n", "HTTP/1.1 101 Switching Protocols\r\n", "HTTP/1.1 100 Continue\r\n",
-        "HTTP/1.0 204 No Content\r\n", "Transfer-Encoding: chunked\r\n", "Content-Length: ", "\r\n\r\n", "\r\n",
-        "0\r\n\r\n", "100000002", "endpoint-load-metrics: TEXT a=1\r\n"})
+    @DictionaryEntries({"HTTP/1.1 200 OK\\x0D\\x0A", "HTTP/1.1 101 Switching Protocols\\x0D\\x0A", "HTTP/1.1 100 Continue\\x0D\\x0A",
+        "HTTP/1.0 204 No Content\\x0D\\x0A", "Transfer-Encoding: chunked\\x0D\\x0A", "Content-Length: ", "\\x0D\\x0A\\x0D\\x0A", "\\x0D\\x0A",
+        "0\\x0D\\x0A\\x0D\\x0A", "100000002", "endpoint-load-metrics: TEXT a=1\\x0D\\x0A"})
     void response(FuzzedDataProvider data) {
         ResponseDecoder decoder = new ResponseDecoder(2048);
         decoder.expectResponseTo(data.consumeBoolean());
