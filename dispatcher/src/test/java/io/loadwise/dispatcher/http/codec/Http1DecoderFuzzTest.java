@@ -27,7 +27,7 @@ import java.util.ArrayDeque;
  * whose cause is a {@link BadMessage} with a 4xx/5xx status and a reason; nothing follows a refusal; a
  * fixed-length body never delivers more bytes than its head announced; no other exception escapes.
  * Seeds: {@code Http1DecoderFuzzTestInputs/}. Dictionary entries spell CR and LF as libFuzzer escapes
- * ({@code \\x0D\\x0A}): raw line ends break its dictionary file.
+ * ({@code \x0D\x0A}): raw line ends break its dictionary file.
  */
 class Http1DecoderFuzzTest {
 
