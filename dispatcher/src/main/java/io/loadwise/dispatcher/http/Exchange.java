@@ -366,7 +366,7 @@ final class Exchange implements NodePool.Waiter {
         boolean http10 = head.clientVersion() == HttpVersion.HTTP_1_0;
         boolean noBody = HttpMethod.HEAD.equals(head.method()) || code == 204 || code == 304;
         keepAlive = ProxyHeaders.prepareResponse(nodeResponse, keepAlive, http10, noBody);
-        if (insertCookie) {
+        if (insertCookie && !affinity.setsOwnRoute(nodeResponse.headers(), node)) {
             nodeResponse.headers().add(HttpHeaderNames.SET_COOKIE, affinity.setCookieFor(node));
         }
         client.write(nodeResponse, client.voidPromise());

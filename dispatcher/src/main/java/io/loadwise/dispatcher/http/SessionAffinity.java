@@ -3,6 +3,7 @@ package io.loadwise.dispatcher.http;
 import io.loadwise.dispatcher.cluster.NodeState;
 import io.loadwise.dispatcher.cluster.VirtualCluster;
 import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpRequest;
 import java.util.HashMap;
 import java.util.List;
@@ -44,6 +45,27 @@ final class SessionAffinity {
     /** The {@code Set-Cookie} value that pins later requests to {@code node}. */
     String setCookieFor(NodeState node) {
         return setCookieByNode[node.index()];
+    }
+
+    /**
+     * Whether the response starts a session whose {@code JSESSIONID} already names {@code node}'s
+     * route: then the application pins its session itself and the dispatcher's cookie is not added.
+     */
+    boolean setsOwnRoute(HttpHeaders responseHeaders, NodeState node) {
+        if (node.route() == null) {
+            return false;
+        }
+        for (String cookie : responseHeaders.getAll(HttpHeaderNames.SET_COOKIE)) {
+            int eq = cookie.indexOf('=');
+            if (eq == JSESSIONID.length() && cookie.regionMatches(true, 0, JSESSIONID, 0, eq)) {
+                int end = cookie.indexOf(';', eq);
+                String sessionId = cookie.substring(eq + 1, end < 0 ? cookie.length() : end).trim();
+                if (byRouteIn(sessionId) == node) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** {@link #pinnedIndex}: the request carries no affinity. */

@@ -56,6 +56,32 @@ class HttpProxyAffinityTest {
     }
 
     @Test
+    void noCookieOfOursWhenTheApplicationStartsASessionWithItsRoute() throws Exception {
+        try (ScriptedBackend app = new ScriptedBackend("HTTP/1.1 200 OK\r\nSet-Cookie: JSESSIONID=A1B2.jvm7; Path=/app\r\n"
+                + "Content-Length: 2\r\n\r\nok", false);
+                ScriptedBackend other = new ScriptedBackend("HTTP/1.1 200 OK\r\nSet-Cookie: JSESSIONID=A1B2.jvm1; Path=/\r\n"
+                + "Content-Length: 2\r\n\r\nok", false);
+                ProxyFixture routed = new ProxyFixture()) {
+            routed.affinity = Affinity.COOKIE;
+            routed.node("app", app.address(), null, "jvm7").start();
+            try (RawHttpClient client = routed.client()) {
+                RawHttpClient.Response response = client.get("/app/login");
+                assertEquals(List.of("JSESSIONID=A1B2.jvm7; Path=/app"), response.headers("set-cookie"),
+                        "the application's route pins the session; no LWROUTE beside it");
+            }
+            try (ProxyFixture mismatched = new ProxyFixture()) {
+                mismatched.affinity = Affinity.COOKIE;
+                mismatched.node("other", other.address(), null, "jvm2").start();
+                try (RawHttpClient client = mismatched.client()) {
+                    RawHttpClient.Response response = client.get("/");
+                    assertEquals(2, response.headers("set-cookie").size(),
+                            "a JSESSIONID naming another node's route does not pin this one: ours is added");
+                }
+            }
+        }
+    }
+
+    @Test
     void insertedCookiePinsLaterRequests() throws Exception {
         try (RawHttpClient client = proxy.client()) {
             RawHttpClient.Response first = client.get("/");
