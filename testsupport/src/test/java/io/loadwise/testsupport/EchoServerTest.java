@@ -2,7 +2,6 @@ package io.loadwise.testsupport;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.OutputStream;
@@ -44,7 +43,13 @@ class EchoServerTest {
         EchoServer server = new EchoServer();
         int port = Integer.parseInt(server.address().substring("127.0.0.1:".length()));
         server.close();
-        assertThrows(ConnectException.class, () -> new Socket(InetAddress.getLoopbackAddress(), port).close());
+        // Usually refused; on a busy machine another process may already listen on the freed port, so what
+        // is asserted is that this server accepts nothing once closed.
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
+            socket.setSoTimeout(200);
+        } catch (ConnectException expected) {
+            // refused: the usual case
+        }
         assertEquals(0, server.accepted());
     }
 }
