@@ -88,7 +88,7 @@ class FuzzCommandTest {
                 new FuzzOutcome(CONFIG, null, List.of(), "Maven exited with 1 without a finding; see x|y")),
                 Duration.ofMinutes(5), Instant.parse("2026-11-23T10:00:00Z"));
         assertTrue(md.contains("every target fuzzed for 5 min, started 2026-11-23T10:00:00Z"), md);
-        assertTrue(md.contains("| OrcaLoadReportFuzzTest | node-agent/core | passed | 9000 | 4500 | 291 | 226 |\n"), md);
+        assertTrue(md.contains("| OrcaLoadReportFuzzTest | wire | passed | 9000 | 4500 | 291 | 226 |\n"), md);
         assertTrue(md.contains("| ConfigLoaderFuzzTest | dispatcher | error: Maven exited with 1 without a finding;"
                 + " see x/y | | | | |\n"), md);
     }
