@@ -59,13 +59,31 @@ public final class Cli {
         UsageMessageSpec usage = spec.usageMessage();
         usage.sortOptions(false); // in the order the command declares them, as the help always listed them
         usage.sortSynopsis(false);
-        usage.descriptionHeading("%n");
+        if (usage.description().length > 0) {
+            usage.descriptionHeading("%n");
+        }
         usage.optionListHeading("%nOptions:%n");
         usage.commandListHeading("%nCommands:%n");
-        usage.footerHeading("%n");
+        if (usage.footer().length > 0) {
+            usage.footerHeading("%n");
+        }
+        if (!command.getSubcommands().isEmpty()) {
+            usage.sectionKeys(commandsBeforeOptions(usage.sectionKeys()));
+        }
         for (CommandLine sub : command.getSubcommands().values()) {
             layoutAndErrors(sub);
         }
+    }
+
+    /** A program's help lists what it can do before how to tune it: its commands come before its options. */
+    private static List<String> commandsBeforeOptions(List<String> keys) {
+        List<String> commands = List.of(UsageMessageSpec.SECTION_KEY_COMMAND_LIST_HEADING,
+                UsageMessageSpec.SECTION_KEY_COMMAND_LIST);
+        List<String> reordered = new ArrayList<>(keys);
+        reordered.removeAll(commands);
+        int options = reordered.indexOf(UsageMessageSpec.SECTION_KEY_OPTION_LIST_HEADING);
+        reordered.addAll(options < 0 ? reordered.size() : options, commands);
+        return reordered;
     }
 
     /** Parses {@code args} against {@code top} (configured), and runs what they ask for; returns the exit code. */

@@ -146,7 +146,9 @@ class CliTest {
         assertEquals(serveHelp, out());
         out.reset();
         assertEquals(ExitCode.OK, run("help"));
-        assertTrue(out().contains("Commands:\n  serve  Serve 100 % of the time.\n"), out());
+        assertEquals("Usage: prog [-Vh] [COMMAND]\n\nA test program.\n\nCommands:\n  serve  Serve 100 % of the time.\n\n"
+                + "Options:\n  -V, --version   Print the version.\n  -h, --help      Show this help and exit.\n", out(),
+                "what a program does comes before how to tune it; no blank line for a missing footer");
         assertFalse(out().contains("  help "), "the help command is hidden: " + out());
         assertEquals("", err(), "no picocli warning about the format of a text");
     }
