@@ -120,6 +120,21 @@ public final class Cli {
     }
 
     /**
+     * Parses {@code args} into the command objects of {@code top} (configured) without running anything, for
+     * a program that only needs the values.
+     *
+     * @throws UsageException with the message {@link #execute} would print, when the command line is bad
+     */
+    public static ParseResult parse(CommandLine top, String... args) {
+        ParseResult parsed = top.parseArgs(args);
+        ParameterException error = firstError(parsed);
+        if (error != null) {
+            throw new UsageException(UsageErrors.message(error));
+        }
+        return parsed;
+    }
+
+    /**
      * The error to report: an unmatched argument first (it explains the others, e.g. a required option that
      * was misspelt), otherwise the first in command-line order.
      */

@@ -154,6 +154,18 @@ class CliTest {
     }
 
     @Test
+    void parseAloneSetsTheValuesOrThrowsTheSameMessage() {
+        Serve serve = new Serve();
+        CommandLine command = Cli.configure(new CommandLine(serve));
+        Cli.parse(command, "--config", "a.json", "--threads", "2");
+        assertEquals("a.json", serve.config);
+        assertEquals(2, serve.threads);
+        UsageException e = org.junit.jupiter.api.Assertions.assertThrows(UsageException.class,
+                () -> Cli.parse(Cli.configure(new CommandLine(new Serve())), "--threads", "x", "--config", "a.json"));
+        assertEquals("--threads needs an integer, got 'x'", e.getMessage());
+    }
+
+    @Test
     void versionIsPrintedByTheTopCommand() {
         assertEquals(ExitCode.OK, run("--version"));
         assertEquals("prog 1.2.3\n", out());
