@@ -1,5 +1,6 @@
 package io.loadwise.console.auth;
 
+import io.loadwise.cli.HelpOption;
 import io.loadwise.dispatcher.cli.CliCommand;
 import io.loadwise.dispatcher.config.AdminConfig;
 import io.loadwise.dispatcher.config.ConfigLoader;
@@ -15,6 +16,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Map;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * {@code loadwise passwd --config FILE}: sets the console's admin password. Asks twice on the terminal
@@ -22,10 +26,24 @@ import java.util.Map;
  * ends after it, for scripts: {@code echo "$PW" | loadwise passwd --config F}). The hash goes to
  * {@code <admin.dataDir>/admin-password}.
  */
+@Command(name = "passwd",
+        description = {"Set the admin console password.",
+            "Asks twice on the terminal, without echo; without a terminal it reads two lines from stdin (one is "
+                + "enough when stdin ends after it). The hash goes to <admin.dataDir>/admin-password; a running "
+                + "dispatcher uses it at the next login."},
+        footer = {"Example: echo \"$PW\" | loadwise passwd --config loadwise.json",
+            "Exit codes: 0 password set, 1 unreadable configuration, mismatch or a password refused, 2 usage error."})
 public final class PasswdCommand implements CliCommand {
 
     private final InputStream stdin;
     private final Console console;
+
+    @Option(names = {"--config", "-c"}, paramLabel = "FILE", required = true,
+            description = "the configuration file; admin.dataDir in it says where the password goes")
+    Path configFile;
+
+    @Mixin
+    HelpOption help;
 
     /** For {@link java.util.ServiceLoader}. */
     public PasswdCommand() {
@@ -38,32 +56,7 @@ public final class PasswdCommand implements CliCommand {
     }
 
     @Override
-    public String name() {
-        return "passwd";
-    }
-
-    @Override
-    public String summary() {
-        return "passwd --config FILE   set the admin console password (asked twice, or read from stdin)";
-    }
-
-    @Override
-    public int run(String[] args, PrintStream out, PrintStream err, Map<String, String> env) {
-        Path configFile = null;
-        for (int i = 0; i < args.length; i++) {
-            if ((args[i].equals("--config") || args[i].equals("-c")) && i + 1 < args.length) {
-                configFile = Path.of(args[++i]);
-            } else if (args[i].startsWith("--config=")) {
-                configFile = Path.of(args[i].substring("--config=".length()));
-            } else {
-                err.println("loadwise passwd: unexpected argument '" + args[i] + "'; usage: loadwise passwd --config FILE");
-                return 2;
-            }
-        }
-        if (configFile == null) {
-            err.println("loadwise passwd: --config FILE is required (the admin data directory comes from it)");
-            return 2;
-        }
+    public int run(PrintStream out, PrintStream err, Map<String, String> env) {
         LoadwiseConfig config;
         try {
             config = ConfigLoader.load(configFile);

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.ServiceLoader;
 import io.loadwise.dispatcher.cli.CliCommand;
+import io.loadwise.dispatcher.cli.Main;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,7 +37,7 @@ class PasswdCommandTest {
 
     private int run(String stdin, String... args) {
         PasswdCommand command = new PasswdCommand(new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)), null);
-        return command.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+        return Main.runCommand(command, args, new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8), Map.of());
     }
 
@@ -46,7 +47,7 @@ class PasswdCommandTest {
 
     @Test
     void isFoundByTheDispatchersCommandLine() {
-        boolean found = ServiceLoader.load(CliCommand.class).stream().anyMatch(p -> p.get().name().equals("passwd"));
+        boolean found = ServiceLoader.load(CliCommand.class).stream().anyMatch(p -> p.type() == PasswdCommand.class);
         assertTrue(found, "META-INF/services registers passwd");
     }
 
@@ -82,5 +83,20 @@ class PasswdCommandTest {
         assertEquals(2, run("whatever-pass\n"));
         assertTrue(err.toString().contains("--config"), err.toString());
         assertEquals(1, run("whatever-pass\n", "--config", dir.resolve("missing.json").toString()));
+    }
+
+    @Test
+    void missingConfigNamesTheOptionAndPointsToTheHelp() {
+        assertEquals(2, run("whatever-pass\n"));
+        assertEquals("loadwise passwd: --config FILE is required; see loadwise passwd --help\n", err.toString());
+    }
+
+    @Test
+    void helpDescribesTheCommandAndStartsNothing() {
+        assertEquals(0, run("", "--help"));
+        String help = out.toString();
+        assertTrue(help.startsWith("Usage: loadwise passwd [-h] -c=FILE\n\nSet the admin console password.\n"), help);
+        assertTrue(help.contains("-c, --config=FILE") && help.contains("admin.dataDir") && help.contains("stdin"), help);
+        assertFalse(file().exists());
     }
 }

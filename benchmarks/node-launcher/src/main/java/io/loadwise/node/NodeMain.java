@@ -1,12 +1,16 @@
 package io.loadwise.node;
 
+import io.loadwise.cli.Cli;
+import io.loadwise.cli.ExitCode;
 import io.loadwise.node.process.ParentWatch;
 import io.loadwise.node.tomcat.TradeNodeServer;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.stream.Stream;
 import org.apache.catalina.LifecycleException;
@@ -29,19 +33,17 @@ public final class NodeMain {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
-            System.out.println(NodeOptions.USAGE);
+        NodeArguments arguments = new NodeArguments();
+        List<NodeOptions> parsed = new ArrayList<>(1);
+        int code = Cli.execute(arguments.commandLine(), args, System.out, System.err, chosen -> {
+            parsed.add(arguments.toOptions());
+            return ExitCode.OK;
+        });
+        if (parsed.isEmpty()) { // --help answered, or a usage error printed
+            System.exit(code);
             return;
         }
-        NodeOptions options;
-        try {
-            options = NodeOptions.parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println("error: " + e.getMessage());
-            System.err.println(NodeOptions.USAGE);
-            System.exit(2);
-            return;
-        }
+        NodeOptions options = parsed.get(0);
         Path war = options.war() != null ? options.war() : defaultWar();
         boolean temporaryWorkDir = options.workDir() == null;
         Path workDir = temporaryWorkDir

@@ -49,6 +49,17 @@ class NodeOptionsTest {
         assertTrue(message("--db-url", "jdbc:derby://x/y").startsWith("--db-url must be an H2 JDBC URL"));
     }
 
+    @Test
+    void helpListsEveryOptionWithItsDefault() {
+        String help = new NodeArguments().commandLine().getUsageMessage();
+        assertTrue(help.startsWith("Usage: NodeMain --db-url JDBC_URL [options]\n"), help);
+        for (String option : List.of("--name, --jvm-route=NAME", "--bind=HOST", "--port=N", "(default 8080)", "--threads=N",
+                "--accept-queue=N", "--jdbc-pool=N", "--db-url=URL", "--war=PATH", "--agent-jar=PATH", "--work-dir=PATH",
+                "--exit-with-parent", "-h, --help", "java -Xmx512m -jar loadwise-node-launcher.jar")) {
+            assertTrue(help.contains(option), option + " in " + help);
+        }
+    }
+
     private static String message(String... args) {
         return assertThrows(IllegalArgumentException.class, () -> NodeOptions.parse(args)).getMessage();
     }

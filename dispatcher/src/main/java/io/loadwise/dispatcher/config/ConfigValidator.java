@@ -24,6 +24,8 @@ public final class ConfigValidator {
 
     public static final int MAX_WEIGHT = 1000;
     public static final int MAX_CLIENT_CONNECTIONS = 10_000_000;
+    /** Event-loop threads: far more than any machine has cores; a larger number is a typo. */
+    public static final int MAX_WORKER_THREADS = 1024;
     /** Ten years: a longer retention is a typo, not a plan. */
     public static final int MAX_METRICS_RETENTION_HOURS = 87_600;
     public static final Set<String> LOG_LEVELS = Set.of("trace", "debug", "info", "warn", "error", "off");
@@ -50,6 +52,7 @@ public final class ConfigValidator {
         List<String> errors = new ArrayList<>();
         Integer adminPort = checkAdmin(config.admin(), errors);
         range("maxClientConnections", config.maxClientConnections(), 1, MAX_CLIENT_CONNECTIONS, errors);
+        range("workerThreads", config.workerThreads(), 1, MAX_WORKER_THREADS, errors);
         checkLogging(config.logging(), errors);
         Map<String, Integer> clusterNames = new HashMap<>();
         Map<Integer, String> ports = new HashMap<>();

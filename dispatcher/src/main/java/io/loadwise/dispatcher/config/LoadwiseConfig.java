@@ -9,13 +9,21 @@ import java.util.List;
  * @param maxClientConnections client connections the whole dispatcher holds at most, over every
  *     listener; default: derived from the process's file-descriptor limit
  *     ({@link io.loadwise.dispatcher.net.ConnectionBudget})
+ * @param workerThreads the event-loop threads that carry every client and node connection; default one per
+ *     core ({@link io.loadwise.dispatcher.net.Transport#defaultWorkerThreads()}); {@code run --worker-threads}
+ *     overrides it
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record LoadwiseConfig(AdminConfig admin, LoggingConfig logging, Integer maxClientConnections,
-        List<ClusterConfig> clusters) {
+        Integer workerThreads, List<ClusterConfig> clusters) {
 
     public LoadwiseConfig(AdminConfig admin, LoggingConfig logging, List<ClusterConfig> clusters) {
-        this(admin, logging, null, clusters);
+        this(admin, logging, null, null, clusters);
+    }
+
+    public LoadwiseConfig(AdminConfig admin, LoggingConfig logging, Integer maxClientConnections,
+            List<ClusterConfig> clusters) {
+        this(admin, logging, maxClientConnections, null, clusters);
     }
 
     public List<ClusterConfig> clustersOrEmpty() {
@@ -24,6 +32,6 @@ public record LoadwiseConfig(AdminConfig admin, LoggingConfig logging, Integer m
 
     /** The same configuration with other clusters. */
     public LoadwiseConfig withClusters(List<ClusterConfig> newClusters) {
-        return new LoadwiseConfig(admin, logging, maxClientConnections, newClusters);
+        return new LoadwiseConfig(admin, logging, maxClientConnections, workerThreads, newClusters);
     }
 }

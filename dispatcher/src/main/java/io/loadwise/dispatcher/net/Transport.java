@@ -32,17 +32,35 @@ public final class Transport implements AutoCloseable {
     private final EventLoopGroup workers;
     private final Class<? extends ServerChannel> serverChannelClass;
     private final Class<? extends SocketChannel> socketChannelClass;
+    private final int workerThreads;
 
-    /** @param workerThreads I/O threads; 0 means Netty's default (2 × cores) */
+    /**
+     * @param workerThreads I/O threads; 0 means {@link #defaultWorkerThreads()}, one per core (not Netty's
+     *     own default of two per core: a proxy thread is never blocked, so one per core keeps every core
+     *     busy without two threads per core contending for it)
+     */
     public Transport(int workerThreads) {
+        if (workerThreads < 0) {
+            throw new IllegalArgumentException("workerThreads: " + workerThreads + " is negative");
+        }
+        this.workerThreads = workerThreads == 0 ? defaultWorkerThreads() : workerThreads;
         boolean epoll = Epoll.isAvailable();
         IoHandlerFactory factory = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         this.acceptor = new MultiThreadIoEventLoopGroup(1, factory);
-        this.workers = new MultiThreadIoEventLoopGroup(workerThreads, factory);
+        this.workers = new MultiThreadIoEventLoopGroup(this.workerThreads, factory);
         this.serverChannelClass = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
         this.socketChannelClass = epoll ? EpollSocketChannel.class : NioSocketChannel.class;
-        log.info("transport: {} with {} worker threads", epoll ? "epoll" : "nio",
-                workerThreads == 0 ? "default" : workerThreads);
+        log.info("transport: {} with {} worker threads", epoll ? "epoll" : "nio", this.workerThreads);
+    }
+
+    /** One worker thread per core the JVM may use. */
+    public static int defaultWorkerThreads() {
+        return Runtime.getRuntime().availableProcessors();
+    }
+
+    /** The I/O threads of {@link #workers()}. */
+    public int workerThreads() {
+        return workerThreads;
     }
 
     public EventLoopGroup acceptor() {

@@ -1,24 +1,22 @@
 package io.loadwise.dispatcher.cli;
 
 import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
 
-/** A contributed sub-command, as the admin console contributes {@code passwd}. */
+/** A contributed sub-command, as the admin console contributes {@code passwd}; it declares no --help. */
+@Command(name = "greet", description = "Say hello (test extension).")
 public final class GreetCommand implements CliCommand {
 
-    @Override
-    public String name() {
-        return "greet";
-    }
+    @Parameters(paramLabel = "NAME", arity = "0..*", description = "who to greet")
+    List<String> names = new ArrayList<>();
 
     @Override
-    public String summary() {
-        return "Say hello (test extension).";
-    }
-
-    @Override
-    public int run(String[] args, PrintStream out, PrintStream err, Map<String, String> env) {
-        out.println("hello " + String.join(" ", args));
-        return args.length == 0 ? Main.USAGE : Main.OK;
+    public int run(PrintStream out, PrintStream err, Map<String, String> env) {
+        out.println("hello " + String.join(" ", names));
+        return names.isEmpty() ? Main.USAGE : Main.OK;
     }
 }

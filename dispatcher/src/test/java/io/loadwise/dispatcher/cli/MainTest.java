@@ -8,6 +8,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -105,7 +106,7 @@ class MainTest {
     @Test
     void usageErrors() {
         assertEquals(Main.USAGE, run(Map.of(), "validate"));
-        assertEquals("loadwise validate: --config FILE is required; see loadwise --help\n", err());
+        assertEquals("loadwise validate: --config FILE is required; see loadwise validate --help\n", err());
         err.reset();
         assertEquals(Main.USAGE, run(Map.of(), "run", "--config", "x.json", "--log-level", "chatty"));
         assertTrue(err().contains("--log-level 'chatty' unknown"), err());
@@ -139,6 +140,76 @@ class MainTest {
         assertEquals(Main.USAGE, run(Map.of(), "greet"));
         out.reset();
         run(Map.of(), "--help");
-        assertTrue(out().contains("  greet       Say hello (test extension).\n  --help"), out());
+        assertTrue(out().matches("(?s).*\n  passwd +Set the admin console password.*\n  greet +Say hello \\(test extension\\)\\.\n"
+                + "  completion .*"), out());
+        out.reset();
+        assertEquals(Main.OK, run(Map.of(), "greet", "--help"), "a contributed command gets --help without declaring it");
+        assertTrue(out().startsWith("Usage: loadwise greet [-h] [NAME...]\n\nSay hello (test extension).\n"), out());
+    }
+
+    @Test
+    void everyCommandAnswersHelpAndTheHelpCommandGivesTheSameText() {
+        for (String command : List.of("run", "validate", "demo", "bench", "simulate", "capacity", "passwd", "completion",
+                "greet")) {
+            out.reset();
+            assertEquals(Main.OK, run(Map.of(), command, "--help"), command);
+            String help = out();
+            assertTrue(help.startsWith("Usage: loadwise " + command + " [-h]"), help);
+            out.reset();
+            assertEquals(Main.OK, run(Map.of(), command, "-h"), command);
+            assertEquals(help, out());
+            out.reset();
+            assertEquals(Main.OK, run(Map.of(), "help", command));
+            assertEquals(help, out());
+        }
+        assertEquals("", err());
+    }
+
+    @Test
+    void runHelpListsItsOptionsWithTheWorkerThreads() {
+        assertEquals(Main.OK, run(Map.of(), "run", "--help"));
+        for (String text : List.of("-c, --config=FILE", "--log-level=LEVEL", "--worker-threads=N", "1..1024",
+                "overrides workerThreads in FILE (default: one per core)", "LOADWISE_ADMIN_TOKEN", "Exit codes:")) {
+            assertTrue(out().contains(text), text + " in " + out());
+        }
+    }
+
+    @Test
+    void workerThreadsOutOfRangeIsAUsageError() {
+        assertEquals(Main.USAGE, run(Map.of(), "run", "--config", "missing.json", "--worker-threads", "0"));
+        assertEquals("loadwise run: --worker-threads 0 out of range 1..1024; see loadwise run --help\n", err());
+        err.reset();
+        assertEquals(Main.USAGE, run(Map.of(), "run", "--config", "missing.json", "--worker-threads", "1025"));
+        assertEquals("loadwise run: --worker-threads 1025 out of range 1..1024; see loadwise run --help\n", err());
+        err.reset();
+        assertEquals(Main.USAGE, run(Map.of(), "run", "--config", "missing.json", "--worker-threads=two"));
+        assertEquals("loadwise run: --worker-threads needs an integer, got 'two'; see loadwise run --help\n", err());
+    }
+
+    @Test
+    void aMisspeltOptionIsNamedRatherThanTheRequiredOptionItHides() {
+        assertEquals(Main.USAGE, run(Map.of(), "validate", "--confg", "x.json"));
+        assertEquals("loadwise validate: unknown option '--confg'; see loadwise validate --help\n", err());
+        err.reset();
+        assertEquals(Main.USAGE, run(Map.of(), "validate", "--config"));
+        assertEquals("loadwise validate: --config needs a value; see loadwise validate --help\n", err());
+    }
+
+    @Test
+    void launcherCommandsTakeTheOtherProgramsOptionsAndSayWhereItIs() {
+        assertEquals(Main.USAGE, run(Map.of(), "simulate", "--rate", "100", "--policy", "jvm-aware"));
+        assertEquals("loadwise: 'simulate' is not run by this jar; the ./loadwise launcher runs it from "
+                + "benchmarks/simulator (./loadwise simulate --help shows its options)\n", err());
+        assertEquals("", out());
+    }
+
+    @Test
+    void theVersionAlsoAnswersTheWordAndTheShortOption() {
+        assertEquals(Main.OK, run(Map.of(), "version"));
+        String version = out();
+        assertTrue(version.matches("loadwise \\d+\\.\\d+\\.\\d+(-SNAPSHOT)?\\n"), version);
+        out.reset();
+        assertEquals(Main.OK, run(Map.of(), "-V"));
+        assertEquals(version, out());
     }
 }

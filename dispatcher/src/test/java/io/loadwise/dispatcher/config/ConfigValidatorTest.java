@@ -136,6 +136,12 @@ class ConfigValidatorTest {
                         List.of("clusters[0].maxConnectionsPerNode: only allowed for mode http",
                                 "clusters[0].agentPollIntervalMs: only allowed for mode http",
                                 "clusters[0].nodes[0].agentPath: only allowed for mode http")),
+                Arguments.of("no worker threads",
+                        j("{'workerThreads':0,'clusters':[]}"),
+                        List.of("workerThreads: 0 out of range 1..1024")),
+                Arguments.of("more worker threads than any machine has cores",
+                        j("{'workerThreads':1025,'clusters':[]}"),
+                        List.of("workerThreads: 1025 out of range 1..1024")),
                 Arguments.of("admin token shorter than 16 characters",
                         j("{'admin':{'token':'  fifteen-chars--  '},'clusters':[]}"),
                         List.of("admin.token: too short (15 characters); an admin token needs at least 16 characters,"
@@ -160,6 +166,15 @@ class ConfigValidatorTest {
                         + "'policyOptions':{'threshold':85},'balance':'per-connection','affinity':'cookie',"
                         + "'nodes':[{'name':'n1','address':'[::1]:9001','weight':2,'route':'jvm1'}]}"));
         assertEquals(List.of(), validator.validate(ConfigLoader.parse(json)));
+    }
+
+    @Test
+    void workerThreadsFromOneTo1024AreAccepted() throws Exception {
+        for (int threads : new int[] {1, 1024}) {
+            LoadwiseConfig config = ConfigLoader.parse(j("{'workerThreads':" + threads + ",'clusters':[]}"));
+            assertEquals(threads, config.workerThreads());
+            assertEquals(List.of(), validator.validate(config));
+        }
     }
 
     @Test

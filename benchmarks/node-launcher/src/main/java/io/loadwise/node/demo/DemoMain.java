@@ -1,5 +1,6 @@
 package io.loadwise.node.demo;
 
+import io.loadwise.cli.Cli;
 import io.loadwise.node.CapacityScenario;
 import io.loadwise.node.NodeCluster;
 import io.loadwise.node.NodeLauncher;
@@ -25,6 +26,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine;
 
 /**
  * {@code loadwise demo}: a whole working cluster on this machine, for a newcomer to look at.
@@ -58,17 +60,12 @@ public final class DemoMain {
 
     /** Runs the demo; returns the exit code. */
     public static int run(String[] args, PrintStream out, PrintStream err) {
-        if (args.length > 0 && (args[0].equals("--help") || args[0].equals("-h"))) {
-            out.print(DemoOptions.USAGE);
-            return 0;
-        }
-        DemoOptions options;
-        try {
-            options = DemoOptions.parse(args);
-        } catch (IllegalArgumentException e) {
-            err.println("loadwise demo: " + e.getMessage());
-            return 2;
-        }
+        DemoOptions options = new DemoOptions();
+        return Cli.execute(Cli.configure(new CommandLine(options)), args, out, err,
+                chosen -> run(options.check(), out, err));
+    }
+
+    private static int run(DemoOptions options, PrintStream out, PrintStream err) {
         DemoMain demo = new DemoMain(options, out);
         Thread stopper = new Thread(demo::stopAll, "demo-shutdown");
         Runtime.getRuntime().addShutdownHook(stopper);

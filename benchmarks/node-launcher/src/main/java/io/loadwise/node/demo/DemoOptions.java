@@ -1,103 +1,120 @@
 package io.loadwise.node.demo;
 
+import io.loadwise.cli.HelpOption;
+import io.loadwise.cli.UsageException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
- * Options of {@code loadwise demo}. The defaults are the ports the README promises; tests and operators
- * whose ports are taken can move them.
+ * Options of {@code loadwise demo}, which picocli fills in; {@link #check} validates what it cannot. The
+ * defaults are the ports the README promises; tests and operators whose ports are taken can move them.
  */
-record DemoOptions(
-        Path dispatcherJar,
-        Path agentJar,
-        Path workDir,
-        String policy,
-        int dispatcherPort,
-        int adminPort,
-        List<Integer> nodePorts,
-        int loadUsers,
-        int users,
-        boolean exitWhenReady) {
+@Command(name = "loadwise demo", customSynopsis = "loadwise demo [options]",
+        description = {"Starts a whole demo cluster on this machine and keeps it running until Ctrl-C:",
+            "  an H2 database, three trade-app nodes (embedded Tomcat, the Loadwise agent in WEB-INF/lib),",
+            "  the dispatcher with the jvm-aware policy, its REST API, and a light background load."},
+        footer = {"The admin token is $LOADWISE_ADMIN_TOKEN when set, otherwise a fresh random one, printed",
+            "once. The console password is $LOADWISE_ADMIN_PASSWORD when set, otherwise a fresh one."})
+final class DemoOptions {
 
-    static final String USAGE = """
-            Usage: loadwise demo [options]
+    @Option(names = "--policy", paramLabel = "ID", description = "policy of the demo cluster (default jvm-aware)")
+    private String policy = "jvm-aware";
 
-            Starts a whole demo cluster on this machine and keeps it running until Ctrl-C:
-              an H2 database, three trade-app nodes (embedded Tomcat, the Loadwise agent in WEB-INF/lib),
-              the dispatcher with the jvm-aware policy, its REST API, and a light background load.
+    @Option(names = "--dispatcher-port", paramLabel = "N", description = "where clients connect (default 9090)")
+    private int dispatcherPort = 9090;
 
-            Options:
-              --policy ID            policy of the demo cluster (default jvm-aware)
-              --dispatcher-port N    where clients connect (default 9090)
-              --admin-port N         admin API and console (default 8111)
-              --node-ports A,B,C     the three nodes (default 18080,28080,38080)
-              --load-users N         background virtual users, 0 for none (default 4)
-              --users N              trade accounts created in the database (default 200)
-              --work-dir DIR         logs, configuration and database (default data/demo)
-              --dispatcher-jar JAR   the runnable loadwise.jar (the launcher script passes it)
-              --agent-jar JAR        the jakarta agent jar (the launcher script passes it)
-              --exit-when-ready      start, check, print the URLs and stop again (for scripts and CI)
-              --help                 this text
+    @Option(names = "--admin-port", paramLabel = "N", description = "admin API and console (default 8111)")
+    private int adminPort = 8111;
 
-            The admin token is $LOADWISE_ADMIN_TOKEN when set, otherwise a fresh random one, printed
-            once. The console password is $LOADWISE_ADMIN_PASSWORD when set, otherwise a fresh one.
-            """;
+    @Option(names = "--node-ports", paramLabel = "A,B,C", description = "the three nodes (default 18080,28080,38080)")
+    private String nodePortList = "18080,28080,38080";
 
-    static DemoOptions parse(String[] args) {
-        Path dispatcherJar = null;
-        Path agentJar = null;
-        Path workDir = Path.of("data", "demo");
-        String policy = "jvm-aware";
-        int dispatcherPort = 9090;
-        int adminPort = 8111;
-        List<Integer> nodePorts = List.of(18080, 28080, 38080);
-        int loadUsers = 4;
-        int users = 200;
-        boolean exitWhenReady = false;
-        for (int i = 0; i < args.length; i++) {
-            String arg = args[i];
-            switch (arg) {
-                case "--dispatcher-jar" -> dispatcherJar = Path.of(value(args, ++i, arg));
-                case "--agent-jar" -> agentJar = Path.of(value(args, ++i, arg));
-                case "--work-dir" -> workDir = Path.of(value(args, ++i, arg));
-                case "--policy" -> policy = value(args, ++i, arg);
-                case "--dispatcher-port" -> dispatcherPort = port(value(args, ++i, arg), arg);
-                case "--admin-port" -> adminPort = port(value(args, ++i, arg), arg);
-                case "--node-ports" -> nodePorts = ports(value(args, ++i, arg));
-                case "--load-users" -> loadUsers = count(value(args, ++i, arg), arg, 0, 200);
-                case "--users" -> users = count(value(args, ++i, arg), arg, 1, 100_000);
-                case "--exit-when-ready" -> exitWhenReady = true;
-                default -> throw new IllegalArgumentException("unknown option '" + arg + "' (see --help)");
-            }
-        }
-        if (dispatcherJar == null) {
-            throw new IllegalArgumentException("--dispatcher-jar is required (./loadwise demo passes it)");
-        }
-        return new DemoOptions(dispatcherJar, agentJar, workDir, policy, dispatcherPort, adminPort, nodePorts,
-                loadUsers, users, exitWhenReady);
+    @Option(names = "--load-users", paramLabel = "N", description = "background virtual users, 0 for none (default 4)")
+    private int loadUsers = 4;
+
+    @Option(names = "--users", paramLabel = "N", description = "trade accounts created in the database (default 200)")
+    private int users = 200;
+
+    @Option(names = "--work-dir", paramLabel = "DIR", description = "logs, configuration and database (default data/demo)")
+    private Path workDir = Path.of("data", "demo");
+
+    @Option(names = "--dispatcher-jar", paramLabel = "JAR", required = true,
+            description = "the runnable loadwise.jar (the launcher script passes it)")
+    private Path dispatcherJar;
+
+    @Option(names = "--agent-jar", paramLabel = "JAR", description = "the jakarta agent jar (the launcher script passes it)")
+    private Path agentJar;
+
+    @Option(names = "--exit-when-ready", description = "start, check, print the URLs and stop again (for scripts and CI)")
+    private boolean exitWhenReady;
+
+    @Mixin
+    private HelpOption help;
+
+    private List<Integer> nodePorts;
+
+    /** Checks the ranges and the port list; call once picocli has set the options. */
+    DemoOptions check() {
+        port(dispatcherPort, "--dispatcher-port");
+        port(adminPort, "--admin-port");
+        range(loadUsers, "--load-users", 0, 200);
+        range(users, "--users", 1, 100_000);
+        nodePorts = ports(nodePortList);
+        return this;
     }
 
-    private static String value(String[] args, int i, String option) {
-        if (i >= args.length) {
-            throw new IllegalArgumentException(option + " needs a value");
-        }
-        return args[i];
+    Path dispatcherJar() {
+        return dispatcherJar;
     }
 
-    private static int port(String text, String option) {
-        return count(text, option, 1, 65_535);
+    Path agentJar() {
+        return agentJar;
     }
 
-    private static int count(String text, String option, int min, int max) {
-        int value;
-        try {
-            value = Integer.parseInt(text.trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(option + ": '" + text + "' is not a number");
-        }
+    Path workDir() {
+        return workDir;
+    }
+
+    String policy() {
+        return policy;
+    }
+
+    int dispatcherPort() {
+        return dispatcherPort;
+    }
+
+    int adminPort() {
+        return adminPort;
+    }
+
+    /** The three node ports, once {@link #check} has run. */
+    List<Integer> nodePorts() {
+        return nodePorts;
+    }
+
+    int loadUsers() {
+        return loadUsers;
+    }
+
+    int users() {
+        return users;
+    }
+
+    boolean exitWhenReady() {
+        return exitWhenReady;
+    }
+
+    private static int port(int value, String option) {
+        return range(value, option, 1, 65_535);
+    }
+
+    private static int range(int value, String option, int min, int max) {
         if (value < min || value > max) {
-            throw new IllegalArgumentException(option + ": " + value + " out of range " + min + ".." + max);
+            throw new UsageException(option + ": " + value + " out of range " + min + ".." + max);
         }
         return value;
     }
@@ -105,11 +122,17 @@ record DemoOptions(
     private static List<Integer> ports(String text) {
         String[] parts = text.split(",");
         if (parts.length != 3) {
-            throw new IllegalArgumentException("--node-ports needs three ports, e.g. 18080,28080,38080");
+            throw new UsageException("--node-ports needs three ports, e.g. 18080,28080,38080");
         }
         List<Integer> ports = new ArrayList<>();
         for (String part : parts) {
-            ports.add(port(part, "--node-ports"));
+            int port;
+            try {
+                port = Integer.parseInt(part.trim());
+            } catch (NumberFormatException e) {
+                throw new UsageException("--node-ports: '" + part + "' is not a number");
+            }
+            ports.add(port(port, "--node-ports"));
         }
         return List.copyOf(ports);
     }

@@ -1,5 +1,6 @@
 package io.loadwise.sim.cli;
 
+import io.loadwise.cli.UsageException;
 import io.loadwise.policy.PolicyOptions;
 import io.loadwise.policy.PolicyRegistry;
 import io.loadwise.sim.dispatch.ChooserFactory;
@@ -10,17 +11,39 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import picocli.CommandLine.Option;
 
-/** The cluster and policy options of {@code simulate}: nodes, speeds, weights, policies and their options. */
+/**
+ * The cluster and policy options of {@code simulate} (a picocli mixin): nodes, speeds, weights, policies and
+ * their options.
+ */
 final class ClusterOptions {
 
-    private ClusterOptions() {
-    }
+    @Option(names = "--nodes", paramLabel = "N", description = "number of nodes (default 4, or the number of --speeds)")
+    Integer nodes;
 
-    static ClusterModel cluster(CommandLine cl) {
-        List<Double> speeds = cl.getDoubles("speeds");
-        List<Integer> weights = cl.getInts("weights");
-        int n = cl.getInt("nodes", speeds.isEmpty() ? (weights.isEmpty() ? 4 : weights.size()) : speeds.size());
+    @Option(names = "--speeds", paramLabel = "S1,S2,..",
+            description = "relative node speeds, 1 = the speed service times are given for (default all 1)")
+    String speeds;
+
+    @Option(names = "--weights", paramLabel = "W1,W2,..",
+            description = "static node weights seen by weighted policies (default all 1)")
+    String weights;
+
+    @Option(names = "--policy", paramLabel = "ID[,ID..]", description = {
+        "policies to compare, looked up in the policy registry",
+        "(default round-robin,least-connections); the oracle baseline " + OracleLeastWorkLeft.NAME + " always runs too"})
+    String policies = "round-robin,least-connections";
+
+    @Option(names = "--policy-option", paramLabel = "[ID:]NAME=VALUE", description = {
+        "a policy option, as policyOptions in the cluster config (repeatable);",
+        "with ID: for that policy only, e.g. jvm-aware:heapThreshold=80"})
+    List<String> policyOptions = new ArrayList<>();
+
+    ClusterModel cluster() {
+        List<Double> speeds = NumberLists.doubles("--speeds", this.speeds);
+        List<Integer> weights = NumberLists.ints("--weights", this.weights);
+        int n = nodes != null ? nodes : speeds.isEmpty() ? (weights.isEmpty() ? 4 : weights.size()) : speeds.size();
         if (n < 1) {
             throw new UsageException("--nodes: need at least 1 node, got " + n);
         }
@@ -43,10 +66,10 @@ final class ClusterOptions {
         }
     }
 
-    static List<ChooserFactory> choosers(CommandLine cl, PolicyRegistry registry) {
+    List<ChooserFactory> choosers(PolicyRegistry registry) {
         // "NAME=VALUE" goes to every policy, "ID:NAME=VALUE" to policy ID only
         Map<String, Map<String, Double>> scoped = new LinkedHashMap<>();
-        for (String option : cl.all("policy-option")) {
+        for (String option : policyOptions) {
             int colon = option.indexOf(':');
             String scope = colon > 0 ? option.substring(0, colon) : "";
             String kv = option.substring(colon + 1);
@@ -64,7 +87,7 @@ final class ClusterOptions {
         List<ChooserFactory> choosers = new ArrayList<>();
         choosers.add(OracleLeastWorkLeft.FACTORY);
         List<String> ids = new ArrayList<>();
-        for (String id : cl.get("policy", "round-robin,least-connections").split(",")) {
+        for (String id : policies.split(",")) {
             id = id.trim();
             if (id.equals(OracleLeastWorkLeft.NAME)) {
                 continue;

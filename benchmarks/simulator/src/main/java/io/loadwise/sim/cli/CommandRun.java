@@ -1,48 +1,48 @@
 package io.loadwise.sim.cli;
 
+import io.loadwise.cli.ExitCode;
+import io.loadwise.cli.UsageException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import picocli.CommandLine;
 
 /**
- * How every simulator command runs: parse the options, answer {@code --help}, run the body, and turn
- * failures into one line on stderr prefixed with the command's name and an exit code: 0 ok, 1 I/O error or
- * failure, 2 bad options.
+ * How every simulator command runs once picocli has set its options: failures become one line on stderr
+ * prefixed with the command's name and an exit code: 1 for I/O errors and failures, 2 (a usage error, printed
+ * by {@link io.loadwise.cli.Cli}) when a policy, model or option refuses a value.
  */
-public final class CommandRun {
+final class CommandRun {
 
-    /** The command's work, given its parsed options; returns the exit code. */
-    public interface Body {
-        int run(CommandLine options) throws IOException, InterruptedException;
+    /** A command's work, given where to print; returns the exit code. */
+    interface Body {
+        int call(PrintStream out) throws IOException, InterruptedException;
     }
 
     private CommandRun() {
     }
 
-    public static int run(String name, CommandLine.Spec spec, String usage, String[] args, PrintStream out,
-            PrintStream err, Body body) {
+    static int run(CommandLine chosen, Body body, PrintStream out, PrintStream err) {
+        String name = chosen.getCommandSpec().qualifiedName();
         try {
-            CommandLine options = CommandLine.parse(spec, args);
-            if (options.has("help")) {
-                out.print(usage);
-                return 0;
-            }
-            return body.run(options);
+            return body.call(out);
+        } catch (UsageException e) {
+            throw e;
         } catch (IllegalArgumentException e) {
-            err.println(name + ": " + e.getMessage());
-            return 2;
+            // the policy registry, a policy's options or a service-time model refusing what the options say
+            throw new UsageException(e.getMessage());
         } catch (IOException | UncheckedIOException e) {
             err.println(name + ": " + (e.getMessage() == null ? e.toString() : e.getMessage()));
-            return 1;
+            return ExitCode.FAILURE;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             err.println(name + ": interrupted");
-            return 1;
+            return ExitCode.FAILURE;
         } catch (RuntimeException e) {
             // a policy or model that throws: say which, and do not hide the stack trace
             err.println(name + ": failed: " + e);
             e.printStackTrace(err);
-            return 1;
+            return ExitCode.FAILURE;
         }
     }
 }

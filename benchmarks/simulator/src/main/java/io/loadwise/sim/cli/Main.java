@@ -1,10 +1,20 @@
 package io.loadwise.sim.cli;
 
+import io.loadwise.cli.Cli;
+import io.loadwise.cli.HelpCommand;
+import io.loadwise.cli.HelpOption;
 import java.io.PrintStream;
-import java.util.Arrays;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 
 /** Entry point of {@code loadwise-simulator.jar}: {@code simulate ...} or {@code capacity ...}. */
+@Command(name = "loadwise", customSynopsis = "loadwise-simulator.jar (simulate|capacity) [options]",
+        description = "The policy simulator and the capacity planner; ./loadwise simulate and ./loadwise capacity run them.")
 public final class Main {
+
+    @Mixin
+    HelpOption help;
 
     private Main() {
     }
@@ -15,24 +25,13 @@ public final class Main {
     }
 
     public static int run(String[] args, PrintStream out, PrintStream err) {
-        String usage = "Usage: loadwise-simulator.jar (simulate|capacity) [options]; add --help for the options";
-        if (args.length == 0) {
-            err.println(usage);
-            return 2;
-        }
-        String[] rest = Arrays.copyOfRange(args, 1, args.length);
-        switch (args[0]) {
-            case "simulate":
-                return SimulateCommand.run(rest, out, err);
-            case "capacity":
-                return CapacityCommand.run(rest, out, err);
-            case "--help":
-            case "help":
-                out.println(usage);
-                return 0;
-            default:
-                err.println("unknown command '" + args[0] + "'. " + usage);
-                return 2;
-        }
+        CommandLine top = new CommandLine(new Main());
+        top.addSubcommand(new SimulateCommand());
+        top.addSubcommand(new CapacityCommand());
+        top.addSubcommand(new HelpCommand());
+        Cli.configure(top);
+        return Cli.execute(top, args, out, err, chosen -> chosen.getCommand() instanceof CommandRun.Body body
+                ? CommandRun.run(chosen, body, out, err)
+                : Cli.usageError(chosen, "a command is required: simulate or capacity", err));
     }
 }

@@ -1,5 +1,7 @@
 package io.loadwise.sim.cli;
 
+import io.loadwise.cli.HelpOption;
+import io.loadwise.cli.UsageException;
 import io.loadwise.policy.LoadBalancingPolicy;
 import io.loadwise.policy.PolicyInput;
 import io.loadwise.policy.PolicyRegistry;
@@ -19,92 +21,103 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /** {@code loadwise simulate}: replays a workload through the real policies and the oracle baseline. */
-public final class SimulateCommand {
+@Command(name = "simulate", customSynopsis = "loadwise simulate [options]",
+        description = {"Discrete-event simulation of a cluster of FCFS nodes behind the dispatcher.",
+            "Every request is placed by the real policy classes through the policy SPI (dynamic ones fed by simulated, optionally delayed and "
+            + "noisy agent samples) and by the oracle least-work-left baseline; results are given absolute and as a "
+            + "ratio to the oracle."},
+        footer = {"Example (seed 004 Table 5 shape):",
+            "  loadwise simulate --workload surge --requests 400000 --nodes 4 --service teo-ayani \\",
+            "      --rate 250,500,750,1000 --policy round-robin,least-connections --out results/",
+            "",
+            "Exit codes: 0 ok, 1 I/O error, 2 bad options."})
+public final class SimulateCommand implements CommandRun.Body {
 
-    static final CommandLine.Spec SPEC = new CommandLine.Spec()
-            .option("workload", "KIND", "poisson (default) | surge | clf:PATH | wc98:PATH\n"
-                    + "clf = Common/Combined Log Format access log, wc98 = 1998 World Cup binary log; .gz is read too")
-            .option("rate", "REQ/S", "offered load(s) in requests/s: 250 | 250,500,750 | 250..1250:250\n"
-                    + "required for poisson and surge; a log is time-scaled to each rate (seed 004)")
-            .option("burstiness", "A,B", "warp time so the trace has seed 004's burstiness <a, b> over 100 epochs\n"
-                    + "(its SURGE trace: 1.53,0.48; World Cup: 1.58,0.40); applied before rate scaling")
-            .option("time-scale", "F", "log replay only: multiply inter-arrival times by F instead of --rate")
-            .option("requests", "N", "requests to generate (default 200000), or the first N records of a log")
-            .option("nodes", "N", "number of nodes (default 4, or the number of --speeds)")
-            .option("speeds", "S1,S2,..", "relative node speeds, 1 = the speed service times are given for (default all 1)")
-            .option("weights", "W1,W2,..", "static node weights seen by weighted policies (default all 1)")
-            .option("policy", "ID[,ID..]", "policies to compare, looked up in the policy registry\n"
-                    + "(default round-robin,least-connections); the oracle baseline " + OracleLeastWorkLeft.NAME
-                    + " always runs too")
-            .option("policy-option", "[ID:]NAME=VALUE", "a policy option, as policyOptions in the cluster config (repeatable);\n"
-                    + "with ID: for that policy only, e.g. jvm-aware:heapThreshold=80")
-            .flag("list-policies", "list the policies found on the class path and exit")
-            .option("service", "MODEL", ServiceTimeModels.SYNTAX + "\n(default exponential); teo-ayani = seed 004's"
-                    + " L/K + C with its measured static/dynamic K and C")
-            .option("service-ms", "MS", "mean service time at speed 1 for exponential/deterministic (default 10)")
-            .option("service-rate", "MU", "the same given as a rate, requests/s per node at speed 1")
-            .option("size-bytes", "B", "response size of every Poisson request, for size-based models (default 13564)")
-            .option("ues", "N", "surge: user equivalents (default 400)")
-            .option("files", "N", "surge: distinct files (default 2000)")
-            .option("zipf", "S", "surge: Zipf popularity exponent (default 1.0)")
-            .option("dynamic-fraction", "F", "surge: share of files served dynamically (default 0.155)")
-            .option("agent-period-ms", "MS", "simulated agents sample every MS of virtual time; 0 = off (default 1000)")
-            .option("agent-delay-ms", "MS", "a sample reaches the dispatcher MS after it was taken (default 0)")
-            .option("agent-noise", "F", "relative standard deviation of Gaussian noise on every metric (default 0)")
-            .option("agent-expiry-ms", "MS", "samples older than MS read as missing (default 3000)")
-            .option("warmup", "N", "leave the first N requests out of the statistics (default 0)")
-            .option("seed", "S", "seed of every random draw; same seed, same results (default 1)")
-            .option("out", "DIR", "also write results.csv and PNG plots into DIR")
-            .flag("help", "show this help");
+    @Mixin
+    WorkloadOptions workload;
 
-    private SimulateCommand() {
-    }
+    @Mixin
+    ClusterOptions cluster;
+
+    @Option(names = "--list-policies", description = "list the policies found on the class path and exit")
+    boolean listPolicies;
+
+    @Option(names = "--service", paramLabel = "MODEL", description = {ServiceTimeModels.SYNTAX,
+        "(default exponential); teo-ayani = seed 004's L/K + C with its measured static/dynamic K and C"})
+    String service = "exponential";
+
+    @Option(names = "--service-ms", paramLabel = "MS",
+            description = "mean service time at speed 1 for exponential/deterministic (default 10)")
+    Double serviceMs;
+
+    @Option(names = "--service-rate", paramLabel = "MU", description = "the same given as a rate, requests/s per node at speed 1")
+    Double serviceRate;
+
+    @Option(names = "--agent-period-ms", paramLabel = "MS",
+            description = "simulated agents sample every MS of virtual time; 0 = off (default 1000)")
+    long agentPeriodMs = 1000;
+
+    @Option(names = "--agent-delay-ms", paramLabel = "MS", description = "a sample reaches the dispatcher MS after it was taken (default 0)")
+    long agentDelayMs;
+
+    @Option(names = "--agent-noise", paramLabel = "F",
+            description = "relative standard deviation of Gaussian noise on every metric (default 0)")
+    double agentNoise;
+
+    @Option(names = "--agent-expiry-ms", paramLabel = "MS", description = "samples older than MS read as missing (default 3000)")
+    long agentExpiryMs = 3000;
+
+    @Option(names = "--warmup", paramLabel = "N", description = "leave the first N requests out of the statistics (default 0)")
+    int warmup;
+
+    @Option(names = "--seed", paramLabel = "S", description = "seed of every random draw; same seed, same results (default 1)")
+    long seed = 1;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "also write results.csv and PNG plots into DIR")
+    Path outDir;
+
+    @Mixin
+    HelpOption help;
 
     public static void main(String[] args) {
         System.setProperty("java.awt.headless", "true");
         System.exit(run(args, System.out, System.err));
     }
 
+    /** {@code loadwise simulate ARGS}; returns the exit code. */
     public static int run(String[] args, PrintStream out, PrintStream err) {
-        return CommandRun.run("simulate", SPEC, usage(), args, out, err, cl -> {
-            PolicyRegistry registry = PolicyRegistry.load();
-            if (cl.has("list-policies")) {
-                for (LoadBalancingPolicy p : registry.all().values()) {
-                    out.printf("%-28s %s%s%n", p.id(), p.description(),
-                            p.inputs().contains(PolicyInput.AGENT_METRICS) ? " [agent metrics]" : "");
-                }
-                out.printf("%-28s %s%n", OracleLeastWorkLeft.NAME, "simulator-only baseline, always run");
-                return 0;
+        return Main.run(Stream.concat(Stream.of("simulate"), Stream.of(args)).toArray(String[]::new), out, err);
+    }
+
+    @Override
+    public int call(PrintStream out) throws IOException {
+        PolicyRegistry registry = PolicyRegistry.load();
+        if (listPolicies) {
+            for (LoadBalancingPolicy p : registry.all().values()) {
+                out.printf("%-28s %s%s%n", p.id(), p.description(),
+                        p.inputs().contains(PolicyInput.AGENT_METRICS) ? " [agent metrics]" : "");
             }
-            return simulate(cl, registry, out);
-        });
+            out.printf("%-28s %s%n", OracleLeastWorkLeft.NAME, "simulator-only baseline, always run");
+            return 0;
+        }
+        return simulate(registry, out);
     }
 
-    static String usage() {
-        return "Usage: loadwise simulate [options]\n\n"
-                + "Discrete-event simulation of a cluster of FCFS nodes behind the dispatcher. Every request is\n"
-                + "placed by the real policy classes through the policy SPI (dynamic ones fed by simulated,\n"
-                + "optionally delayed and noisy agent samples) and by the oracle least-work-left baseline;\n"
-                + "results are given absolute and as a ratio to the oracle.\n\nOptions:\n" + SPEC.usage()
-                + "\nExample (seed 004 Table 5 shape):\n"
-                + "  loadwise simulate --workload surge --requests 400000 --nodes 4 --service teo-ayani \\\n"
-                + "      --rate 250,500,750,1000 --policy round-robin,least-connections --out results/\n"
-                + "\nExit codes: 0 ok, 1 I/O error, 2 bad options.\n";
-    }
+    private int simulate(PolicyRegistry registry, PrintStream out) throws IOException {
+        workload.check();
+        ServiceTimeModel service = serviceModel();
+        ClusterModel cluster = this.cluster.cluster();
+        List<ChooserFactory> choosers = this.cluster.choosers(registry);
+        AgentSettings agents = new AgentSettings(agentPeriodMs, agentDelayMs, agentNoise, agentExpiryMs);
+        Simulation simulation = new Simulation(cluster, agents, warmup, seed + 2);
 
-    private static int simulate(CommandLine cl, PolicyRegistry registry, PrintStream out) throws IOException {
-        long seed = cl.getLong("seed", 1);
-        WorkloadOptions workload = WorkloadOptions.from(cl, seed);
-        ServiceTimeModel service = serviceModel(cl);
-        ClusterModel cluster = ClusterOptions.cluster(cl);
-        List<ChooserFactory> choosers = ClusterOptions.choosers(cl, registry);
-        AgentSettings agents = new AgentSettings(cl.getLong("agent-period-ms", 1000), cl.getLong("agent-delay-ms", 0),
-                cl.getDouble("agent-noise", 0), cl.getLong("agent-expiry-ms", 3000));
-        Simulation simulation = new Simulation(cluster, agents, cl.getInt("warmup", 0), seed + 2);
-
-        Trace base = workload.baseTrace(out);
+        Trace base = workload.baseTrace(seed, out);
         double[] demands = service.demands(base, new SplittableRandom(seed + 1));
         double meanDemand = mean(demands);
         double capacity = 0;
@@ -131,8 +144,8 @@ public final class SimulateCommand {
             }
         }
         report.printTables(out);
-        if (cl.has("out")) {
-            Path dir = Path.of(cl.get("out", "."));
+        if (outDir != null) {
+            Path dir = outDir;
             report.writeCsv(dir.resolve("results.csv"));
             List<Path> plots = report.writePlots(dir, String.format(Locale.ROOT, " (%d nodes)", cluster.size()));
             out.println("wrote " + dir.resolve("results.csv") + " and " + plots.size() + " plots in " + dir);
@@ -140,13 +153,13 @@ public final class SimulateCommand {
         return 0;
     }
 
-    private static ServiceTimeModel serviceModel(CommandLine cl) {
-        if (cl.has("service-ms") && cl.has("service-rate")) {
+    private ServiceTimeModel serviceModel() {
+        if (serviceMs != null && serviceRate != null) {
             throw new UsageException("give either --service-ms or --service-rate, not both");
         }
-        double meanSeconds = cl.has("service-rate") ? 1 / cl.getPositive("service-rate", 100)
-                : cl.getPositive("service-ms", 10) / 1e3;
-        return ServiceTimeModels.parse(cl.get("service", "exponential"), meanSeconds);
+        double meanSeconds = serviceRate != null ? 1 / NumberLists.positive("--service-rate", serviceRate)
+                : NumberLists.positive("--service-ms", serviceMs != null ? serviceMs : 10) / 1e3;
+        return ServiceTimeModels.parse(service, meanSeconds);
     }
 
     private static double mean(double[] values) {

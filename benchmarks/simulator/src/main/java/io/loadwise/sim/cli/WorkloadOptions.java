@@ -1,5 +1,6 @@
 package io.loadwise.sim.cli;
 
+import io.loadwise.cli.UsageException;
 import io.loadwise.sim.workload.AccessLogReader;
 import io.loadwise.sim.workload.BurstModulator;
 import io.loadwise.sim.workload.LoadedTrace;
@@ -15,53 +16,85 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import picocli.CommandLine.Option;
 
-/** The workload options of {@code simulate}: which trace to build, and at which rates to replay it. */
+/**
+ * The workload options of {@code simulate} (a picocli mixin): which trace to build, and at which rates to
+ * replay it. {@link #check} validates them together once picocli has set them.
+ */
 final class WorkloadOptions {
 
-    private final CommandLine cl;
-    private final String kind;
-    private final long seed;
-    private final List<Double> rates;
+    @Option(names = "--workload", paramLabel = "KIND", description = {"poisson (default) | surge | clf:PATH | wc98:PATH",
+        "clf = Common/Combined Log Format access log, wc98 = 1998 World Cup binary log; .gz is read too"})
+    String kind = "poisson";
 
-    private WorkloadOptions(CommandLine cl, String kind, long seed, List<Double> rates) {
-        this.cl = cl;
-        this.kind = kind;
-        this.seed = seed;
-        this.rates = rates;
-    }
+    @Option(names = "--rate", paramLabel = "REQ/S", description = {"offered load(s) in requests/s: 250 | 250,500,750 | 250..1250:250",
+        "required for poisson and surge; a log is time-scaled to each rate (seed 004)"})
+    String rate;
 
-    static WorkloadOptions from(CommandLine cl, long seed) {
-        String kind = cl.get("workload", "poisson");
-        List<Double> rates = cl.getDoubles("rate");
+    @Option(names = "--burstiness", paramLabel = "A,B", description = {
+        "warp time so the trace has seed 004's burstiness <a, b> over 100 epochs",
+        "(its SURGE trace: 1.53,0.48; World Cup: 1.58,0.40); applied before rate scaling"})
+    String burstiness;
+
+    @Option(names = "--time-scale", paramLabel = "F", description = "log replay only: multiply inter-arrival times by F instead of --rate")
+    Double timeScale;
+
+    @Option(names = "--requests", paramLabel = "N", description = "requests to generate (default 200000), or the first N records of a log")
+    Integer requests;
+
+    @Option(names = "--size-bytes", paramLabel = "B", description = "response size of every Poisson request, for size-based models (default 13564)")
+    long sizeBytes = 13_564;
+
+    @Option(names = "--ues", paramLabel = "N", description = "surge: user equivalents (default 400)")
+    int ues = 400;
+
+    @Option(names = "--files", paramLabel = "N", description = "surge: distinct files (default 2000)")
+    int files = 2000;
+
+    @Option(names = "--zipf", paramLabel = "S", description = "surge: Zipf popularity exponent (default 1.0)")
+    double zipf = 1.0;
+
+    @Option(names = "--dynamic-fraction", paramLabel = "F", description = "surge: share of files served dynamically (default 0.155)")
+    double dynamicFraction = 0.155;
+
+    private List<Double> rates = List.of();
+
+    /** Checks the options against each other; call once before the other methods. */
+    WorkloadOptions check() {
+        rates = NumberLists.doubles("--rate", rate);
         for (double r : rates) {
             if (!(r > 0)) {
                 throw new UsageException("--rate: rates must be positive, got " + r);
             }
         }
-        boolean log = kind.startsWith("clf:") || kind.startsWith("wc98:");
+        boolean log = isLog();
         if (!log && !kind.equals("poisson") && !kind.equals("surge")) {
             throw new UsageException("--workload " + kind + ": expected poisson, surge, clf:PATH or wc98:PATH");
         }
         if (!log && rates.isEmpty()) {
             throw new UsageException("--rate is required for the " + kind + " workload");
         }
-        if (!log && cl.has("time-scale")) {
+        if (!log && timeScale != null) {
             throw new UsageException("--time-scale applies to log replay only; use --rate");
         }
-        if (cl.has("time-scale") && !rates.isEmpty()) {
+        if (timeScale != null && !rates.isEmpty()) {
             throw new UsageException("give either --rate or --time-scale, not both");
         }
-        return new WorkloadOptions(cl, kind, seed, rates);
+        return this;
+    }
+
+    private boolean isLog() {
+        return kind.startsWith("clf:") || kind.startsWith("wc98:");
     }
 
     /** The trace before any rate scaling, with the requested burstiness. */
-    Trace baseTrace(PrintStream out) throws IOException {
-        Trace trace = unmodulatedTrace(out);
-        if (!cl.has("burstiness")) {
+    Trace baseTrace(long seed, PrintStream out) throws IOException {
+        Trace trace = unmodulatedTrace(seed, out);
+        if (burstiness == null) {
             return trace;
         }
-        List<Double> ab = cl.getDoubles("burstiness");
+        List<Double> ab = NumberLists.doubles("--burstiness", burstiness);
         if (ab.size() != 2) {
             throw new UsageException("--burstiness: expected A,B, e.g. 1.53,0.48");
         }
@@ -72,20 +105,19 @@ final class WorkloadOptions {
         }
     }
 
-    private Trace unmodulatedTrace(PrintStream out) throws IOException {
-        int requests = cl.getInt("requests", kind.startsWith("clf:") || kind.startsWith("wc98:") ? Integer.MAX_VALUE : 200_000);
-        if (requests < 2) {
-            throw new UsageException("--requests: need at least 2, got " + requests);
+    private Trace unmodulatedTrace(long seed, PrintStream out) throws IOException {
+        int count = requests != null ? requests : isLog() ? Integer.MAX_VALUE : 200_000;
+        if (count < 2) {
+            throw new UsageException("--requests: need at least 2, got " + count);
         }
         switch (kind) {
             case "poisson":
                 // generated once and scaled to each rate: every rate replays the same Poisson sample path,
                 // at exactly the requested mean rate
-                return PoissonWorkload.generate(requests, 1.0, cl.getLong("size-bytes", 13_564), seed);
+                return PoissonWorkload.generate(count, 1.0, sizeBytes, seed);
             case "surge":
-                SurgeParameters p = new SurgeParameters(cl.getInt("ues", 400), cl.getInt("files", 2000),
-                        cl.getDouble("zipf", 1.0), 133_000, 3_119_822, cl.getDouble("dynamic-fraction", 0.155));
-                return SurgeWorkload.generate(p, requests, seed);
+                SurgeParameters p = new SurgeParameters(ues, files, zipf, 133_000, 3_119_822, dynamicFraction);
+                return SurgeWorkload.generate(p, count, seed);
             default:
                 break;
         }
@@ -101,7 +133,7 @@ final class WorkloadOptions {
         if (loaded.excludedErrors() > 0) {
             out.println("note: left out " + loaded.excludedErrors() + " requests answered with status >= 400");
         }
-        Trace trace = loaded.trace().head(requests);
+        Trace trace = loaded.trace().head(count);
         if (trace.size() < 2) {
             throw new UsageException("--workload " + kind + ": the log has fewer than 2 usable requests");
         }
@@ -116,7 +148,7 @@ final class WorkloadOptions {
                 out.put(r, base.scaledToRate(r));
             }
         } else {
-            Trace t = cl.has("time-scale") ? base.timeScaled(cl.getPositive("time-scale", 1)) : base;
+            Trace t = timeScale != null ? base.timeScaled(NumberLists.positive("--time-scale", timeScale)) : base;
             out.put(t.meanRatePerSecond(), t);
         }
         return out;

@@ -67,7 +67,7 @@ class CapacityCommandTest {
         "--servers 2 --service-rate 100 --arrival-rate 1..x|--arrival-rate: 'x' is not a number",
         "--servers 2.5 --service-rate 100|--servers: 2.5 is not a whole number",
         "--servers 2 --measure ftp://host/|only http:// and https:// URLs can be measured",
-        "--nodes 2|unknown option --nodes",
+        "--nodes 2|unknown option '--nodes'",
         "--servers 2 --measure http:/nohost|the URL has no host"})
     void badOptionsFailWithASpecificMessage(String args, String message) {
         assertEquals(2, run(args.split(" ")));

@@ -45,6 +45,17 @@ class SimulateCommandTest {
     }
 
     @Test
+    void theJarNeedsACommandAndHelpNamesBoth() {
+        assertEquals(2, Main.run(new String[0], new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8)));
+        assertEquals("loadwise: a command is required: simulate or capacity; see loadwise --help\n", err());
+        assertEquals(0, Main.run(new String[] {"help"}, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8)));
+        assertTrue(out().contains("  simulate  Discrete-event simulation of a cluster of FCFS nodes behind the dispatcher.\n"
+                + "  capacity  Capacity plan with the queueing models"), out());
+    }
+
+    @Test
     void listsRegisteredPoliciesAndTheOracle() {
         assertEquals(0, run("--list-policies"));
         assertTrue(out().contains("round-robin"), out());
@@ -54,7 +65,7 @@ class SimulateCommandTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
-        "--bogus|unknown option --bogus",
+        "--bogus|unknown option '--bogus'",
         "--rate|--rate needs a value",
         "--rate abc|--rate: 'abc' is not a number",
         "--workload poisson|--rate is required for the poisson workload",
@@ -70,7 +81,10 @@ class SimulateCommandTest {
         "--rate 10 --policy-option heapThreshold=80|policy round-robin: policyOptions.heapThreshold: unknown option",
         "--rate 10 --policy-option jvm-aware:heapThreshold=80|policy jvm-aware is not in --policy",
         "--rate 10 --policy jvm-aware --policy-option jvm-aware:heapThreshold=180|heapThreshold: 180.0 out of range",
-        "--rate 10 --requests 100 --warmup 100|warm-up of 100 requests leaves none"})
+        "--rate 10 --requests 100 --warmup 100|warm-up of 100 requests leaves none",
+        "--rate 10 --requests many|loadwise simulate: --requests needs an integer, got 'many'; see loadwise simulate --help",
+        "--rate 10 --agent-noise=x|--agent-noise needs a number, got 'x'",
+        "--rate 10 --workload|--workload needs a value"})
     void badOptionsFailWithASpecificMessage(String args, String message) {
         assertEquals(2, run(args.split(" ")));
         assertTrue(err().contains(message), "stderr: " + err());

@@ -1,0 +1,159 @@
+package io.loadwise.dispatcher.cli;
+
+import io.loadwise.cli.HelpOption;
+import io.loadwise.cli.UsageException;
+import io.loadwise.dispatcher.config.AdminToken;
+import io.loadwise.dispatcher.config.ConfigStore;
+import io.loadwise.dispatcher.config.ConfigValidator;
+import io.loadwise.dispatcher.config.LoadwiseConfig;
+import io.loadwise.dispatcher.logging.LoggingSetup;
+import io.loadwise.dispatcher.net.Transport;
+import io.loadwise.dispatcher.runtime.Dispatcher;
+import io.loadwise.dispatcher.runtime.ModeListenerFactory;
+import io.loadwise.policy.PolicyRegistry;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.TypeConversionException;
+
+/** {@code loadwise run --config FILE}: starts the dispatcher and returns only after it has stopped. */
+@Command(name = "run",
+        description = {"Start the dispatcher: one listener per cluster, the admin console when it is built in.",
+            "Stops cleanly on Ctrl-C / SIGTERM."},
+        footer = {"Environment: LOADWISE_ADMIN_TOKEN, the bearer token of the admin API, overrides admin.token in FILE.",
+            "Example: loadwise run --config loadwise.json --log-level debug --worker-threads 2",
+            "Exit codes: 0 stopped cleanly, 1 invalid configuration or startup failure, 2 usage error."})
+final class RunCommand implements CliCommand {
+
+    @Option(names = {"--config", "-c"}, paramLabel = "FILE", required = true,
+            description = "the configuration file (docs/configuration.md)")
+    Path config;
+
+    @Option(names = "--log-level", paramLabel = "LEVEL", converter = LogLevel.class, completionCandidates = LogLevel.class,
+            description = "trace, debug, info, warn, error or off; overrides logging.level in FILE")
+    String logLevel;
+
+    @Option(names = "--worker-threads", paramLabel = "N",
+            description = {"event-loop threads for all connections, 1.." + ConfigValidator.MAX_WORKER_THREADS + ";",
+                "overrides workerThreads in FILE (default: one per core)"})
+    Integer workerThreads;
+
+    @Mixin
+    HelpOption help;
+
+    /** A running dispatcher and the event loops it runs on; closing stops both. */
+    record Started(Dispatcher dispatcher, Transport transport) implements AutoCloseable {
+        @Override
+        public void close() {
+            dispatcher.close();
+            transport.close();
+        }
+    }
+
+    @Override
+    public int run(PrintStream out, PrintStream err, Map<String, String> env) {
+        checkWorkerThreads();
+        List<String> errors = new ArrayList<>();
+        LoadwiseConfig loaded = ConfigCheck.load(config, env, errors);
+        if (!errors.isEmpty()) {
+            errors.forEach(e -> err.println(config + ": " + e));
+            err.println("loadwise run: not started, the configuration is invalid");
+            return Main.INVALID;
+        }
+        LoggingSetup.apply(loaded.logging(), logLevel);
+        Logger log = LoggerFactory.getLogger(Main.class);
+        log.info("loadwise {} starting with {}", Main.version(), config.toAbsolutePath());
+        Started started;
+        try {
+            started = start(loaded, env);
+        } catch (Exception e) {
+            log.error("loadwise could not start: {}", e.getMessage(), e);
+            err.println("loadwise run: " + e.getMessage());
+            return Main.INVALID;
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            log.info("shutting down");
+            started.close();
+            log.info("stopped");
+            stopped.countDown();
+        }, "loadwise-shutdown"));
+        log.info("loadwise running with {} clusters; stop with Ctrl-C or SIGTERM", started.dispatcher().clusters().size());
+        try {
+            stopped.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return Main.OK;
+    }
+
+    /** Starts the event loops and the dispatcher on them; on failure closes what it started and throws. */
+    Started start(LoadwiseConfig loaded, Map<String, String> env) throws Exception {
+        int threads = workerThreads(loaded);
+        LoggerFactory.getLogger(Main.class).info("worker threads: {} ({})", threads, workerThreadsSource(loaded));
+        Transport transport = new Transport(threads);
+        Dispatcher dispatcher = new Dispatcher(loaded, new ConfigStore(config), PolicyRegistry.load(), transport,
+                new ModeListenerFactory());
+        try {
+            dispatcher.start(AdminToken.resolve(loaded.admin(), env), true);
+        } catch (Exception e) {
+            transport.close(); // the dispatcher closed itself
+            throw e;
+        }
+        return new Started(dispatcher, transport);
+    }
+
+    /** {@code --worker-threads}, else {@code workerThreads} of the file, else one per core. */
+    int workerThreads(LoadwiseConfig loaded) {
+        if (workerThreads != null) {
+            return workerThreads;
+        }
+        return loaded.workerThreads() != null ? loaded.workerThreads() : Transport.defaultWorkerThreads();
+    }
+
+    private String workerThreadsSource(LoadwiseConfig loaded) {
+        if (workerThreads != null) {
+            return "--worker-threads";
+        }
+        return loaded.workerThreads() != null ? "workerThreads in " + config.getFileName()
+                : "one per core; set workerThreads or --worker-threads to change";
+    }
+
+    private void checkWorkerThreads() {
+        if (workerThreads != null && (workerThreads < 1 || workerThreads > ConfigValidator.MAX_WORKER_THREADS)) {
+            throw new UsageException("--worker-threads " + workerThreads + " out of range 1.."
+                    + ConfigValidator.MAX_WORKER_THREADS);
+        }
+    }
+
+    /** {@code --log-level}: one of {@link ConfigValidator#LOG_LEVELS}, any case; also the completion candidates. */
+    static final class LogLevel implements ITypeConverter<String>, Iterable<String> {
+        /** In the order of verbosity, for the message and for completion. */
+        private static final List<String> LEVELS = List.of("trace", "debug", "info", "warn", "error", "off");
+
+        @Override
+        public String convert(String value) {
+            String level = value.toLowerCase(Locale.ROOT);
+            if (!ConfigValidator.LOG_LEVELS.contains(level)) {
+                throw new TypeConversionException("'" + level + "' unknown, expected one of " + String.join(", ", LEVELS));
+            }
+            return level;
+        }
+
+        @Override
+        public Iterator<String> iterator() {
+            return LEVELS.iterator();
+        }
+    }
+}

@@ -1,0 +1,74 @@
+package io.loadwise.dispatcher.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.loadwise.cli.Cli;
+import io.loadwise.dispatcher.config.ConfigLoader;
+import io.loadwise.dispatcher.config.LoadwiseConfig;
+import io.loadwise.dispatcher.net.Transport;
+import io.netty.util.concurrent.EventExecutor;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** {@code run}'s worker threads: {@code --worker-threads}, else {@code workerThreads} of the file, else one per core. */
+class RunCommandTest {
+
+    @TempDir
+    Path dir;
+
+    private Path config(String workerThreads) throws Exception {
+        Path file = dir.resolve("loadwise.json");
+        Files.writeString(file, ("{'admin':{'token':'test-token-0123456789'}," + workerThreads + "'clusters':["
+                + "{'name':'a','mode':'tcp','listen':'127.0.0.1:0','policy':'test-round-robin',"
+                + "'nodes':[{'name':'n1','address':'127.0.0.1:9001'}]}]}").replace('\'', '"'));
+        return file;
+    }
+
+    /** {@code run ARGS} as the command line parses it, without starting anything. */
+    private static RunCommand parsed(String... args) {
+        RunCommand run = new RunCommand();
+        Cli.configure(new CommandLine(run)).parseArgs(args);
+        return run;
+    }
+
+    private static int eventLoops(Transport transport) {
+        int count = 0;
+        for (EventExecutor ignored : transport.workers()) {
+            count++;
+        }
+        return count;
+    }
+
+    @Test
+    void theCommandLineOverridesTheFileAndTheDispatcherRunsOnThatManyThreads() throws Exception {
+        Path file = config("'workerThreads':2,");
+        RunCommand run = parsed("--config", file.toString(), "--worker-threads", "3");
+        LoadwiseConfig loaded = ConfigLoader.load(file);
+        try (RunCommand.Started started = run.start(loaded, Map.of())) {
+            assertEquals(3, started.transport().workerThreads());
+            assertEquals(3, eventLoops(started.transport()));
+            assertEquals(1, started.dispatcher().clusters().size(), "the dispatcher started on them");
+        }
+    }
+
+    @Test
+    void withoutTheOptionTheFileDecides() throws Exception {
+        Path file = config("'workerThreads':2,");
+        RunCommand run = parsed("--config", file.toString());
+        try (RunCommand.Started started = run.start(ConfigLoader.load(file), Map.of())) {
+            assertEquals(2, started.transport().workerThreads());
+            assertEquals(2, eventLoops(started.transport()));
+        }
+    }
+
+    @Test
+    void withNeitherItIsOnePerCore() throws Exception {
+        Path file = config("");
+        RunCommand run = parsed("--config", file.toString());
+        assertEquals(Runtime.getRuntime().availableProcessors(), run.workerThreads(ConfigLoader.load(file)));
+    }
+}
