@@ -145,8 +145,7 @@ class NodeMonitorTest {
 
     @Test
     void reportsOfferedFromAnEventLoopAreParsedOnTheMonitorThreadLatestFirst() {
-        VirtualCluster cluster = cluster("jvm-aware", 60_000);
-        monitor.watch(cluster);
+        VirtualCluster cluster = cluster("jvm-aware", 60_000); // not watched: no poll replaces the reports
         NodeState a = cluster.node("a");
         for (int i = 1; i <= 50; i++) {
             monitor.offerLoadReport(cluster, a, "TEXT named_metrics.jvm_heap_used=0." + (i < 50 ? "10" : "77"));

@@ -6,64 +6,27 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
-import com.code_intelligence.jazzer.junit.DictionaryEntries;
-import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.DecoderResultProvider;
 import io.netty.handler.codec.http.HttpContent;
-import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpObject;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
-import java.util.ArrayDeque;
 
 /**
- * Fuzz targets of the HTTP/1.1 head and body path on both sides of the proxy: the client's requests
- * ({@link RequestDecoder}) and the nodes' responses ({@link ResponseDecoder}), fed in two writes split where
- * the fuzzer says. Contract: every message out is a head, body pieces and a last content, or a refusal
- * whose cause is a {@link BadMessage} with a 4xx/5xx status and a reason; nothing follows a refusal; a
- * fixed-length body never delivers more bytes than its head announced; no other exception escapes.
- * Seeds: {@code Http1DecoderFuzzTestInputs/}. Dictionary entries spell CR and LF as libFuzzer escapes
- * ({@code \x0D\x0A}): raw line ends break its dictionary file.
+ * What the HTTP/1.1 decoder fuzz targets check: the messages out are heads, body pieces and a last
+ * content in a legal order, or one refusal carrying a {@link BadMessage} with a 4xx/5xx status and a
+ * reason, after which nothing follows; a fixed-length body never delivers more or fewer bytes than its
+ * head announced. Inputs arrive in two writes, split where the fuzzer says.
  */
-class Http1DecoderFuzzTest {
+final class DecoderFuzzing {
 
-    @FuzzTest(maxDuration = "15s")
-    @DictionaryEntries({"GET ", "POST ", "CONNECT ", " HTTP/1.1\\x0D\\x0A", " HTTP/1.0\\x0D\\x0A", "Host: x\\x0D\\x0A",
-        "Transfer-Encoding: chunked\\x0D\\x0A", "Transfer-Encoding: ", "Content-Length: ", "Connection: ", "Upgrade: ",
-        "\\x0D\\x0A\\x0D\\x0A", "\\x0D\\x0A", "\\x0A", "0\\x0D\\x0A\\x0D\\x0A", ";ext=1", "ffffffff", "100000005", "chunked, identity", ", "})
-    void request(FuzzedDataProvider data) {
-        ArrayDeque<HttpMethod> methods = new ArrayDeque<>();
-        EmbeddedChannel channel = new EmbeddedChannel(new RequestDecoder(2048, methods));
-        try {
-            feed(channel, data);
-            checkStream(channel, true);
-        } finally {
-            channel.finishAndReleaseAll();
-        }
+    private DecoderFuzzing() {
     }
-
-    @FuzzTest(maxDuration = "15s")
-    @DictionaryEntries({"HTTP/1.1 200 OK\\x0D\\x0A", "HTTP/1.1 101 Switching Protocols\\x0D\\x0A", "HTTP/1.1 100 Continue\\x0D\\x0A",
-        "HTTP/1.0 204 No Content\\x0D\\x0A", "Transfer-Encoding: chunked\\x0D\\x0A", "Content-Length: ", "\\x0D\\x0A\\x0D\\x0A", "\\x0D\\x0A",
-        "0\\x0D\\x0A\\x0D\\x0A", "100000002", "endpoint-load-metrics: TEXT a=1\\x0D\\x0A"})
-    void response(FuzzedDataProvider data) {
-        ResponseDecoder decoder = new ResponseDecoder(2048);
-        decoder.expectResponseTo(data.consumeBoolean());
-        EmbeddedChannel channel = new EmbeddedChannel(decoder);
-        try {
-            feed(channel, data);
-            channel.finish(); // a close ends a body read until close
-            checkStream(channel, false);
-        } finally {
-            channel.finishAndReleaseAll();
-        }
-    }
-
-    private static void feed(EmbeddedChannel channel, FuzzedDataProvider data) {
+    static void feed(EmbeddedChannel channel, FuzzedDataProvider data) {
         byte[] bytes = data.consumeRemainingAsBytes();
         int split = bytes.length == 0 ? 0 : Math.floorMod(bytes.length * 31 + bytes[0], bytes.length + 1);
         channel.writeInbound(Unpooled.wrappedBuffer(bytes, 0, split));
@@ -72,7 +35,7 @@ class Http1DecoderFuzzTest {
     }
 
     /** Walks what came out: heads, bodies and refusals in a legal order. */
-    private static void checkStream(EmbeddedChannel channel, boolean requests) {
+    static void checkStream(EmbeddedChannel channel, boolean requests) {
         boolean refused = false;
         boolean inBody = false;
         long announced = -1;
