@@ -17,6 +17,7 @@ import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
@@ -149,7 +150,7 @@ final class Exchange implements NodePool.Waiter {
 
     /** Whether {@code msg} can be handled now rather than queued until this exchange ends. */
     boolean accepts(Object msg) {
-        return request == RequestPhase.IDLE || (request == RequestPhase.SENDING && !(msg instanceof io.netty.handler.codec.http.HttpRequest));
+        return request == RequestPhase.IDLE || (request == RequestPhase.SENDING && !(msg instanceof HttpRequest));
     }
 
     // ---- IDLE → CONNECTING ------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 package io.loadwise.dispatcher.http;
 
+import io.loadwise.dispatcher.http.codec.HttpSyntax;
 import io.loadwise.dispatcher.http.codec.ProxiedRequest;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
@@ -102,23 +103,13 @@ final class ProxyHeaders {
         element.append(";proto=http");
         if (host != null && !host.isEmpty()) {
             element.append(";host=");
-            if (isToken(host)) {
+            if (HttpSyntax.isToken(host)) {
                 element.append(host);
             } else {
                 element.append('"').append(host).append('"'); // the decoder admitted no quote or backslash
             }
         }
         return element.toString();
-    }
-
-    private static boolean isToken(String value) {
-        for (int i = 0; i < value.length(); i++) {
-            char c = value.charAt(i);
-            if (!(Character.isLetterOrDigit(c) || "!#$%&'*+-.^_`|~".indexOf(c) >= 0) || c > 0x7e) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /**

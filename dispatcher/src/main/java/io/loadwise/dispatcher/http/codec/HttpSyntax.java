@@ -1,7 +1,7 @@
 package io.loadwise.dispatcher.http.codec;
 
 /** Character classes of RFC 9110 §5.6 and RFC 9112, as lookup tables over bytes. */
-final class HttpSyntax {
+public final class HttpSyntax {
 
     private static final boolean[] TOKEN = new boolean[256];
     private static final boolean[] HOST = new boolean[256];
@@ -32,6 +32,20 @@ final class HttpSyntax {
 
     static boolean isToken(int b) {
         return TOKEN[b & 0xff];
+    }
+
+    /** Whether {@code value} is a non-empty token (RFC 9110 §5.6.2), so it needs no quoting. */
+    public static boolean isToken(CharSequence value) {
+        if (value.length() == 0) {
+            return false;
+        }
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c > 0xff || !TOKEN[c]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     static boolean isHostChar(int b) {
