@@ -1,24 +1,44 @@
 #!/usr/bin/env bash
-# Proxy overhead: wrk against one static-file node directly and through Loadwise L7, Loadwise L4,
-# HAProxy and NGINX, each proxy on one worker thread, all on 127.0.0.1. Runs the targets in turn,
-# RUNS times, and writes the medians to benchmarks/results/proxy-overhead/.
+# Proxy overhead of the shipped product: wrk against one static-file node directly and through Loadwise
+# (java -jar admin-console/target/loadwise.jar run, as an operator runs it: console and metric stores on,
+# default JVM options), the dispatcher alone (dispatcher/target/loadwise-dispatcher.jar), HAProxy (http and
+# tcp mode) and NGINX, each at 1 and 2 threads, all on 127.0.0.1. Every size x connection count x target
+# cell runs RUNS times, targets shuffled within each round so that a noisy neighbour hurts them alike.
+# Then 10,000 idle keep-alive client connections are opened against Loadwise L7 and its RSS is recorded.
+# Results: benchmarks/results/<date>-overhead/proxy/ (README.md, summary.csv, runs.csv, idle.csv).
 #
-#   benchmarks/overhead/run-overhead.sh            # 5 runs x 10 s, 2 wrk threads, 50 connections
-#   RUNS=3 DURATION=5s benchmarks/overhead/run-overhead.sh
+#   benchmarks/overhead/run-overhead.sh                  # 3 rounds x 10 s, sizes 1k 16k 256k, -c50 and -c200
+#   RUNS=1 DURATION=5s SIZES=1k CONNECTIONS=50 TARGETS="direct haproxy-1t loadwise-l7-1t" benchmarks/overhead/run-overhead.sh
+#
+# Environment: RUNS, DURATION, WARMUP, SIZES, CONNECTIONS, TARGETS, IDLE_CONNECTIONS (0 skips the idle test),
+# OUT (results folder), JAR (the loadwise.jar to measure), LOADWISE_JAVA_OPTS (JVM options for Loadwise;
+# empty by default: what ships).
 set -euo pipefail
 
 HERE="$(cd "$(dirname "$0")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
-OUT="$ROOT/benchmarks/results/proxy-overhead"
-RUNS="${RUNS:-5}"
+OUT="${OUT:-$ROOT/benchmarks/results/$(date -u +%F)-overhead/proxy}"
+RUNS="${RUNS:-3}"
 DURATION="${DURATION:-10s}"
-WARMUP="${WARMUP:-15s}"
-THREADS="${THREADS:-2}"
-CONNECTIONS="${CONNECTIONS:-50}"
-TARGETS="${TARGETS:-direct loadwise-l7 loadwise-l4 haproxy nginx}"
+WARMUP="${WARMUP:-10s}"
+SIZES="${SIZES:-1k 16k 256k}"
+CONNECTIONS="${CONNECTIONS:-50 200}"
+ALL_TARGETS="direct haproxy-1t haproxy-2t nginx-1w nginx-2w loadwise-l7-1t loadwise-l7-2t dispatcher-l7-1t haproxy-tcp-1t haproxy-tcp-2t loadwise-l4-1t loadwise-l4-2t"
+TARGETS="${TARGETS:-$ALL_TARGETS}"
+IDLE_CONNECTIONS="${IDLE_CONNECTIONS:-10000}"
+JAR="${JAR:-$ROOT/admin-console/target/loadwise.jar}"
+DISPATCHER_JAR="${DISPATCHER_JAR:-$ROOT/dispatcher/target/loadwise-dispatcher.jar}"
+LOADWISE_JAVA_OPTS="${LOADWISE_JAVA_OPTS:-}"
 
-"$ROOT/.ci/install-deps" wrk haproxy nginx curl
+"$ROOT/.ci/install-deps" wrk haproxy nginx curl python3
 export PATH="$PATH:/usr/sbin"
+
+if [[ " $TARGETS " == *" loadwise-"* || " $TARGETS " == *" dispatcher-"* ]]; then
+  if [ ! -f "$JAR" ] || [ ! -f "$DISPATCHER_JAR" ]; then
+    echo "building the jars (mvn -B -q package -DskipTests)"
+    (cd "$ROOT" && mvn -B -q -pl admin-console -am package -DskipTests -Dfuzz.skip=true)
+  fi
+fi
 
 WORK="$(mktemp -d /tmp/loadwise-overhead.XXXXXX)"
 PIDS=()
@@ -35,7 +55,7 @@ free_port() {
 }
 
 wait_port() {
-  for _ in $(seq 1 600); do
+  for _ in $(seq 1 900); do
     (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
     sleep 0.1
   done
@@ -43,11 +63,15 @@ wait_port() {
   return 1
 }
 
-# --- the node: nginx serving one small static file -------------------------------------------------
+# --- the node: one NGINX worker serving static files of each size ------------------------------------
 NODE_PORT="$(free_port)"
 mkdir -p "$WORK/www" "$WORK/node"
-head -c 1024 /dev/urandom | base64 -w 76 | head -c 1024 > "$WORK/www/index.html"
-chmod 755 "$WORK" "$WORK/www"; chmod 644 "$WORK/www/index.html" # nginx workers run as nobody under root
+for size in $SIZES; do
+  bytes=$(( ${size%k} * 1024 ))
+  head -c "$bytes" /dev/urandom | base64 -w 76 > "$WORK/www/$size.b64" # no pipe into head: SIGPIPE under pipefail
+  head -c "$bytes" "$WORK/www/$size.b64" > "$WORK/www/$size.html" && rm "$WORK/www/$size.b64"
+done
+chmod 755 "$WORK" "$WORK/www"; chmod 644 "$WORK"/www/*  # nginx workers run as nobody under root
 cat > "$WORK/node/nginx.conf" <<CONF
 worker_processes 1;
 daemon off;
@@ -65,47 +89,52 @@ http {
 CONF
 nginx -c "$WORK/node/nginx.conf" -p "$WORK/node" &
 PIDS+=($!)
-wait_port "$NODE_PORT"
-declare -A PID
+declare -A PID PORT
 PID[direct]=$!
-
-# --- the proxies -----------------------------------------------------------------------------------
-declare -A PORT
 PORT[direct]="$NODE_PORT"
+wait_port "$NODE_PORT"
 
-if [[ " $TARGETS " == *" loadwise-"* ]]; then
-  # One reactor run: the policies module resolves to its classes; dispatcher is built last, so its
-  # class path is the one left in cp.txt.
-  (cd "$ROOT" && mvn -B -q -pl dispatcher -am test-compile dependency:build-classpath -DskipTests \
-      -Dmdep.outputFile="$WORK/cp.txt" -Dmdep.includeScope=test)
-  CP="$ROOT/dispatcher/target/classes:$ROOT/dispatcher/target/test-classes:$ROOT/policies/target/classes:$(cat "$WORK/cp.txt")"
-  # A large young generation: young collections (the only ones; almost nothing survives a request)
-  # come every few seconds instead of every second, so fewer requests wait behind a pause.
-  JAVA_OPTS=(-Xms1g -Xmx1g -Xmn768m -XX:+UseParallelGC -XX:+AlwaysPreTouch -Dio.netty.leakDetection.level=disabled
-             -Dlogback.configurationFile="$HERE/logback-bench.xml")
-  for mode in l7 l4; do
-    [[ " $TARGETS " == *" loadwise-$mode "* ]] || continue
-    port="$(free_port)"
-    kind=http; [ "$mode" = l4 ] && kind=tcp
-    java "${JAVA_OPTS[@]}" -cp "$CP" io.loadwise.dispatcher.http.bench.OverheadMain "$kind" \
-        "127.0.0.1:$port" "127.0.0.1:$NODE_PORT" 1 > "$WORK/loadwise-$mode.log" 2>&1 &
-    PIDS+=($!)
-    PID[loadwise-$mode]=$!
-    if ! wait_port "$port"; then cat "$WORK/loadwise-$mode.log" >&2; exit 1; fi
-    PORT[loadwise-$mode]="$port"
-  done
-fi
+# --- the proxies -------------------------------------------------------------------------------------
+# HAProxy needs two descriptors per connection and refuses to start when maxconn does not fit the limit
+HAPROXY_MAXCONN=$(( IDLE_CONNECTIONS + 1000 ))
+fd_fit=$(( ($(ulimit -Hn) - 200) / 2 ))
+[ "$HAPROXY_MAXCONN" -gt "$fd_fit" ] && HAPROXY_MAXCONN=$fd_fit
+threads_of() { echo "$1" | sed -E 's/.*-([0-9])[tw]$/\1/'; }
 
-if [[ " $TARGETS " == *" haproxy "* ]]; then
+start_loadwise() { # target jar mode threads
+  local target=$1 jar=$2 mode=$3 threads=$4 port admin dir
+  port="$(free_port)"; admin="$(free_port)"; dir="$WORK/$target"
+  mkdir -p "$dir"
+  cat > "$dir/loadwise.json" <<JSON
+{ "admin": { "listen": "127.0.0.1:$admin", "token": "overhead-benchmark-token-0123456789" },
+  "maxClientConnections": $(( IDLE_CONNECTIONS + 1000 )),
+  "clusters": [ { "name": "bench", "mode": "$mode", "listen": "127.0.0.1:$port", "policy": "round-robin",
+      "maxClientConnections": $(( IDLE_CONNECTIONS + 1000 )),
+      "nodes": [ { "name": "node1", "address": "127.0.0.1:$NODE_PORT" } ] } ] }
+JSON
+  # shellcheck disable=SC2086 # LOADWISE_JAVA_OPTS is a list of options
+  (cd "$dir" && LOADWISE_ADMIN_PASSWORD=overhead-benchmark-password \
+      exec java $LOADWISE_JAVA_OPTS -jar "$jar" run --config "$dir/loadwise.json" --worker-threads "$threads") \
+      > "$dir/loadwise.log" 2>&1 &
+  PIDS+=($!)
+  PID[$target]=$!
+  if ! wait_port "$port"; then cat "$dir/loadwise.log" >&2; exit 1; fi
+  PORT[$target]="$port"
+}
+
+start_haproxy() { # target mode threads
+  local target=$1 mode=$2 threads=$3 port
   port="$(free_port)"
-  cat > "$WORK/haproxy.cfg" <<CONF
+  local extra="option http-keep-alive
+  option forwardfor"
+  [ "$mode" = tcp ] && extra=""
+  cat > "$WORK/$target.cfg" <<CONF
 global
-  nbthread 1
-  maxconn 4096
+  nbthread $threads
+  maxconn $HAPROXY_MAXCONN
 defaults
-  mode http
-  option http-keep-alive
-  option forwardfor
+  mode $mode
+  $extra
   timeout connect 2s
   timeout client 30s
   timeout server 30s
@@ -116,21 +145,22 @@ backend nodes
   balance roundrobin
   server node1 127.0.0.1:$NODE_PORT
 CONF
-  haproxy -f "$WORK/haproxy.cfg" -db > "$WORK/haproxy.log" 2>&1 &
+  haproxy -f "$WORK/$target.cfg" -db > "$WORK/$target.log" 2>&1 &
   PIDS+=($!)
-  PID[haproxy]=$!
-  wait_port "$port"
-  PORT[haproxy]="$port"
-fi
+  PID[$target]=$!
+  if ! wait_port "$port"; then cat "$WORK/$target.log" >&2; exit 1; fi
+  PORT[$target]="$port"
+}
 
-if [[ " $TARGETS " == *" nginx "* ]]; then
+start_nginx() { # target workers
+  local target=$1 workers=$2 port
   port="$(free_port)"
-  mkdir -p "$WORK/proxy"
-  cat > "$WORK/proxy/nginx.conf" <<CONF
-worker_processes 1;
+  mkdir -p "$WORK/$target"
+  cat > "$WORK/$target/nginx.conf" <<CONF
+worker_processes $workers;
 daemon off;
-pid $WORK/proxy/nginx.pid;
-error_log $WORK/proxy/error.log warn;
+pid $WORK/$target/nginx.pid;
+error_log $WORK/$target/error.log warn;
 events { worker_connections 4096; }
 http {
   access_log off;
@@ -151,17 +181,32 @@ http {
   }
 }
 CONF
-  nginx -c "$WORK/proxy/nginx.conf" -p "$WORK/proxy" &
+  nginx -c "$WORK/$target/nginx.conf" -p "$WORK/$target" &
   PIDS+=($!)
-  PID[nginx]=$!
+  PID[$target]=$!
   wait_port "$port"
-  PORT[nginx]="$port"
-fi
+  PORT[$target]="$port"
+}
 
-# --- measure ---------------------------------------------------------------------------------------
+for target in $TARGETS; do
+  [ "$target" = direct ] && continue
+  n="$(threads_of "$target")"
+  case "$target" in
+    haproxy-tcp-*) start_haproxy "$target" tcp "$n" ;;
+    haproxy-*) start_haproxy "$target" http "$n" ;;
+    nginx-*) start_nginx "$target" "$n" ;;
+    loadwise-l7-*) start_loadwise "$target" "$JAR" http "$n" ;;
+    loadwise-l4-*) start_loadwise "$target" "$JAR" tcp "$n" ;;
+    dispatcher-l7-*) start_loadwise "$target" "$DISPATCHER_JAR" http "$n" ;;
+    *) echo "unknown target $target (known: $ALL_TARGETS)" >&2; exit 2 ;;
+  esac
+  echo "started $target on port ${PORT[$target]}"
+done
+
+# --- measure -----------------------------------------------------------------------------------------
 mkdir -p "$OUT"
 RAW="$OUT/runs.csv"
-echo "target,run,requests_per_s,p50_ms,p99_ms,cpu_us_per_request" > "$RAW"
+echo "round,size,connections,target,requests_per_s,p50_ms,p99_ms,p999_ms,cpu_us_per_request,load1,timeouts" > "$RAW"
 CLK_TCK="$(getconf CLK_TCK)"
 
 cpu_ticks() { # user + system ticks of a process and its children (nginx workers), all threads
@@ -177,98 +222,88 @@ to_ms() { # wrk prints 812.00us, 1.52ms, 2.01s
   awk -v v="$1" 'BEGIN { n = v + 0; if (v ~ /us$/) n /= 1000; else if (v ~ /ms$/) n = n; else if (v ~ /s$/) n *= 1000; printf "%.3f", n }'
 }
 
-measure() { # target run
-  local out before after
-  before="$(cpu_ticks "${PID[$1]}")"
-  out="$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency "http://127.0.0.1:${PORT[$1]}/index.html")"
-  after="$(cpu_ticks "${PID[$1]}")"
-  if echo "$out" | grep -q "Non-2xx\|Socket errors"; then
+# wrk's --latency prints 50/75/90/99 %; this script adds 99.9 % from the same histogram
+cat > "$WORK/percentiles.lua" <<'LUA'
+done = function(summary, latency, requests)
+  io.write(string.format("P999 %d\n", latency:percentile(99.9)))
+end
+LUA
+
+measure() { # round size connections target
+  local round=$1 size=$2 conns=$3 target=$4 out before after
+  before="$(cpu_ticks "${PID[$target]}")"
+  out="$(wrk -t1 -c"$conns" -d"$DURATION" --latency -s "$WORK/percentiles.lua" "http://127.0.0.1:${PORT[$target]}/$size.html")"
+  after="$(cpu_ticks "${PID[$target]}")"
+  # a wrong answer or a broken connection makes the run meaningless; a request slower than wrk's 2 s
+  # timeout (an overloaded machine) is counted instead, and the latency percentiles already show it
+  if echo "$out" | grep -q "Non-2xx" || echo "$out" | grep "Socket errors" | grep -Eq "connect [1-9]|read [1-9]|write [1-9]"; then
     echo "$out" >&2
-    echo "errors against $1: results would be meaningless" >&2
+    echo "errors against $target: results would be meaningless" >&2
     exit 1
   fi
-  local rps p50 p99 requests cpu
+  local timeouts
+  timeouts="$(echo "$out" | awk '/Socket errors/ { for (i = 1; i <= NF; i++) if ($i == "timeout") print $(i + 1) }')"
+  local rps p50 p99 p999 requests cpu load
   rps="$(echo "$out" | awk '/Requests\/sec/ { print $2 }')"
   requests="$(echo "$out" | awk '/requests in/ { print $1 }')"
   cpu="$(awk -v t=$((after - before)) -v hz="$CLK_TCK" -v n="$requests" 'BEGIN { printf "%.2f", t / hz * 1e6 / n }')"
   p50="$(to_ms "$(echo "$out" | awk '$1 == "50%" { print $2 }')")"
   p99="$(to_ms "$(echo "$out" | awk '$1 == "99%" { print $2 }')")"
-  echo "$1,$2,$rps,$p50,$p99,$cpu" >> "$RAW"
-  echo "  $1 run $2: $rps req/s, p50 $p50 ms, p99 $p99 ms, $cpu us CPU/request"
+  p999="$(echo "$out" | awk '/^P999/ { printf "%.3f", $2 / 1000 }')"
+  load="$(cut -d' ' -f1 /proc/loadavg)"
+  echo "$round,$size,$conns,$target,$rps,$p50,$p99,$p999,$cpu,$load,${timeouts:-0}" >> "$RAW"
+  printf '  round %s %5s -c%-3s %-16s %9s req/s  p99 %8s ms  p99.9 %8s ms  %6s us CPU/request\n' \
+      "$round" "$size" "$conns" "$target" "$rps" "$p99" "$p999" "$cpu"
 }
 
 LOAD_BEFORE="$(cut -d' ' -f1-3 /proc/loadavg)"
+STARTED="$(date -u '+%Y-%m-%d %H:%M')"
 for target in $TARGETS; do
   echo "warming up $target"
-  curl -sf -o /dev/null "http://127.0.0.1:${PORT[$target]}/index.html" || { echo "$target does not serve the file" >&2; exit 1; }
-  wrk -t"$THREADS" -c"$CONNECTIONS" -d"$WARMUP" "http://127.0.0.1:${PORT[$target]}/index.html" > /dev/null
+  for size in $SIZES; do
+    curl -sf -o /dev/null "http://127.0.0.1:${PORT[$target]}/$size.html" || { echo "$target does not serve $size.html" >&2; exit 1; }
+  done
+  wrk -t1 -c200 -d"$WARMUP" "http://127.0.0.1:${PORT[$target]}/$(echo "$SIZES" | cut -d' ' -f1).html" > /dev/null
 done
-for run in $(seq 1 "$RUNS"); do
-  echo "run $run of $RUNS"
-  for target in $TARGETS; do
-    measure "$target" "$run"
+cells=$(( RUNS * $(echo "$SIZES" | wc -w) * $(echo "$CONNECTIONS" | wc -w) * $(echo "$TARGETS" | wc -w) ))
+echo "measuring $cells runs of $DURATION"
+for round in $(seq 1 "$RUNS"); do
+  for size in $SIZES; do
+    for conns in $CONNECTIONS; do
+      for target in $(echo "$TARGETS" | tr ' ' '\n' | shuf); do
+        measure "$round" "$size" "$conns" "$target"
+      done
+    done
   done
 done
-
 LOAD_AFTER="$(cut -d' ' -f1-3 /proc/loadavg)"
 
-# --- summarise -------------------------------------------------------------------------------------
-python3 - "$RAW" "$OUT" "$RUNS" "$DURATION" "$THREADS" "$CONNECTIONS" "$LOAD_BEFORE" "$LOAD_AFTER" <<'PY'
-import csv, statistics, sys, platform, subprocess, datetime
-raw, out, runs, duration, threads, conns, load_before, load_after = sys.argv[1:]
-rows = list(csv.DictReader(open(raw)))
-targets = []
-for r in rows:
-    if r["target"] not in targets:
-        targets.append(r["target"])
-def med(t, k):
-    return statistics.median(float(r[k]) for r in rows if r["target"] == t)
-summary = {t: (med(t, "requests_per_s"), med(t, "p50_ms"), med(t, "p99_ms"), med(t, "cpu_us_per_request"))
-           for t in targets}
-direct = summary.get("direct")
-haproxy = summary.get("haproxy")
-with open(f"{out}/summary.csv", "w", newline="") as f:
-    w = csv.writer(f)
-    w.writerow(["target", "requests_per_s", "p50_ms", "p99_ms", "cpu_us_per_request", "rps_vs_direct",
-                "rps_vs_haproxy", "p99_vs_haproxy", "cpu_vs_haproxy"])
-    for t in targets:
-        rps, p50, p99, cpu = summary[t]
-        w.writerow([t, f"{rps:.0f}", f"{p50:.3f}", f"{p99:.3f}", f"{cpu:.2f}",
-                    f"{rps / direct[0]:.3f}" if direct else "",
-                    f"{rps / haproxy[0]:.3f}" if haproxy else "",
-                    f"{p99 / haproxy[2]:.3f}" if haproxy else "",
-                    f"{cpu / haproxy[3]:.3f}" if haproxy else ""])
-def version(cmd):
-    try:
-        run = subprocess.run(cmd, capture_output=True, text=True)
-        return ((run.stdout or "") + (run.stderr or "")).strip().splitlines()[0]
-    except Exception:
-        return "?"
-with open(f"{out}/README.md", "w") as f:
-    f.write("# Proxy overhead\n\n")
-    f.write(f"Measured {datetime.datetime.utcnow():%Y-%m-%d %H:%M} UTC by `benchmarks/overhead/run-overhead.sh` "
-            f"on {platform.node()} ({platform.machine()}, {subprocess.run(['nproc'], capture_output=True, text=True).stdout.strip()} cores).\n\n")
-    f.write(f"wrk {threads} threads, {conns} keep-alive connections, {duration} per run, {runs} runs per target "
-            "(targets interleaved run by run), medians below. The node is one NGINX worker serving a 1 KB static "
-            "file; every proxy runs one worker thread on 127.0.0.1 (HAProxy `nbthread 1`, NGINX "
-            "`worker_processes 1`, Loadwise `Transport(1)`), keep-alive to the node, X-Forwarded-For added.\n\n")
-    f.write(f"Load average (1/5/15 min) when the runs started: {load_before}; when they ended: {load_after}. "
-            "Anything well above the core count means other work competed for the CPUs: compare ratios "
-            "and CPU/request rather than absolute req/s.\n\n")
-    f.write("CPU/request is the CPU time (user + system, all threads, workers included) the measured process "
-            "used during a run divided by the requests it served: for `direct` the node itself, for a proxy "
-            "the proxy alone. Unlike req/s it barely depends on what else the machine runs.\n\n")
-    f.write("| target | req/s | p50 ms | p99 ms | CPU µs/request | req/s vs direct | req/s vs HAProxy | p99 vs HAProxy | CPU vs HAProxy |\n")
-    f.write("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
-    for t in targets:
-        rps, p50, p99, cpu = summary[t]
-        f.write(f"| {t} | {rps:.0f} | {p50:.3f} | {p99:.3f} | {cpu:.1f} | "
-                + (f"{rps / direct[0]:.2f}" if direct else "") + " | "
-                + (f"{rps / haproxy[0]:.2f}" if haproxy else "") + " | "
-                + (f"{p99 / haproxy[2]:.2f}" if haproxy else "") + " | "
-                + (f"{cpu / haproxy[3]:.2f}" if haproxy else "") + " |\n")
-    f.write("\nRaw runs: `runs.csv`; medians and ratios: `summary.csv`.\n")
-    f.write(f"\nVersions: {version(['haproxy', '-v'])}; "
-            f"{version(['nginx', '-v'])}; {version(['java', '-version'])}.\n")
-print(open(f"{out}/README.md").read())
-PY
+# --- idle keep-alive connections: RSS held per connection ------------------------------------------------
+IDLE="$OUT/idle.csv"
+echo "target,connections,rss_before_mb,rss_after_mb,kb_per_connection" > "$IDLE"
+rss_kb() { awk '/^VmRSS/ { print $2 }' "/proc/$1/status"; }
+if [ "$IDLE_CONNECTIONS" -gt 0 ]; then
+  # a fresh Loadwise too: the measured ones carry a heap grown by the benchmark's traffic
+  start_loadwise loadwise-l7-fresh "$JAR" http 1
+  sleep 5 # let start-up settle (console, stores) before the first reading
+  for target in loadwise-l7-fresh loadwise-l7-1t haproxy-1t; do
+    [[ " $TARGETS loadwise-l7-fresh " == *" $target "* ]] || continue
+    count=$IDLE_CONNECTIONS
+    if [[ $target == haproxy-* && $count -gt $(( HAPROXY_MAXCONN - 100 )) ]]; then
+      count=$(( HAPROXY_MAXCONN - 100 )) # what its maxconn allows under this descriptor limit
+    fi
+    before="$(rss_kb "${PID[$target]}")"
+    python3 "$HERE/idle_connections.py" "${PORT[$target]}" "$count" "$WORK/idle-$target.ready" &
+    holder=$!
+    for _ in $(seq 1 1200); do [ -f "$WORK/idle-$target.ready" ] && break; sleep 0.1; done
+    [ -f "$WORK/idle-$target.ready" ] || { echo "the idle connections to $target did not open" >&2; kill $holder; exit 1; }
+    sleep 2 # let the proxy settle (pool trims, GC) before reading its RSS
+    after="$(rss_kb "${PID[$target]}")"
+    kill "$holder"; wait "$holder" 2>/dev/null || true
+    awk -v t="$target" -v n="$count" -v b="$before" -v a="$after" \
+        'BEGIN { printf "%s,%d,%.1f,%.1f,%.2f\n", t, n, b / 1024, a / 1024, (a - b) / n }' >> "$IDLE"
+    echo "  idle: $target holds $count keep-alive connections in $((after / 1024)) MB RSS (was $((before / 1024)) MB)"
+  done
+fi
+
+python3 "$HERE/summarise.py" "$OUT" "$RUNS" "$DURATION" "$STARTED" "$LOAD_BEFORE" "$LOAD_AFTER" "$LOADWISE_JAVA_OPTS"

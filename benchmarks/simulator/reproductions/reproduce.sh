@@ -1,7 +1,7 @@
 #!/bin/sh
 # Re-runs every simulation quoted in docs/simulator.md and docs/capacity-planning.md.
 # Usage: benchmarks/simulator/reproductions/reproduce.sh   (after mvn -pl benchmarks/simulator -am package)
-# About 5 minutes on one core. Outputs land next to this script; fixed seeds make them repeatable.
+# About 15 minutes on one core. Outputs land next to this script; fixed seeds make them repeatable.
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 JAR=${JAR:-$HERE/../target/loadwise-simulator.jar}
@@ -38,4 +38,20 @@ for n in 1 2 3 4 5; do
   done
 done
 rm -f "$HERE"/seed003-knee/*/*.png  # only the CSVs of the 20 knee sweeps are kept
+
+# seed 003's RR → LC switch question: RR vs LC vs oracle over load, 5 blades, equal and unequal speeds
+for service in deterministic exponential; do
+  sim --nodes 5 --service $service --service-rate 104.13 --requests 200000 --warmup 10000 \
+      --rate 52.06,156.19,260.32,364.45,416.52,442.55,468.58,494.62 --policy round-robin,least-connections \
+      --out "$HERE/seed003-rr-lc-switch/homo-$service" > "$HERE/seed003-rr-lc-switch/homo-$service.txt"
+  sim --speeds 0.5,0.625,0.75,0.875,1 --service $service --service-rate 104.13 --requests 200000 --warmup 10000 \
+      --rate 39.05,117.15,195.24,273.34,312.39,331.91,351.44,370.96 --policy round-robin,least-connections \
+      --out "$HERE/seed003-rr-lc-switch/inhomo-$service" > "$HERE/seed003-rr-lc-switch/inhomo-$service.txt"
+done
+# seed 002: response scheduling on one server's 10 and 100 Mbit/s link, SURGE-like static files
+for mbps in 10 100; do
+  sim --scheduling ps,srpt,srrt,fifo --workload surge --dynamic-fraction 0 --requests 200000 --warmup 10000 \
+      --link-mbps $mbps --link-load 0.1,0.3,0.5,0.6,0.7,0.8,0.85,0.9,0.95 > "$HERE/seed002-srrt/link-${mbps}mbps.txt"
+done
+rm -f "$HERE"/seed003-rr-lc-switch/*/*.png  # CSVs and tables only
 echo "done; tables: python3 seed004_tables.py seed004-table5, python3 seed003_table62.py, python3 seed003_knee_tables.py"

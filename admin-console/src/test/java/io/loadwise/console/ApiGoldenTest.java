@@ -56,9 +56,10 @@ class ApiGoldenTest extends ApiTestBase {
     private static final Set<String> ADDRESS_FIELDS = Set.of("bound", "address");
     private static final Pattern VARYING_SAMPLES = Pattern.compile("(?m)^((?:loadwise_agent_sample_age_seconds"
             + "|loadwise_node_policy_metric|loadwise_cluster_last_second|loadwise_node_last_second)\\{.*\\}) .*$");
-    private static final Set<String> BUILT_IN_POLICIES = Set.of("f5-dynamic-ratio", "fastest-response-time",
-            "jvm-aware", "least-connections", "least-loaded", "least-sessions", "random", "round-robin",
-            "static-wrr", "weighted-least-connections");
+    private static final Set<String> BUILT_IN_POLICIES = Set.of("adaptive", "f5-dynamic-ratio",
+            "fastest-response-time", "jvm-aware", "jvm-aware-classic", "least-connections", "least-loaded",
+            "least-sessions", "probed-response-time", "random", "round-robin", "rr-to-lc", "static-wrr",
+            "weighted-least-connections");
     private static final long SAMPLE_TIME = 1_763_769_600_000L;
 
     private final List<HttpServer> webNodes = new ArrayList<>();

@@ -136,7 +136,9 @@ public final class Cli {
 
     /**
      * The error to report: an unmatched argument first (it explains the others, e.g. a required option that
-     * was misspelt), otherwise the first in command-line order.
+     * was misspelt), otherwise the first in command-line order. Except when an option lacks its value and
+     * the unmatched argument is a value: picocli then skips the option that follows, whose value is left
+     * over, so {@code --threads --root DIR} is "--threads needs a value", not "unexpected argument 'DIR'".
      */
     private static ParameterException firstError(ParseResult parsed) {
         List<Exception> errors = new ArrayList<>();
@@ -148,17 +150,26 @@ public final class Cli {
             }
         }
         ParameterException first = null;
+        CommandLine.UnmatchedArgumentException unmatched = null;
+        ParameterException valueMissing = null;
         for (Exception e : errors) {
             ParameterException pe = e instanceof ParameterException p ? p
                     : new ParameterException(parsed.commandSpec().commandLine(), String.valueOf(e.getMessage()), e);
-            if (pe instanceof CommandLine.UnmatchedArgumentException) {
-                return pe;
+            if (pe instanceof CommandLine.UnmatchedArgumentException u && unmatched == null) {
+                unmatched = u;
+            }
+            if (valueMissing == null && UsageErrors.isValueMissing(pe)) {
+                valueMissing = pe;
             }
             if (first == null) {
                 first = pe;
             }
         }
-        return first;
+        if (unmatched == null) {
+            return first;
+        }
+        boolean leftOverValue = !unmatched.getUnmatched().isEmpty() && !unmatched.getUnmatched().get(0).startsWith("-");
+        return valueMissing != null && leftOverValue ? valueMissing : unmatched;
     }
 
     private static int help(CommandLine helpCommand, String name, PrintStream out, PrintStream err) {

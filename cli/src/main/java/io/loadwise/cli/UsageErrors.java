@@ -47,11 +47,17 @@ final class UsageErrors {
         return "unexpected argument '" + arg + "'";
     }
 
-    private static String missing(MissingParameterException e) {
-        List<ArgSpec> missing = e.getMissing();
+    /** An option given without its value (not a required option that was not given at all). */
+    static boolean isValueMissing(ParameterException e) {
         // picocli says "... for option '--x' ..." when an option was given without its value, and
         // "Missing required option(s)/parameter(s): ..." when a required one was not given at all
-        if (String.valueOf(e.getMessage()).contains("for option")) {
+        return e instanceof MissingParameterException missing && !missing.getMissing().isEmpty()
+                && String.valueOf(e.getMessage()).contains("for option");
+    }
+
+    private static String missing(MissingParameterException e) {
+        List<ArgSpec> missing = e.getMissing();
+        if (isValueMissing(e)) {
             return name(missing.get(0)) + " needs a value";
         }
         String names = missing.stream().map(UsageErrors::nameWithLabel).collect(Collectors.joining(", "));

@@ -106,6 +106,8 @@ class CliTest {
         "serve --confg a|prog serve: unknown option '--confg'; see prog serve --help",
         "serve -c a --threads|prog serve: --threads needs a value; see prog serve --help",
         "serve --rate --dry-run -c a|prog serve: --rate needs a value; see prog serve --help",
+        "serve --threads -c a|prog serve: --threads needs a value; see prog serve --help",
+        "serve --bogus --threads -c a|prog serve: unknown option '--bogus'; see prog serve --help",
         "serve -c a --threads many|prog serve: --threads needs an integer, got 'many'; see prog serve --help",
         "serve -c a --rate NaN|prog serve: --rate needs a number, got 'NaN'; see prog serve --help",
         "serve -c a --dry-run=maybe|prog serve: --dry-run 'maybe' is not a boolean; see prog serve --help",

@@ -19,6 +19,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * origin), a sum of nanos and a count. A writer that finds a bucket from an older epoch resets it first.
  * Two writers resetting the same bucket can lose a sample at a bucket boundary, which is harmless for an
  * average.
+ *
+ * <p>Next to the window, each response also feeds a {@link PeakEwma} of its running time, which the
+ * adaptive policy reads.
  */
 public final class NodeCounters {
 
@@ -42,6 +45,7 @@ public final class NodeCounters {
     private volatile int inFlightRequests;
     /** Per bucket: [epoch, sumNanos, count]. */
     private final AtomicLongArray responseCells = new AtomicLongArray(BUCKETS * 3);
+    private final PeakEwma peakEwma = new PeakEwma();
 
     /** See {@link NodeView#activeConnections()}. */
     public int activeConnections() {
@@ -74,7 +78,13 @@ public final class NodeCounters {
         IN_FLIGHT_REQUESTS.getAndAdd(this, -1);
         if (runningNanos >= 0) {
             recordResponse(nowNanos, runningNanos);
+            peakEwma.observe(nowNanos, runningNanos);
         }
+    }
+
+    /** See {@link NodeView#peakEwmaResponseMillis()}: the {@link PeakEwma} of response times, decayed to {@code nowNanos}. */
+    public double peakEwmaResponseMillis(long nowNanos) {
+        return peakEwma.valueNanos(nowNanos) / 1e6;
     }
 
     private void recordResponse(long nowNanos, long runningNanos) {

@@ -50,6 +50,17 @@ public interface NodeView {
     double recentResponseTimeMillis();
 
     /**
+     * A peak-sensitive moving average of this node's response times in milliseconds, decayed to now
+     * ({@link PeakEwma}, as Finagle's and Linkerd's), or 0 when it has completed no request. Read by the
+     * adaptive policy. The default, for views that keep no such average, is the mean of the last second
+     * ({@link #recentResponseTimeMillis()}), 0 when there is none.
+     */
+    default double peakEwmaResponseMillis() {
+        double recent = recentResponseTimeMillis();
+        return Double.isNaN(recent) ? 0 : recent;
+    }
+
+    /**
      * The latest agent sample if it is younger than the cluster's expiry, otherwise {@code null}
      * (missing and stale look the same to a policy: the node is "unknown" to it, not down).
      */

@@ -3,6 +3,8 @@ package io.loadwise.console.api;
 import io.loadwise.console.store.MetricStores;
 import io.loadwise.dispatcher.config.ConfigValidationException;
 import io.loadwise.dispatcher.control.ClusterControl;
+import io.loadwise.dispatcher.control.ConfigConflictException;
+import io.loadwise.dispatcher.control.ConfigUnavailableException;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -39,6 +41,7 @@ public final class ApiServlet extends HttpServlet {
         GraphsResource graphs = new GraphsResource(control, stores);
         MetricStoresResource storeUsage = new MetricStoresResource(stores);
         PrometheusResource prometheus = new PrometheusResource(control);
+        ReloadResource reload = new ReloadResource(control);
         this.routes = List.of(
                 new Route("/api/policies", Map.of("GET", policies::list)),
                 new Route("/api/clusters", Map.of("GET", clusters::list, "POST", clusters::create)),
@@ -55,6 +58,8 @@ public final class ApiServlet extends HttpServlet {
                 new Route("/api/clusters/{}/nodes/{}/graphs/{}", Map.of("GET", graphs::nodeGraph)),
                 new Route("/api/clusters/{}/nodes/{}/series/{}", Map.of("GET", graphs::nodeCsv)),
                 new Route("/api/metrics/stores", Map.of("GET", storeUsage::get)),
+                new Route("/api/reload", Map.of("POST", reload::reload)),
+                new Route("/api/replicas", Map.of("GET", reload::replicas)),
                 new Route("/metrics", Map.of("GET", prometheus::scrape)));
     }
 
@@ -90,6 +95,12 @@ public final class ApiServlet extends HttpServlet {
             return;
         } catch (ConfigValidationException e) {
             Responses.writeError(response, new ApiException(400, "invalid configuration", e.errors()));
+            return;
+        } catch (ConfigConflictException e) {
+            Responses.writeError(response, new ApiException(409, e.getMessage()));
+            return;
+        } catch (ConfigUnavailableException e) {
+            Responses.writeError(response, new ApiException(503, e.getMessage()));
             return;
         } catch (IllegalArgumentException e) {
             // The control layer's way of refusing a value (an unknown policy id, a weight below 1).

@@ -2,12 +2,16 @@ package io.loadwise.console.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.loadwise.dispatcher.config.Affinity;
+import io.loadwise.dispatcher.config.AgentSettings;
 import io.loadwise.dispatcher.config.Balance;
 import io.loadwise.dispatcher.config.ClusterConfig;
 import io.loadwise.dispatcher.config.Mode;
+import io.loadwise.dispatcher.config.TlsConfig;
 import io.loadwise.dispatcher.control.AffinityCounts;
 import io.loadwise.dispatcher.control.AgentStatus;
 import io.loadwise.dispatcher.control.ClusterStatus;
+import io.loadwise.dispatcher.control.HealthStatus;
+import io.loadwise.dispatcher.control.ListenerStatus;
 import io.loadwise.dispatcher.control.NodeStatus;
 import io.loadwise.dispatcher.control.PolicyStatus;
 import io.loadwise.policy.AgentSample;
@@ -22,10 +26,11 @@ import java.util.Map;
  * @param balance HTTP only, {@code null} for tcp
  * @param affinity HTTP only, {@code null} for tcp
  * @param affinityCounts HTTP only, {@code null} for tcp
- * @param config the cluster's configuration as persisted, ready to edit and {@code PUT} back
+ * @param config the cluster's configuration as persisted, ready to edit and {@code PUT} back; an agent
+ *     secret shows as {@value AgentSettings#HIDDEN}, which a {@code PUT} keeps (see {@link ClustersResource})
  */
 record ClusterView(String name, Mode mode, Listen listen, PolicyInForce policy, Balance balance, Affinity affinity,
-        AffinityCounts affinityCounts, List<NodeView> nodes, ClusterConfig config) {
+        AffinityCounts affinityCounts, List<NodeView> nodes, ClusterConfig config, ListenerStatus listener) {
 
     /** @param bound the address actually bound, {@code null} when not listening */
     record Listen(String configured, String bound) {
@@ -42,11 +47,15 @@ record ClusterView(String name, Mode mode, Listen listen, PolicyInForce policy, 
      * One node. {@code enabled} is the administrative flag; {@code draining} is separate, and a node takes
      * new work only when enabled, not draining and healthy. A silent agent does not make a node unhealthy:
      * {@code agent.state} says what the dispatcher knows about the agent, and {@code agentDown} (kept for
-     * older clients) is true while an agent-driven policy has no fresh sample from the node.
+     * older clients) is true while an agent-driven policy has no fresh sample from the node. {@code health}
+     * is the active health check; {@code ejected} and {@code ejectedUntil} (epoch ms, {@code null} when not
+     * ejected) are outlier detection's, {@code ejections} counts them since start; {@code slowStartShare}
+     * is the share of its picks a returning node keeps while it ramps up (1 when it does not ramp).
      */
     record NodeView(String name, String address, String route, int weight, boolean enabled, boolean draining,
             boolean healthy, boolean connectDown, boolean agentDown, int activeConnections, int inFlightRequests,
-            Double recentResponseTimeMillis, long requests, long failures, long selections, AgentSummary agent) {
+            Double recentResponseTimeMillis, long requests, long failures, long selections, AgentSummary agent,
+            HealthSummary health, boolean ejected, Long ejectedUntil, long ejections, double slowStartShare) {
 
         static NodeView of(PolicyStatus policy, NodeStatus node) {
             InetSocketAddress a = node.address();
@@ -57,8 +66,35 @@ record ClusterView(String name, Mode mode, Listen listen, PolicyInForce policy, 
                     node.draining(), node.healthy(), node.connectDown(), agentDown, node.activeConnections(),
                     node.inFlightRequests(), Figures.finite(node.recentResponseTimeMillis()),
                     node.counters().completed() + node.counters().failed(), node.counters().failed(),
-                    node.counters().selections(), AgentSummary.of(policy, node.agent()));
+                    node.counters().selections(), AgentSummary.of(policy, node.agent()),
+                    HealthSummary.of(node.health()), node.ejected(),
+                    node.ejected() ? node.ejectedUntilMillis() : null, node.counters().ejections(),
+                    node.slowStartShare());
         }
+    }
+
+    /**
+     * The active health check: {@code state} is {@code up}, {@code down} or {@code unknown} (no check has
+     * concluded yet, or the node has no check: {@code checked} false); only {@code down} takes the node out.
+     *
+     * @param lastCheck the latest check, {@code null} before the first one ends
+     */
+    record HealthSummary(boolean checked, String state, LastCheck lastCheck) {
+
+        static HealthSummary of(HealthStatus health) {
+            HealthStatus.LastCheck r = health.lastCheck();
+            return new HealthSummary(health.checked(), health.state(), r == null ? null
+                    : new LastCheck(r.epochMillis(), r.ok(), r.status() == 0 ? null : r.status(), r.durationMillis(),
+                            r.problem()));
+        }
+    }
+
+    /**
+     * @param timestampMillis when the check ended, epoch ms
+     * @param status the HTTP status, {@code null} when there was none (TCP check, or no answer)
+     * @param problem why it failed, {@code null} when it passed
+     */
+    record LastCheck(long timestampMillis, boolean ok, Integer status, long durationMillis, String problem) {
     }
 
     /**
@@ -66,7 +102,8 @@ record ClusterView(String name, Mode mode, Listen listen, PolicyInForce policy, 
      * sample's fields are left out until a first sample has arrived.
      *
      * @param state {@code ok} while a sample is fresh (younger than {@code agentExpiryMs}), otherwise
-     *     {@code unknown}: the node stays in selection and agent-driven policies apply their fallback
+     *     {@code unknown}, or {@code unauthorized} when the agent refused the last poll with 401 (wrong or
+     *     missing secret): the node stays in selection and agent-driven policies apply their fallback
      * @param problem why the state is not {@code ok}, {@code null} when it is
      * @param lastSampleAgeMs age of the last good sample, {@code null} when none has arrived
      * @param ageMs the same age, under its older name
@@ -108,6 +145,40 @@ record ClusterView(String name, Mode mode, Listen listen, PolicyInForce policy, 
         return new ClusterView(cluster.name(), config.mode(),
                 new Listen(config.listen(), bound == null ? null : bound.getHostString() + ":" + bound.getPort()),
                 PolicyInForce.of(cluster.policy()), http ? config.balanceOrDefault() : null,
-                http ? config.affinityOrDefault() : null, cluster.affinity(), nodes, config);
+                http ? config.affinityOrDefault() : null, cluster.affinity(), nodes,
+                withSecretHidden(withoutKeyPasswords(config)), cluster.listener());
+    }
+
+    /** The API never returns an agent secret: it shows that there is one, and a PUT keeps it. */
+    static ClusterConfig withSecretHidden(ClusterConfig config) {
+        if (AgentSettings.secretOf(config) == null) {
+            return config;
+        }
+        return config.toBuilder().agent(new AgentSettings(AgentSettings.HIDDEN)).build();
+    }
+
+    /** The configuration with TLS key passwords replaced: the API shows that one is set, never what it is. */
+    static ClusterConfig withoutKeyPasswords(ClusterConfig config) {
+        TlsConfig tls = config == null ? null : config.tls();
+        if (tls == null) {
+            return config;
+        }
+        List<TlsConfig.SniCertificate> entries = null;
+        if (tls.certificates() != null) {
+            entries = new ArrayList<>();
+            for (TlsConfig.SniCertificate entry : tls.certificates()) {
+                entries.add(entry == null ? null : new TlsConfig.SniCertificate(entry.serverNames(),
+                        entry.certificate(), entry.key(), hidden(entry.keyPassword())));
+            }
+        }
+        return config.toBuilder().tls(new TlsConfig(tls.certificate(), tls.key(), hidden(tls.keyPassword()),
+                tls.protocols(), tls.ciphers(), tls.clientCa(), tls.clientAuth(), entries, tls.reloadCheckMs())).build();
+    }
+
+    /** What the API shows for a TLS key password; a {@code PUT} that sends it back keeps the password in force. */
+    static final String KEY_PASSWORD_SET = "(set)";
+
+    private static String hidden(String password) {
+        return password == null ? null : KEY_PASSWORD_SET;
     }
 }

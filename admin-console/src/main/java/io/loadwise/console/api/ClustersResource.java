@@ -2,8 +2,10 @@ package io.loadwise.console.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.loadwise.dispatcher.config.AgentSettings;
 import io.loadwise.dispatcher.config.ClusterConfig;
 import io.loadwise.dispatcher.config.ConfigValidationException;
+import io.loadwise.dispatcher.config.TlsConfig;
 import io.loadwise.dispatcher.control.ClusterControl;
 import io.loadwise.dispatcher.control.ClusterStatus;
 import java.io.IOException;
@@ -69,8 +71,60 @@ final class ClustersResource {
             throw new ApiException(400, "invalid configuration", List.of("name: " + bodyName
                     + " does not match the cluster '" + name + "' in the URL; clusters cannot be renamed"));
         }
-        control.updateCluster(name, ClusterBodies.parse(body));
+        ClusterConfig inForce = require(control, name).config();
+        control.updateCluster(name, keepHiddenKeyPasswords(keepHiddenSecret(ClusterBodies.parse(body), inForce), inForce));
         return Reply.ok(ClusterView.of(require(control, name)));
+    }
+
+    /**
+     * A body edited from a {@code GET} carries {@value AgentSettings#HIDDEN} in place of the agent secret:
+     * that means "the secret in force". Any other value replaces it; no {@code agent} removes it.
+     */
+    private static ClusterConfig keepHiddenSecret(ClusterConfig body, ClusterConfig inForce) {
+        if (!AgentSettings.HIDDEN.equals(AgentSettings.secretOf(body)) || AgentSettings.secretOf(inForce) == null) {
+            return body; // a mask with no secret behind it is refused by the validator, by name
+        }
+        return body.toBuilder().agent(inForce.agent()).build();
+    }
+
+    /**
+     * A body edited from a {@code GET} carries {@value ClusterView#KEY_PASSWORD_SET} in place of each TLS key
+     * password: that means "the password in force for this key file". Any other value replaces it.
+     */
+    private static ClusterConfig keepHiddenKeyPasswords(ClusterConfig body, ClusterConfig inForce) {
+        TlsConfig tls = body.tls();
+        TlsConfig old = inForce.tls();
+        if (tls == null || old == null) {
+            return body;
+        }
+        List<TlsConfig.SniCertificate> entries = null;
+        if (tls.certificates() != null) {
+            entries = new ArrayList<>();
+            for (TlsConfig.SniCertificate entry : tls.certificates()) {
+                entries.add(entry == null ? null : new TlsConfig.SniCertificate(entry.serverNames(), entry.certificate(),
+                        entry.key(), inForce(entry.keyPassword(), entry.key(), old)));
+            }
+        }
+        return body.toBuilder().tls(new TlsConfig(tls.certificate(), tls.key(), inForce(tls.keyPassword(), tls.key(), old),
+                tls.protocols(), tls.ciphers(), tls.clientCa(), tls.clientAuth(), entries, tls.reloadCheckMs())).build();
+    }
+
+    /** The password in force for {@code key} when {@code given} is the mask; {@code given} otherwise. */
+    private static String inForce(String given, String key, TlsConfig old) {
+        if (!ClusterView.KEY_PASSWORD_SET.equals(given) || key == null) {
+            return given;
+        }
+        if (key.equals(old.key())) {
+            return old.keyPassword();
+        }
+        if (old.certificates() != null) {
+            for (TlsConfig.SniCertificate entry : old.certificates()) {
+                if (entry != null && key.equals(entry.key())) {
+                    return entry.keyPassword();
+                }
+            }
+        }
+        return given; // a mask for a key that had no password: the TLS check refuses it, naming the field
     }
 
     Reply delete(ApiCall call) throws ApiException, ConfigValidationException {

@@ -6,6 +6,8 @@ import io.loadwise.console.store.SeriesCatalog;
 import io.loadwise.dispatcher.control.AgentPolling;
 import io.loadwise.dispatcher.control.ClusterControl;
 import io.loadwise.dispatcher.control.ClusterStatus;
+import io.loadwise.dispatcher.control.HealthStatus;
+import io.loadwise.dispatcher.tls.CertificateInfo;
 import io.loadwise.dispatcher.control.NodeStatus;
 import io.loadwise.dispatcher.metrics.CounterReading;
 import io.loadwise.dispatcher.metrics.MetricsSnapshot;
@@ -33,7 +35,8 @@ public final class PrometheusMetrics {
 
     /** The whole exposition document for the current state of {@code control}. */
     public static String scrape(ClusterControl control) {
-        TextExposition out = new TextExposition();
+        String replica = control.replicaId();
+        TextExposition out = replica == null ? new TextExposition() : new TextExposition("replica", replica);
         declareCounters(out, "loadwise_cluster_", "of the cluster");
         declareCounters(out, "loadwise_", "sent to the node");
         out.family("loadwise_cluster_last_second", Type.GAUGE,
@@ -42,14 +45,31 @@ public final class PrometheusMetrics {
                 "Seed Table 2 figures of the node for the last second (metric = seed name; ms, req/s, MB/s)");
         out.family("loadwise_node_up", Type.GAUGE, "1 when the node is enabled, not draining and healthy, else 0");
         out.family("loadwise_node_weight", Type.GAUGE, "Configured weight of the node");
+        out.family("loadwise_node_health_up", Type.GAUGE,
+                "Active health check: 1 up, 0 down; absent while no check has concluded or none is configured");
+        out.family("loadwise_node_health_check_ok", Type.GAUGE, "1 when the latest active health check passed, else 0");
+        out.family("loadwise_node_health_check_duration_seconds", Type.GAUGE, "How long the latest health check took");
+        out.family("loadwise_node_ejected", Type.GAUGE, "1 while outlier detection holds the node out, else 0");
+        out.family("loadwise_node_slow_start_share", Type.GAUGE,
+                "Share of its picks the node keeps while it ramps up after a return (1 when it does not ramp)");
         out.family("loadwise_node_policy_metric", Type.GAUGE,
                 "Seed Table 6 figures of the node (NODE_NMA_RSPS_TIME ms, NODE_AVAILABILITY% 0-100)");
         out.family("loadwise_agent_metric", Type.GAUGE,
                 "Latest metric reported by the node agent (metric = seed name, tables 3-5; % 0-100, MB, ms)");
         out.family("loadwise_agent_sample_age_seconds", Type.GAUGE, "Age of the node agent's latest sample");
+        out.family("loadwise_tls_certificate_expiry_seconds", Type.GAUGE,
+                "Seconds until the listener's certificate expires (negative once expired)");
         long now = System.currentTimeMillis();
         for (ClusterStatus cluster : control.clusterStatuses()) {
             String name = cluster.name();
+            if (cluster.listener() != null) {
+                for (CertificateInfo certificate : cluster.listener().certificates()) {
+                    out.sample("loadwise_tls_certificate_expiry_seconds",
+                            certificate.secondsToExpiry(java.time.Instant.ofEpochMilli(now)), "cluster", name,
+                            "subject", certificate.subject(), "server_names",
+                            String.join(",", certificate.serverNames()));
+                }
+            }
             counters(out, "loadwise_cluster_", cluster.totals(), "cluster", name);
             lastSecond(out, "loadwise_cluster_last_second", LastSecond.of(control.history(name), now), "cluster", name);
             for (NodeStatus node : cluster.nodes()) {
@@ -59,6 +79,9 @@ public final class PrometheusMetrics {
                         labels);
                 out.sample("loadwise_node_up", node.inService() ? 1 : 0, labels);
                 out.sample("loadwise_node_weight", node.weight(), labels);
+                health(out, node.health(), labels);
+                out.sample("loadwise_node_ejected", node.ejected() ? 1 : 0, labels);
+                out.sample("loadwise_node_slow_start_share", node.slowStartShare(), labels);
                 AgentPolling stats = node.agent().polling();
                 if (stats != null) {
                     out.sample("loadwise_node_policy_metric", stats.lastPollMillis(),
@@ -85,6 +108,8 @@ public final class PrometheusMetrics {
         out.family(prefix + "selections_total", Type.COUNTER, "Node selections by the policy " + whose);
         out.family(prefix + "bytes_in_total", Type.COUNTER, "Bytes received from clients " + whose);
         out.family(prefix + "bytes_out_total", Type.COUNTER, "Bytes sent to clients " + whose);
+        out.family(prefix + "ejections_total", Type.COUNTER, 
+                prefix.contains("cluster") ? "Outlier ejections of the cluster's nodes" : "Outlier ejections of the node");
         out.family(prefix + "active_connections", Type.GAUGE, "Client connections open now " + whose);
         out.family(prefix + "active_requests", Type.GAUGE, "Requests in progress now " + whose);
     }
@@ -96,8 +121,23 @@ public final class PrometheusMetrics {
         out.sample(prefix + "selections_total", r.selections(), labels);
         out.sample(prefix + "bytes_in_total", r.bytesIn(), labels);
         out.sample(prefix + "bytes_out_total", r.bytesOut(), labels);
+        out.sample(prefix + "ejections_total", r.ejections(), labels);
         out.sample(prefix + "active_connections", r.activeConnections(), labels);
         out.sample(prefix + "active_requests", r.activeRequests(), labels);
+    }
+
+    private static void health(TextExposition out, HealthStatus health, String... labels) {
+        if (!health.checked()) {
+            return;
+        }
+        if (!"unknown".equals(health.state())) {
+            out.sample("loadwise_node_health_up", "up".equals(health.state()) ? 1 : 0, labels);
+        }
+        HealthStatus.LastCheck last = health.lastCheck();
+        if (last != null) {
+            out.sample("loadwise_node_health_check_ok", last.ok() ? 1 : 0, labels);
+            out.sample("loadwise_node_health_check_duration_seconds", last.durationMillis() / 1000.0, labels);
+        }
     }
 
     private static void lastSecond(TextExposition out, String family, MetricsSnapshot s, String... labels) {

@@ -26,6 +26,12 @@ final class TextExposition {
     }
 
     private final Map<String, Family> families = new LinkedHashMap<>();
+    /** Labels every sample carries first (the {@code replica} of a shared store), name, value, …; may be empty. */
+    private final String[] common;
+
+    TextExposition(String... common) {
+        this.common = common;
+    }
 
     /** Declares a family; samples are added with {@link #sample}. Declaring it again is harmless. */
     void family(String name, Type type, String help) {
@@ -43,6 +49,12 @@ final class TextExposition {
             throw new IllegalArgumentException("family " + name + " not declared");
         }
         StringBuilder line = new StringBuilder(name);
+        if (common.length > 0) {
+            String[] all = new String[common.length + labels.length];
+            System.arraycopy(common, 0, all, 0, common.length);
+            System.arraycopy(labels, 0, all, common.length, labels.length);
+            labels = all;
+        }
         if (labels.length > 0) {
             line.append('{');
             for (int i = 0; i < labels.length; i += 2) {

@@ -3,6 +3,7 @@ package io.loadwise.console.web;
 import io.loadwise.dispatcher.config.Affinity;
 import io.loadwise.dispatcher.config.Balance;
 import io.loadwise.dispatcher.config.ClusterConfig;
+import io.loadwise.dispatcher.config.HealthCheckConfig;
 import io.loadwise.dispatcher.config.Mode;
 import io.loadwise.dispatcher.config.NodeConfig;
 import jakarta.servlet.http.HttpServletRequest;
@@ -109,15 +110,17 @@ final class ClusterForm {
             }
             Integer weight = parseInt("nodes[" + r + "].weight", row.weight());
             String agentPath = null;
+            HealthCheckConfig healthCheck = null; // not on the form: a node keeps its override
             if (base != null) {
                 for (NodeConfig old : base.nodesOrEmpty()) {
                     if (old.name() != null && old.name().equals(row.name())) {
                         agentPath = old.agentPath();
+                        healthCheck = old.healthCheck();
                     }
                 }
             }
             nodes.add(new NodeConfig(row.name().trim(), row.address().trim(), weight, row.enabled() ? null : false,
-                    http ? emptyToNull(row.route()) : null, agentPath));
+                    http ? emptyToNull(row.route()) : null, agentPath, healthCheck));
             rowOfNode.add(r);
         }
         if (!fieldErrors.isEmpty()) {
@@ -133,7 +136,8 @@ final class ClusterForm {
         if (!http) {
             b.responseTimeoutMs(null).maxHeaderBytes(null).agentPath(null).agentPollIntervalMs(null)
                     .agentExpiryMs(null).agentReprobeMs(null).headerTimeoutMs(null).requestIdleTimeoutMs(null)
-                    .responseIdleTimeoutMs(null).exchangeTimeoutMs(null).trustedProxies(null);
+                    .responseIdleTimeoutMs(null).exchangeTimeoutMs(null).trustedProxies(null)
+                    .tls(null).http2(null).nodeTls(null).outlierDetection(null);
         }
         return b.build();
     }

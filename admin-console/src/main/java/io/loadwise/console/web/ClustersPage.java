@@ -6,12 +6,15 @@ import io.loadwise.dispatcher.config.ConfigValidator;
 import io.loadwise.dispatcher.config.Mode;
 import io.loadwise.dispatcher.control.ClusterControl;
 import io.loadwise.dispatcher.control.ClusterStatus;
+import io.loadwise.dispatcher.control.ListenerStatus;
 import io.loadwise.dispatcher.control.NodeStatus;
+import io.loadwise.dispatcher.tls.CertificateInfo;
 import io.loadwise.policy.LoadBalancingPolicy;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpSession;
 import java.io.IOException;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
@@ -50,11 +53,41 @@ final class ClustersPage {
         Layout.ok(request, response, "Configuration", "/clusters", b.toString());
     }
 
+    /** Protocols and certificates of the listener; each certificate near or past expiry is marked. */
+    static String listener(ListenerStatus listener) {
+        if (listener == null) {
+            return "";
+        }
+        StringBuilder b = new StringBuilder("<p class=\"listener\">Protocols <code>")
+                .append(Html.text(String.join(", ", listener.protocols()))).append("</code>");
+        if (listener.tls()) {
+            b.append(" · ").append(Html.text(String.join("/", listener.tlsVersions()))).append(" with ")
+                    .append(Html.text(listener.tlsProvider()));
+        }
+        b.append("</p>");
+        for (CertificateInfo certificate : listener.certificates()) {
+            boolean soon = certificate.expiresSoon(Instant.now());
+            b.append("<p class=\"certificate").append(soon ? " warning" : "").append("\">Certificate <code>")
+                    .append(Html.text(certificate.subject())).append("</code>");
+            if (!certificate.serverNames().isEmpty()) {
+                b.append(" for ").append(Html.text(String.join(", ", certificate.serverNames())));
+            }
+            b.append(" · SANs ").append(Html.text(String.join(", ", certificate.subjectAltNames())))
+                    .append(" · valid until ").append(Html.text(certificate.notAfter().toString()));
+            if (soon) {
+                b.append(" · <b>expires within 14 days</b>");
+            }
+            b.append("</p>");
+        }
+        return b.toString();
+    }
+
     private String card(HttpServletRequest request, ClusterStatus cluster) {
         String name = cluster.name();
         StringBuilder b = new StringBuilder("<section class=\"card\" id=\"config-").append(Html.text(name)).append("\"><h3>")
                 .append(Html.text(name)).append("</h3><p>Listens on <code>").append(Html.text(cluster.config().listen()))
                 .append("</code> · policy <b class=\"policy\">").append(Html.text(cluster.policy().id())).append("</b></p>");
+        b.append(listener(cluster.listener()));
         b.append("<form method=\"post\" action=\"/clusters/policy\" class=\"inline\">").append(Layout.csrfField(request))
                 .append("<input type=\"hidden\" name=\"cluster\" value=\"").append(Html.text(name)).append("\">")
                 .append("<label>Switch policy live <select name=\"policy\" class=\"policy-select\">");

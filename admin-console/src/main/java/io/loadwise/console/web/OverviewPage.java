@@ -2,6 +2,7 @@ package io.loadwise.console.web;
 
 import io.loadwise.dispatcher.control.ClusterControl;
 import io.loadwise.dispatcher.control.ClusterStatus;
+import io.loadwise.dispatcher.control.HealthStatus;
 import io.loadwise.dispatcher.control.NodeStatus;
 import io.loadwise.dispatcher.control.PolicyStatus;
 import io.loadwise.dispatcher.metrics.CounterReading;
@@ -60,7 +61,7 @@ final class OverviewPage {
             String health = health(node);
             b.append("<tr><td>").append(Html.text(node.name())).append("</td><td>")
                     .append(Html.text(node.address().getHostString() + ":" + node.address().getPort()))
-                    .append("</td><td><span class=\"health ").append(health.equals("up") ? "good" : "bad").append("\">")
+                    .append("</td><td><span class=\"health ").append(health.startsWith("up") ? "good" : "bad").append("\">")
                     .append(Html.text(health)).append("</span>").append(agentBadge(cluster.policy(), node))
                     .append("</td><td>").append(node.weight()).append("</td><td>")
                     .append(node.activeConnections()).append("</td><td>")
@@ -85,21 +86,34 @@ final class OverviewPage {
         if (node.connectDown()) {
             return "down (connect failed)";
         }
+        if (node.ejected()) {
+            return "ejected until " + java.time.Instant.ofEpochMilli(node.ejectedUntilMillis())
+                    .atZone(java.time.ZoneId.systemDefault()).toLocalTime().withNano(0);
+        }
+        if ("down".equals(node.health().state())) {
+            HealthStatus.LastCheck last = node.health().lastCheck();
+            return "down (health check" + (last == null || last.problem() == null ? "" : ": " + last.problem()) + ")";
+        }
+        if (node.healthy() && node.slowStartShare() < 1) {
+            return "up (slow start " + Math.round(node.slowStartShare() * 100) + " %)";
+        }
         return node.healthy() ? "up" : "down";
     }
 
     /**
-     * " agent unknown" as a badge, with the reason as its tooltip, when the cluster's policy reads agent
-     * metrics and has no fresh sample from this node; otherwise nothing. The node still takes work.
+     * " agent unknown" (or " agent unauthorized" when it refused the poll for want of the right secret) as
+     * a badge, with the reason as its tooltip, when the cluster's policy reads agent metrics and has no
+     * fresh sample from this node; otherwise nothing. The node still takes work.
      */
     static String agentBadge(PolicyStatus policy, NodeStatus node) {
         if (!policy.readsAgentMetrics() || node.agent().ok()) {
             return "";
         }
         String problem = node.agent().problem();
+        String label = "agent " + node.agent().state();
         return " <span class=\"tag agent-unknown\" title=\"" + Html.text("No fresh agent metrics"
                 + (problem == null ? "" : ": " + problem) + ". The node takes work; the policy treats it as unknown.")
-                + "\">agent unknown</span>";
+                + "\">" + Html.text(label) + "</span>";
     }
 
     private static MetricsSnapshot latest(List<MetricsSnapshot> history) {

@@ -3,8 +3,11 @@ package io.loadwise.bench;
 import io.loadwise.bench.fuzz.FuzzOutcome;
 import io.loadwise.bench.fuzz.FuzzRun;
 import io.loadwise.bench.fuzz.FuzzTarget;
+import io.loadwise.cli.ExitCode;
+import io.loadwise.cli.HelpOption;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,7 +18,9 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * {@code fuzz}: every Jazzer fuzz target, one after the other, for longer than the 15 s that
@@ -23,38 +28,48 @@ import java.util.Set;
  * {@code src/test/java}), so a new target needs no change here. Results: {@code fuzz.md}, each target's
  * progress log and its findings in {@code benchmarks/results/<date>-fuzz/}.
  */
-final class FuzzCommand {
+@Command(name = "fuzz", customSynopsis = "loadwise bench fuzz [--minutes N] [--only Target,...] [--list]",
+        description = {"Every Jazzer fuzz target, for longer than mvn verify does (--minutes N).",
+            "Runs every Jazzer fuzz target (each *FuzzTest class under a module's src/test/java) for N minutes, one after"
+                + " the other, through Maven: the same surefire execution \"fuzz\" that gives each target 15 s in mvn"
+                + " verify. Needs mvn on the PATH. Prints each target's progress. Writes benchmarks/results/<date>-fuzz/:"
+                + " fuzz.md (per target: outcome, inputs run, coverage, corpus), <Target>.log (progress and errors) and"
+                + " <Target>/ with any crash-, timeout- or oom- input. Jazzer's corpus stays in"
+                + " benchmarks/runner/target/fuzz-work/<Target>/, so the next run starts from it."},
+        footer = {"See docs/security.md, \"Fuzzing\", for what a target checks and how to add one.",
+            "Exit codes: 0 every target passed, 1 a target has a finding or fails to run, 2 usage error."})
+final class FuzzCommand implements BenchCommand {
 
-    static final String USAGE = """
-            Usage: loadwise bench fuzz [--minutes N] [--only Target,...] [--list]
-              Runs every Jazzer fuzz target (each *FuzzTest class under a module's src/test/java) for N minutes
-              (default 5; decimals allowed), one after the other, through Maven: the same surefire execution
-              "fuzz" that gives each target 15 s in mvn verify. Needs mvn on the PATH. Prints each target's
-              progress. Writes benchmarks/results/<date>-fuzz/: fuzz.md (per target: outcome, inputs run,
-              coverage, corpus), <Target>.log (progress and errors) and <Target>/ with any crash-, timeout- or
-              oom- input. Jazzer's corpus stays in benchmarks/runner/target/fuzz-work/<Target>/, so the next
-              run starts from it. Exit code 1 when a target has a finding or fails to run.
-              --minutes N     fuzzing time per target
-              --only A,B      only these targets (simple class names)
-              --list          print the targets and exit
-            See docs/security.md, "Fuzzing", for what a target checks and how to add one.
-            """;
+    @Option(names = "--minutes", paramLabel = "N", defaultValue = "5",
+            description = "fuzzing time per target, more than 0 and at most 1440; decimals allowed (default ${DEFAULT-VALUE})")
+    double minutes;
 
-    private FuzzCommand() {
+    @Option(names = "--only", paramLabel = "A,B", description = "only these targets (simple class names)")
+    String only;
+
+    @Option(names = "--list", description = "print the targets and exit")
+    boolean list;
+
+    @Option(names = "--root", paramLabel = "DIR", description = "the repository (default: the one this jar was built in)")
+    Path root;
+
+    @Mixin
+    HelpOption help;
+
+    FuzzCommand() {
     }
 
-    static int run(List<String> args, PrintStream out) throws IOException, InterruptedException {
-        Options o = Options.parse(args, Set.of("minutes", "only", "root"), Set.of("list"));
-        double minutes = o.doubleValue("minutes", 5);
+    @Override
+    public int call(PrintStream out) throws IOException, InterruptedException {
         if (!(minutes > 0 && minutes <= 24 * 60)) {
             throw new IllegalArgumentException("--minutes must be more than 0 and at most 1440, got "
-                    + o.get("minutes", ""));
+                    + BigDecimal.valueOf(minutes).stripTrailingZeros().toPlainString());
         }
-        Path root = Path.of(o.get("root", Locations.defaultRoot().toString())).toAbsolutePath().normalize();
-        List<FuzzTarget> targets = chosen(FuzzTarget.discover(root), o.get("only", null));
-        if (o.flag("list")) {
+        Path root = (this.root != null ? this.root : Locations.defaultRoot()).toAbsolutePath().normalize();
+        List<FuzzTarget> targets = chosen(FuzzTarget.discover(root), only);
+        if (list) {
             targets.forEach(t -> out.println(t.simpleName() + "  " + t.module() + "  " + t.className()));
-            return 0;
+            return ExitCode.OK;
         }
         Duration each = Duration.ofSeconds(Math.max(1, Math.round(minutes * 60)));
         Path results = resultsFolder(root.resolve("benchmarks/results"), LocalDate.now(ZoneOffset.UTC));
@@ -75,7 +90,7 @@ final class FuzzCommand {
         long failed = outcomes.stream().filter(r -> !r.passed()).count();
         out.println("fuzz: " + (outcomes.size() - failed) + " passed, " + failed + " failed; "
                 + results.resolve("fuzz.md"));
-        return failed == 0 ? 0 : 1;
+        return failed == 0 ? ExitCode.OK : ExitCode.FAILURE;
     }
 
     /** The targets named by {@code --only} (simple class names, comma-separated), or all of them. */

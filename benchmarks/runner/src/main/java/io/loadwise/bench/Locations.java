@@ -7,16 +7,17 @@ import java.nio.file.Path;
 /** Where the programs a sweep starts live, by default relative to the repository root. */
 record Locations(Path root, Path dispatcherJar, Path launcherJar, Path agentJar, Path jmeterHome) {
 
-    static Locations from(Options o) {
-        Path root = Path.of(o.get("root", defaultRoot().toString())).toAbsolutePath().normalize();
-        Path dispatcher = Path.of(o.get("dispatcher-jar", root.resolve("admin-console/target/loadwise.jar").toString()));
-        Path launcher = Path.of(o.get("launcher-jar",
-                root.resolve("benchmarks/node-launcher/target/loadwise-node-launcher.jar").toString()));
-        Path jmeter = Path.of(o.get("jmeter-home", root.resolve("benchmarks/jmeter/target/jmeter").toString()));
-        Path agent = root.resolve("node-agent/jakarta/target/loadwise-agent-jakarta-0.1.0-SNAPSHOT.jar");
+    /** The repository {@code root} and the programs in it, each overridable ({@code null}: its place in the build). */
+    static Locations from(Path root, Path dispatcherJar, Path launcherJar, Path jmeterHome) {
+        Path at = (root != null ? root : defaultRoot()).toAbsolutePath().normalize();
+        Path dispatcher = dispatcherJar != null ? dispatcherJar : at.resolve("admin-console/target/loadwise.jar");
+        Path launcher = launcherJar != null ? launcherJar
+                : at.resolve("benchmarks/node-launcher/target/loadwise-node-launcher.jar");
+        Path jmeter = jmeterHome != null ? jmeterHome : at.resolve("benchmarks/jmeter/target/jmeter");
+        Path agent = at.resolve("node-agent/jakarta/target/loadwise-agent-jakarta-0.1.0-SNAPSHOT.jar");
         require(dispatcher, "the dispatcher jar (mvn -B -q -DskipTests package, or --dispatcher-jar)");
         require(launcher, "the node launcher jar (mvn -B -q -DskipTests package, or --launcher-jar)");
-        return new Locations(root, dispatcher, launcher, agent, jmeter);
+        return new Locations(at, dispatcher, launcher, agent, jmeter);
     }
 
     private static void require(Path file, String what) {

@@ -1,5 +1,7 @@
 package io.loadwise.bench;
 
+import io.loadwise.cli.ExitCode;
+import io.loadwise.cli.HelpOption;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -9,34 +11,46 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * {@code overhead}: the proxy-overhead benchmark ({@code benchmarks/overhead/run-overhead.sh}: wrk direct,
- * through Loadwise L7/L4, HAProxy and NGINX) and the policies' selection cost
+ * through the shipped Loadwise jar at L7/L4, HAProxy and NGINX, at 1 and 2 threads; writes
+ * {@code <date>-overhead/proxy/} itself) and the policies' selection cost
  * ({@code benchmarks/jmh/run-policy-bench.sh}, JMH). Each script writes its own results folder under
  * {@code benchmarks/results/}; the agent filter's per-request cost is a JMH benchmark of the agent module
  * (see docs/agent.md), run by {@code benchmarks/runner/run-agent-filter-bench.sh}. All three are then
  * copied into {@code benchmarks/results/<date>-overhead/}.
  */
-final class OverheadCommand {
+@Command(name = "overhead", customSynopsis = "loadwise bench overhead [--only proxy|policies|agent]",
+        description = {"Proxy overhead (wrk), policy selection cost and agent filter cost (JMH).",
+            "Runs, and copies the results of each into benchmarks/results/<date>-overhead/:",
+            "  proxy     benchmarks/overhead/run-overhead.sh  -> benchmarks/results/<date>-overhead/proxy/",
+            "  policies  benchmarks/jmh/run-policy-bench.sh   -> benchmarks/results/policy-selection/",
+            "  agent     benchmarks/runner/run-agent-filter-bench.sh -> benchmarks/results/agent-filter/",
+            "Environment variables of the scripts (RUNS, DURATION, FORKS, ...) pass through."},
+        footer = "Exit codes: 0 every script ran, 1 a script is missing or failed, 2 usage error.")
+final class OverheadCommand implements BenchCommand {
 
-    static final String USAGE = """
-            Usage: loadwise bench overhead [--only proxy|policies|agent]
-              proxy     benchmarks/overhead/run-overhead.sh  -> benchmarks/results/proxy-overhead/
-              policies  benchmarks/jmh/run-policy-bench.sh   -> benchmarks/results/policy-selection/
-              agent     benchmarks/runner/run-agent-filter-bench.sh -> benchmarks/results/agent-filter/
-            Environment variables of the scripts (RUNS, DURATION, FORKS, ...) pass through.
-            """;
+    @Option(names = "--only", paramLabel = "proxy|policies|agent", description = "only this benchmark")
+    String only;
 
-    private OverheadCommand() {
+    @Option(names = "--root", paramLabel = "DIR", description = "the repository (default: the one this jar was built in)")
+    Path root;
+
+    @Mixin
+    HelpOption help;
+
+    OverheadCommand() {
     }
 
-    static int run(List<String> args, PrintStream out) throws IOException, InterruptedException {
-        Options o = Options.parse(args, java.util.Set.of("only", "root"), java.util.Set.of());
-        Path root = Path.of(o.get("root", Locations.defaultRoot().toString()));
-        String only = o.get("only", null);
+    @Override
+    public int call(PrintStream out) throws IOException, InterruptedException {
+        Path root = this.root != null ? this.root : Locations.defaultRoot();
         List<String[]> scripts = List.of(
-                new String[] {"proxy", "benchmarks/overhead/run-overhead.sh", "proxy-overhead"},
+                new String[] {"proxy", "benchmarks/overhead/run-overhead.sh", "proxy"},
                 new String[] {"policies", "benchmarks/jmh/run-policy-bench.sh", "policy-selection"},
                 new String[] {"agent", "benchmarks/runner/run-agent-filter-bench.sh", "agent-filter"});
         Path folder = root.resolve("benchmarks/results").resolve(LocalDate.now(ZoneOffset.UTC) + "-overhead");
@@ -55,16 +69,21 @@ final class OverheadCommand {
                 continue;
             }
             out.println("overhead: running " + script[1]);
-            int code = new ProcessBuilder("bash", file.toString()).directory(root.toFile()).inheritIO().start().waitFor();
+            ProcessBuilder process = new ProcessBuilder("bash", file.toString()).directory(root.toFile()).inheritIO();
+            boolean writesInPlace = script[0].equals("proxy"); // the proxy script writes into the dated folder itself
+            if (writesInPlace) {
+                process.environment().put("OUT", folder.resolve(script[2]).toString());
+            }
+            int code = process.start().waitFor();
             if (code != 0) {
                 out.println("overhead: " + script[1] + " exited with " + code);
                 failures++;
-            } else {
+            } else if (!writesInPlace) {
                 copyTree(root.resolve("benchmarks/results").resolve(script[2]), folder.resolve(script[2]));
             }
         }
         out.println("overhead: results in " + folder);
-        return failures == 0 ? 0 : 1;
+        return failures == 0 ? ExitCode.OK : ExitCode.FAILURE;
     }
 
     /** Copies a script's own results folder into the dated folder that collects all three. */

@@ -11,8 +11,11 @@ import io.loadwise.bench.sweep.PolicyRow;
 import io.loadwise.bench.sweep.SweepRunner;
 import io.loadwise.bench.sweep.SweepSettings;
 import io.loadwise.bench.sweep.Workload;
-import io.loadwise.node.glassfish.GlassFishInstallation;
+import io.loadwise.cli.Cli;
+import io.loadwise.cli.ExitCode;
+import io.loadwise.cli.HelpOption;
 import io.loadwise.node.NodeCapacity;
+import io.loadwise.node.glassfish.GlassFishInstallation;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -23,11 +26,28 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 import java.util.stream.Stream;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** {@code sweep}: every scenario x policy row cell into {@code benchmarks/results/<date>-<name>/}. */
-public final class SweepCommand {
+@Command(name = "sweep", customSynopsis = "loadwise bench sweep [options]",
+        description = {"Seed 001's evaluation: 5 capacity scenarios x 12 policy rows with real JMeter.",
+            "Runs every capacity scenario (Table 7/9) x every policy row (Table 10) --repeats times (default 5), in a"
+                + " random order interleaved across scenarios and policies (--seed), one run at a time: fresh database"
+                + " and nodes, database reset, dispatcher with the policy, JMeter, collect, stop everything; the load"
+                + " average before and after each run is recorded. Results: benchmarks/results/<date>-<name>/ (tables"
+                + " of means with 95 % intervals, a ranking that ties differences inside the noise, runs.csv, plots)."
+                + " Settings from 'bench calibrate' are used when recorded (--calibrated). An interrupted sweep resumes"
+                + " where it stopped when run again with the same settings."},
+        footer = {"Example: loadwise bench sweep --scenarios heap --policies http-round-robin,http-jvm-aware,http-adaptive"
+                + " --scale 0.5 --repeats 3 --repeats-reason 'one night of machine time'",
+            "Exit codes: 0 every run ran, 1 a run failed (see the tables), 2 usage error."})
+public final class SweepCommand implements BenchCommand {
 
     /**
      * A full node in the default plan: heap, worker threads, request queue and JDBC pool, scaled from the
@@ -51,90 +71,123 @@ public final class SweepCommand {
      * choice of node, about every second per thread.
      */
     public static final int DEFAULT_CONNECTION_TTL_MS = 1000;
+    /**
+     * JMeter threads of the default sweep. The plan's threads are closed-loop clients without think time, each
+     * on one keep-alive connection that the dispatcher places on one node, so a node holds about (threads x its
+     * share) requests at once. At 60, round robin puts 20 on each node: beyond VCN3's capacity in the scenarios
+     * that halve it (6 workers + 12 queued = 18) while VCN1/VCN2 (12 + 12 = 24) keep room, and the 2:2:1
+     * control puts 24 / 24 / 12 on them: every node within its capacity. Above 60 the control overflows VCN1/2
+     * (benchmarks/README.md, "Clients").
+     */
+    public static final int DEFAULT_THREADS = 60;
+    /** Seed of the run order when none is given: any fixed number, so that a sweep resumes in its own order. */
+    public static final long DEFAULT_SEED = 16;
+    /** Where {@code calibrate} writes its chosen settings and {@code sweep} reads them by default. */
+    public static final String DEFAULT_CALIBRATION = "benchmarks/results/calibration.json";
+
     /** Duration scale of {@code --quick}: all 10 threads at once for 5 s, no ramp (a smoke run, not a measurement). */
     public static final double QUICK_SCALE = 0.04;
 
-    static final Set<String> VALUED = Set.of("scale", "threads", "scenarios", "policies", "heap-mb", "node-threads", "node-queue", "node-jdbc", "session-kb", "session-timeout-s", "provisioner",
-            "glassfish-home", "jdbc-driver", "war", "plan", "path", "reset", "out", "name", "work-dir",
-            "dispatcher-jar", "launcher-jar", "agent-jar", "jmeter-home", "root", "http-balance",
-            "connection-ttl-ms");
-    static final Set<String> FLAGS = Set.of("quick");
+    @Option(names = "--scenarios", paramLabel = "a,b",
+            description = "baseline,heap,http-threads,jdbc,combined (default all; --quick: combined)")
+    String scenarios;
 
-    static final String USAGE = """
-            Usage: loadwise bench sweep [options]
-              Runs seed 001's evaluation: every capacity scenario (Table 7/9) x every policy row (Table 10), one
-              cell at a time: fresh database and nodes, database reset, dispatcher with the policy, JMeter,
-              collect, stop everything. Results: benchmarks/results/<date>-<name>/ (tables, ranking, plots).
-              An interrupted sweep resumes where it stopped when run again with the same settings.
-            Options:
-              --quick                 CI smoke run: combined scenario, all 12 rows, 10 threads for 5 s, no ramp
-              --scale X               duration scale (default 0.05; 1 = the seed's 5-minute runs)
-              --threads N             JMeter threads, a multiple of 10 (default 30)
-              --scenarios a,b         baseline,heap,http-threads,jdbc,combined (default all)
-              --policies a,b          policy rows, e.g. tcp-random,http-jvm-aware (default all 12)
-              --heap-mb N             heap of a full node; VCN3 gets half in heap/combined (default %d)
-              --node-threads N        HTTP worker threads of a full node; VCN3 gets half (default %d)
-              --node-queue N          request queue of every node: beyond threads + queue a node refuses (default %d)
-              --node-jdbc N           JDBC pool of a full node; VCN3 gets half (default %d)
-              --session-kb N          per-session state of the trade app, KB (default %.0f / scale: 450 at 0.1)
-              --session-timeout-s N   idle timeout of the trade app's sessions (default %.0f x scale: 10 s at
-                                      0.1; 0: the app's 30 min)
-              --provisioner KIND      tomcat (default) or glassfish (needs --glassfish-home)
-              --glassfish-home DIR    the glassfish7 directory of an unpacked GlassFish 7 (default: the one
-                                      benchmarks/glassfish unpacks in its target/ on mvn verify)
-              --jdbc-driver JAR       JDBC driver for GlassFish domains (default: that module's H2)
-              --war FILE              web application (default: the trade app)
-              --plan FILE             JMeter plan (default: benchmarks/jmeter/trade-scenario.jmx)
-              --path P                sampled path (default /trade/scenario)
-              --reset PATH|none       database reset request on node 1 (default
-                                      /trade/config?action=buildDB&users=500&quotes=1000)
-              --out DIR               results folder (default: resume the latest matching one, or a new one)
-              --name NAME             folder suffix (default sweep, or sweep-quick)
-              --http-balance MODE     per-connection (default, the seed's TDCR-04: a node per client
-                                      connection) or per-request (a node per request, cookie affinity)
-              --connection-ttl-ms N   JMeter reuses a connection for N ms, then reconnects and the dispatcher
-                                      chooses again (default 1000: the seed's ~1.25 selections/s per connection)
-              --agent-jar FILE|none   node agent JAR for the nodes (default: node-agent/jakarta build)
-              --dispatcher-jar, --launcher-jar, --jmeter-home, --work-dir, --root   override locations
-            """.formatted(DEFAULT_FULL_NODE.heapMb(), DEFAULT_FULL_NODE.httpThreads(), DEFAULT_FULL_NODE.acceptQueue(),
-            DEFAULT_FULL_NODE.jdbcPool(), SESSION_STATE_KB_AT_SCALE_1, SESSION_TIMEOUT_S_AT_SCALE_1);
+    @Option(names = "--policies", paramLabel = "a,b", description = "policy rows, e.g. tcp-random,http-jvm-aware,"
+            + "http-adaptive: a seed row or tcp-/http-<any policy id>[@2:2:1] (default the seed's 12)")
+    String policies;
 
-    private SweepCommand() {
+    @Mixin
+    SweepOptions options;
+
+    @Option(names = "--calibrated", paramLabel = "FILE|none", description = "settings chosen by 'bench calibrate'"
+            + " (default: " + DEFAULT_CALIBRATION + " when it exists); options given here override them")
+    String calibrated;
+
+    @Option(names = "--out", paramLabel = "DIR",
+            description = "results folder (default: resume the latest matching one, or a new one)")
+    Path resultsDir;
+
+    @Option(names = "--name", paramLabel = "NAME", description = "folder suffix (default sweep, or sweep-quick)")
+    String name;
+
+    @Option(names = "--work-dir", paramLabel = "DIR",
+            description = "the cells' working folders (default: benchmarks/runner/target/sweep-work)")
+    Path workDir;
+
+    @Mixin
+    HelpOption help;
+
+    @Spec
+    CommandSpec spec;
+
+    SweepCommand() {
     }
 
-    /** Runs the sweep; returns the number of cells with errors. */
-    public static int run(List<String> args, PrintStream out) throws IOException, InterruptedException {
-        Options o = Options.parse(args, VALUED, FLAGS);
-        Locations at = Locations.from(o);
-        boolean quick = o.flag("quick");
-        String agentOption = o.get("agent-jar", null);
-        Path agent = "none".equals(agentOption) ? null : agentOption != null ? Path.of(agentOption) : at.agentJar();
+    /**
+     * Runs a sweep with {@code args} as {@code bench sweep} would take them, without {@code --help}: for
+     * {@code calibrate} and the smoke test. Returns the number of cells with errors.
+     *
+     * @throws IllegalArgumentException when the arguments do not parse, or ask for what cannot be done
+     */
+    static int run(List<String> args, PrintStream out) throws IOException, InterruptedException {
+        return parse(args).sweep(out);
+    }
+
+    /** {@code args} parsed into a sweep, ready to {@link #sweep}; the same errors as {@code bench sweep}. */
+    static SweepCommand parse(List<String> args) {
+        SweepCommand sweep = new SweepCommand();
+        Cli.parse(Cli.configure(new CommandLine(sweep)), args.toArray(String[]::new));
+        return sweep;
+    }
+
+    @Override
+    public int call(PrintStream out) throws IOException, InterruptedException {
+        return sweep(out) == 0 ? ExitCode.OK : ExitCode.FAILURE;
+    }
+
+    /** Runs the sweep; returns the number of runs with errors. */
+    int sweep(PrintStream out) throws IOException, InterruptedException {
+        Locations at = options.locations();
+        boolean quick = options.quick;
+        List<String> scenarioList = list(scenarios != null ? scenarios
+                : quick ? "combined" : "baseline,heap,http-threads,jdbc,combined");
+        scenarioList = scenarioList.stream().map(k -> CapacityPlan.key(CapacityPlan.parseScenario(k))).toList();
+        Path calibration = calibrationFile(at.root(), quick);
+        SweepOptions o = effectiveOptions(calibration, scenarioList);
+        int repeats = o.repeats != null ? o.repeats : quick ? 1 : SweepSettings.RECOMMENDED_REPEATS;
+        if (repeats < 1) {
+            throw new IllegalArgumentException("--repeats must be at least 1, got " + repeats);
+        }
+        String reason = o.repeatsReason == null || o.repeatsReason.isBlank() ? null : o.repeatsReason.trim();
+        if (repeats < SweepSettings.RECOMMENDED_REPEATS && reason == null) {
+            if (!quick) {
+                throw new IllegalArgumentException("--repeats " + repeats + " is below the method's "
+                        + SweepSettings.RECOMMENDED_REPEATS + " runs per cell: say why with --repeats-reason TEXT"
+                        + " (the results print it)");
+            }
+            reason = "a --quick smoke run, not a measurement";
+        }
+        Path agent = "none".equals(o.agentJar) ? null : o.agentJar != null ? Path.of(o.agentJar) : at.agentJar();
         if (agent != null && !Files.isRegularFile(agent)) {
             throw new IllegalArgumentException("agent jar " + agent + " does not exist (build node-agent or pass"
                     + " --agent-jar none)");
         }
-        Path plan = Path.of(o.get("plan", at.root().resolve("benchmarks/jmeter/trade-scenario.jmx").toString()));
+        Path plan = o.plan != null ? o.plan : at.root().resolve("benchmarks/jmeter/trade-scenario.jmx");
         if (!Files.isRegularFile(plan)) {
             throw new IllegalArgumentException("JMeter plan " + plan + " does not exist");
         }
-        List<String> scenarios = list(o.get("scenarios", quick ? "combined" : "baseline,heap,http-threads,jdbc,combined"));
-        scenarios.forEach(CapacityPlan::parseScenario);
-        List<String> rows = list(o.get("policies", String.join(",", Arrays.stream(PolicyRow.values())
-                .map(PolicyRow::key).toList())));
-        rows.forEach(PolicyRow::parse);
-        String provisionerKind = o.get("provisioner", "tomcat");
-        double scale = o.doubleValue("scale", quick ? QUICK_SCALE : DEFAULT_SCALE); // Durations checks its range
-        SweepSettings settings = new SweepSettings(o.get("name", quick ? "sweep-quick" : "sweep"), scenarios, rows,
-                scale, o.intValue("threads", quick ? 10 : 30),
-                new NodeCapacity(o.intValue("heap-mb", DEFAULT_FULL_NODE.heapMb()),
-                        o.intValue("node-threads", DEFAULT_FULL_NODE.httpThreads()),
-                        o.intValue("node-queue", DEFAULT_FULL_NODE.acceptQueue()),
-                        o.intValue("node-jdbc", DEFAULT_FULL_NODE.jdbcPool())),
-                o.intValue("session-kb", (int) Math.round(SESSION_STATE_KB_AT_SCALE_1 / scale)),
-                o.intValue("session-timeout-s", (int) Math.max(1, Math.round(SESSION_TIMEOUT_S_AT_SCALE_1 * scale))),
-                provisionerKind, plan.getFileName().toString(),
-                agent != null, o.get("http-balance", "per-connection"),
-                o.intValue("connection-ttl-ms", DEFAULT_CONNECTION_TTL_MS));
+        List<String> rows = list(policies != null ? policies : String.join(",", Arrays.stream(PolicyRow.values())
+                .map(PolicyRow::key).toList())).stream().map(r -> PolicyRow.parse(r).key()).distinct().toList();
+        double scale = o.scale != null ? o.scale : quick ? QUICK_SCALE : DEFAULT_SCALE; // Durations checks its range
+        SweepSettings settings = new SweepSettings(name != null ? name : quick ? "sweep-quick" : "sweep", scenarioList,
+                rows, scale, o.threads != null ? o.threads : quick ? 10 : DEFAULT_THREADS,
+                new NodeCapacity(o.heapMb, o.nodeThreads, o.nodeQueue, o.nodeJdbc),
+                o.sessionKb != null ? o.sessionKb : (int) Math.round(SESSION_STATE_KB_AT_SCALE_1 / scale),
+                o.sessionTimeoutS != null ? o.sessionTimeoutS
+                        : (int) Math.max(1, Math.round(SESSION_TIMEOUT_S_AT_SCALE_1 * scale)),
+                o.provisioner, plan.getFileName().toString(), agent != null, o.httpBalance, o.connectionTtlMs, repeats,
+                repeats < SweepSettings.RECOMMENDED_REPEATS ? reason : null, o.seed,
+                calibration == null ? null : calibration.toString());
         if (settings.connectionTtlMs() < 1) {
             throw new IllegalArgumentException("--connection-ttl-ms must be at least 1, got " + settings.connectionTtlMs());
         }
@@ -144,7 +197,7 @@ public final class SweepCommand {
         }
         settings.durations(); // validates scale and threads
         settings.scenarioList().forEach(settings.capacity()::capacities); // e.g. a halved heap below the minimum
-        Path war = Path.of(o.get("war", at.launcherJar().resolveSibling("loadwise-trade-app.war").toString()));
+        Path war = o.war != null ? o.war : at.launcherJar().resolveSibling("loadwise-trade-app.war");
         if (settings.sessionStateKb() < 0) {
             throw new IllegalArgumentException("--session-kb must not be negative, got " + settings.sessionStateKb());
         }
@@ -152,16 +205,48 @@ public final class SweepCommand {
             throw new IllegalArgumentException("--session-timeout-s must not be negative, got "
                     + settings.sessionTimeoutSeconds());
         }
-        ClusterProvisioner provisioner = provisioner(provisionerKind, o, at, war, agent, appProperties(settings));
-        String reset = o.get("reset", "/trade/config?action=buildDB&users=500&quotes=1000");
-        Workload workload = new Workload(plan, o.get("path", "/trade/scenario"), "none".equals(reset) ? null : reset,
+        ClusterProvisioner provisioner = provisioner(o, at, war, agent, appProperties(settings));
+        Workload workload = new Workload(plan, o.path, "none".equals(o.reset) ? null : o.reset,
                 settings.durations(), settings.httpBalance().equals("per-request"), settings.connectionTtlMs());
-        Path outDir = o.get("out", null) != null ? Path.of(o.get("out", null))
+        Path outDir = resultsDir != null ? resultsDir
                 : ResultsFolder.choose(at.root().resolve("benchmarks/results"), settings, LocalDate.now(ZoneOffset.UTC));
-        Path work = Path.of(o.get("work-dir", at.root().resolve("benchmarks/runner/target/sweep-work").toString()));
+        Path work = workDir != null ? workDir : at.root().resolve("benchmarks/runner/target/sweep-work");
         CellRunner cells = new CellRunner(provisioner, settings.capacity(), at.dispatcherJar(),
                 new JMeterRun(at.jmeterHome()), workload, work);
         return new SweepRunner(settings, cells, outDir, out, new SweepReport(settings, outDir, Environment.describe())).run();
+    }
+
+    /**
+     * The calibration to use: {@code --calibrated FILE}, none for {@code --calibrated none} or a quick run,
+     * otherwise the default file when it exists.
+     */
+    Path calibrationFile(Path root, boolean quick) {
+        if ("none".equals(calibrated)) {
+            return null;
+        }
+        if (calibrated != null) {
+            Path file = Path.of(calibrated);
+            if (!Files.isRegularFile(file)) {
+                throw new IllegalArgumentException("--calibrated: " + file + " does not exist (run 'bench calibrate',"
+                        + " or pass --calibrated none)");
+            }
+            return file;
+        }
+        Path file = root.resolve(DEFAULT_CALIBRATION);
+        return !quick && Files.isRegularFile(file) ? file : null;
+    }
+
+    /**
+     * This command's sweep options with {@code calibration}'s for {@code scenarioKeys} underneath (what the
+     * command line gives wins), or as given when there is no calibration.
+     */
+    SweepOptions effectiveOptions(Path calibration, List<String> scenarioKeys) {
+        if (calibration == null) {
+            return options;
+        }
+        List<String> calibrated = Calibration.read(calibration).optionsFor(scenarioKeys, calibration);
+        List<String> given = spec == null ? List.of() : SweepOptions.given(spec, "options");
+        return parse(Calibration.merge(calibrated, given)).options;
     }
 
     /** System properties for the trade app on every node: its session sizing. */
@@ -174,14 +259,13 @@ public final class SweepCommand {
         return List.copyOf(properties);
     }
 
-    static ClusterProvisioner provisioner(String kind, Options o, Locations at, Path war, Path agent,
-            List<String> appProperties) {
-        return switch (kind) {
+    static ClusterProvisioner provisioner(SweepOptions o, Locations at, Path war, Path agent, List<String> appProperties) {
+        return switch (o.provisioner) {
             case "tomcat" -> new TomcatClusterProvisioner(at.launcherJar(), war, agent, appProperties);
             case "glassfish" -> {
                 Path artifacts = at.root().resolve("benchmarks/glassfish/target/node-artifacts");
-                String home = o.get("glassfish-home", System.getProperty(GlassFishInstallation.HOME_PROPERTY,
-                        at.root().resolve("benchmarks/glassfish/target/glassfish7").toString()));
+                String home = o.glassfishHome != null ? o.glassfishHome : System.getProperty(
+                        GlassFishInstallation.HOME_PROPERTY, at.root().resolve("benchmarks/glassfish/target/glassfish7").toString());
                 if (!Files.isDirectory(Path.of(home))) {
                     throw new IllegalArgumentException("--provisioner glassfish: no GlassFish 7 at " + home + "; pass"
                             + " --glassfish-home DIR, or unpack the project's with 'mvn -B -pl benchmarks/glassfish -am"
@@ -190,7 +274,7 @@ public final class SweepCommand {
                 // the server's common class path: the JDBC driver, and SLF4J (the trade app expects the
                 // container to provide it)
                 List<Path> serverLibs = new ArrayList<>();
-                serverLibs.add(Path.of(o.get("jdbc-driver", artifacts.resolve("h2.jar").toString())));
+                serverLibs.add(o.jdbcDriver != null ? o.jdbcDriver : artifacts.resolve("h2.jar"));
                 serverLibs.add(artifacts.resolve("slf4j-api.jar"));
                 serverLibs.add(artifacts.resolve("slf4j-jdk14.jar"));
                 for (Path lib : serverLibs) {
@@ -204,7 +288,8 @@ public final class SweepCommand {
                         Path.of(System.getProperty("java.home"))), at.launcherJar(), war, agent, serverLibs, "/trade",
                         appProperties);
             }
-            default -> throw new IllegalArgumentException("unknown provisioner '" + kind + "'; known: tomcat, glassfish");
+            default -> throw new IllegalArgumentException("--provisioner: unknown provisioner '" + o.provisioner
+                    + "'; known: tomcat, glassfish");
         };
     }
 

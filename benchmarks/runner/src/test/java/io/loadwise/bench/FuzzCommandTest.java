@@ -42,14 +42,14 @@ class FuzzCommandTest {
     void helpAndBadOptionsNeverStartMaven() {
         String[] help = bench("fuzz", "--help");
         assertEquals("0", help[0]);
-        assertTrue(help[1].contains("--minutes N") && help[1].contains("benchmarks/results/<date>-fuzz/"), help[1]);
+        assertTrue(help[1].contains("--minutes=N") && help[1].contains("benchmarks/results/<date>-fuzz/"), help[1]);
         assertTrue(bench("--help")[1].contains("fuzz"));
         String[] zero = bench("fuzz", "--minutes", "0");
         assertEquals("2", zero[0]);
         assertTrue(zero[2].contains("--minutes must be more than 0 and at most 1440, got 0"), zero[2]);
         String[] words = bench("fuzz", "--minutes", "ten");
         assertEquals("2", words[0]);
-        assertTrue(words[2].contains("--minutes: 'ten' is not a number"), words[2]);
+        assertTrue(words[2].contains("--minutes needs a number, got 'ten'"), words[2]);
         String[] unknown = bench("fuzz", "--only", "NoSuchFuzzTest", "--list");
         assertEquals("2", unknown[0]);
         assertTrue(unknown[2].contains("--only: unknown fuzz target 'NoSuchFuzzTest'; known: "), unknown[2]);

@@ -44,7 +44,7 @@ class QuickSweepIT {
         List<String> csv = Files.readAllLines(out.resolve("combined.csv"));
         for (PolicyRow row : PolicyRow.values()) {
             assertTrue(table.contains("| " + row.label() + " | " + row.weightRatio() + " | "), row.label());
-            CellResult cell = SweepRunner.readCell(out, "combined", row.key());
+            CellResult cell = SweepRunner.readRun(out, "combined", row.key(), 1); // --quick: one run
             assertNull(cell.error());
             long[] counted = countJtl(work.resolve("combined-" + row.key()).resolve("jmeter/results.jtl"));
             assertTrue(counted[0] > 0, row.key() + ": JMeter sampled nothing");
@@ -53,8 +53,9 @@ class QuickSweepIT {
             String csvRow = csv.stream().filter(l -> l.startsWith("\"" + row.label() + "\"")).findFirst().orElseThrow();
             String[] fields = csvRow.substring(row.label().length() + 3).split(",");
             assertEquals("ok", fields[1], csvRow);
-            assertEquals(Long.toString(counted[0]), fields[2], "Samples column of " + row.key());
-            assertEquals(Long.toString(counted[1]), fields[5], "Failed column of " + row.key());
+            // weight, status, rank, runs, Samples, Active Conns, Throughput with its interval, Failed
+            assertEquals(Long.toString(counted[0]), fields[4], "Samples column of " + row.key());
+            assertEquals(Long.toString(counted[1]), fields[9], "Failed column of " + row.key());
             assertTrue(cell.lbSamples() > 0, row.key() + ": the dispatcher counted no samples");
             // an agent-driven policy that can read no agent refuses every node: that must not pass unseen
             assertTrue(cell.selections().values().stream().mapToLong(Long::longValue).sum() > 0,

@@ -1,6 +1,7 @@
 package io.loadwise.dispatcher.cli;
 
 import io.loadwise.dispatcher.config.AdminToken;
+import io.loadwise.dispatcher.config.AgentSettings;
 import io.loadwise.dispatcher.config.ConfigLoader;
 import io.loadwise.dispatcher.config.ConfigValidationException;
 import io.loadwise.dispatcher.config.ConfigValidator;
@@ -17,7 +18,7 @@ final class ConfigCheck {
     }
 
     /**
-     * Loads and validates {@code file} and resolves the admin token with {@code env}; adds every problem to
+     * Loads and validates {@code file} and resolves the admin token and checks the agent secret with {@code env}; adds every problem to
      * {@code errors}.
      *
      * @return the configuration, or {@code null} when it could not be read at all
@@ -33,6 +34,11 @@ final class ConfigCheck {
         errors.addAll(new ConfigValidator(PolicyRegistry.load()).validate(config));
         try {
             AdminToken.resolve(config.admin(), env);
+        } catch (ConfigValidationException e) {
+            errors.addAll(e.errors());
+        }
+        try {
+            AgentSettings.secretFromEnv(env);
         } catch (ConfigValidationException e) {
             errors.addAll(e.errors());
         }

@@ -28,13 +28,15 @@ import picocli.CommandLine.Option;
             "Environment:",
             "  LOADWISE_ADMIN_TOKEN   bearer token of the admin API; overrides admin.token.",
             "                         One of the two is required, there is no default.",
+            "  LOADWISE_AGENT_SECRET  shared secret the node agents were given; overrides agent.secret of",
+            "                         every cluster.",
             "",
             "Exit codes: 0 success, 1 invalid configuration or startup failure, 2 usage error.",
             "Configuration reference: docs/configuration.md; operations: docs/operations.md."})
 final class LoadwiseCommand {
 
     /** Names the built-in commands own; a contributed command with one of them is ignored. */
-    private static final Set<String> BUILT_IN = Set.of("run", "validate", "completion", "help", "version");
+    private static final Set<String> BUILT_IN = Set.of("run", "validate", "config", "completion", "help", "version");
 
     @Option(names = {"-V", "--version"}, versionHelp = true, description = "Print the version.")
     boolean version;
@@ -54,6 +56,7 @@ final class LoadwiseCommand {
         Map<String, CommandLine> commands = new LinkedHashMap<>();
         commands.put("run", new CommandLine(new RunCommand()));
         commands.put("validate", new CommandLine(new ValidateCommand()));
+        commands.put("config", new CommandLine(new ConfigCommand()));
         commands.put("demo", LauncherCommand.of("demo", "Start a local demo (nodes, dispatcher, console).  [launcher]",
                 "the ./loadwise launcher runs it from benchmarks/node-launcher (./loadwise demo --help shows its options)"));
         commands.put("bench", LauncherCommand.of("bench", "Run the benchmarks, results in benchmarks/results/.  [launcher]",

@@ -34,6 +34,7 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        NettyDefaults.apply();
         int code = new Main(System.out, System.err, System.getenv()).execute(args);
         System.exit(code);
     }

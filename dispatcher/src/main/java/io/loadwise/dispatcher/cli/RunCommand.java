@@ -10,6 +10,9 @@ import io.loadwise.dispatcher.logging.LoggingSetup;
 import io.loadwise.dispatcher.net.Transport;
 import io.loadwise.dispatcher.runtime.Dispatcher;
 import io.loadwise.dispatcher.runtime.ModeListenerFactory;
+import io.loadwise.dispatcher.store.ConfigSource;
+import io.loadwise.dispatcher.store.FileConfigSource;
+import io.loadwise.dispatcher.store.SharedStore;
 import io.loadwise.policy.PolicyRegistry;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -18,7 +21,6 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
@@ -30,10 +32,13 @@ import picocli.CommandLine.TypeConversionException;
 /** {@code loadwise run --config FILE}: starts the dispatcher and returns only after it has stopped. */
 @Command(name = "run",
         description = {"Start the dispatcher: one listener per cluster, the admin console when it is built in.",
-            "Stops cleanly on Ctrl-C / SIGTERM."},
+            "On SIGTERM or Ctrl-C it stops accepting, lets requests in flight finish for up to shutdownGraceMs,",
+            "then exits 0; a second signal exits at once (143). SIGHUP re-reads FILE and applies the changes",
+            "(docs/operations.md)."},
         footer = {"Environment: LOADWISE_ADMIN_TOKEN, the bearer token of the admin API, overrides admin.token in FILE.",
             "Example: loadwise run --config loadwise.json --log-level debug --worker-threads 2",
-            "Exit codes: 0 stopped cleanly, 1 invalid configuration or startup failure, 2 usage error."})
+            "Exit codes: 0 stopped cleanly, 1 invalid configuration or startup failure, 2 usage error,",
+            "143 stopped at once by a second SIGTERM."})
 final class RunCommand implements CliCommand {
 
     @Option(names = {"--config", "-c"}, paramLabel = "FILE", required = true,
@@ -49,13 +54,20 @@ final class RunCommand implements CliCommand {
                 "overrides workerThreads in FILE (default: one per core)"})
     Integer workerThreads;
 
+    @Option(names = "--replica-id", paramLabel = "ID",
+            description = "this replica's id in the etcd registry (config.store etcd); default host name:admin port")
+    String replicaId;
+
     @Mixin
     HelpOption help;
 
-    /** A running dispatcher and the event loops it runs on; closing stops both. */
-    record Started(Dispatcher dispatcher, Transport transport) implements AutoCloseable {
+    /** A running dispatcher, the event loops it runs on and its etcd connection, if any; closing stops all. */
+    record Started(Dispatcher dispatcher, Transport transport, SharedStore shared) implements AutoCloseable {
         @Override
         public void close() {
+            if (shared != null) {
+                shared.close();
+            }
             dispatcher.close();
             transport.close();
         }
@@ -82,16 +94,12 @@ final class RunCommand implements CliCommand {
             err.println("loadwise run: " + e.getMessage());
             return Main.INVALID;
         }
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            log.info("shutting down");
-            started.close();
-            log.info("stopped");
-            stopped.countDown();
-        }, "loadwise-shutdown"));
+        GracefulShutdown shutdown = new GracefulShutdown(started, loaded.shutdownGraceMsOrDefault());
+        shutdown.install();
+        ReloadSignal.install(started.dispatcher());
         log.info("loadwise running with {} clusters; stop with Ctrl-C or SIGTERM", started.dispatcher().clusters().size());
         try {
-            stopped.await();
+            shutdown.await();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -102,16 +110,32 @@ final class RunCommand implements CliCommand {
     Started start(LoadwiseConfig loaded, Map<String, String> env) throws Exception {
         int threads = workerThreads(loaded);
         LoggerFactory.getLogger(Main.class).info("worker threads: {} ({})", threads, workerThreadsSource(loaded));
+        PolicyRegistry policies = PolicyRegistry.load();
+        ConfigStore file = new ConfigStore(config);
+        SharedStore shared = null;
+        ConfigSource source = new FileConfigSource(file);
+        LoadwiseConfig effective = loaded;
+        if (loaded.config() != null && loaded.config().etcd()) {
+            shared = new SharedStore(loaded.config(), file);
+            source = shared.source();
+            effective = shared.source().read(); // the clusters from etcd; invalid or unreachable: not started
+            new ConfigValidator(policies).check(effective);
+            LoggerFactory.getLogger(Main.class).info("configuration: {} clusters from {}",
+                    effective.clustersOrEmpty().size(), source.describe());
+        }
         Transport transport = new Transport(threads);
-        Dispatcher dispatcher = new Dispatcher(loaded, new ConfigStore(config), PolicyRegistry.load(), transport,
-                new ModeListenerFactory());
+        Dispatcher dispatcher = new Dispatcher(effective, policies, transport, new ModeListenerFactory(), source);
         try {
             dispatcher.start(AdminToken.resolve(loaded.admin(), env), true);
         } catch (Exception e) {
             transport.close(); // the dispatcher closed itself
             throw e;
         }
-        return new Started(dispatcher, transport);
+        if (shared != null) {
+            int adminPort = dispatcher.controlPlane() == null ? 0 : dispatcher.controlPlane().port();
+            shared.attach(dispatcher, replicaId, adminPort, Main.version());
+        }
+        return new Started(dispatcher, transport, shared);
     }
 
     /** {@code --worker-threads}, else {@code workerThreads} of the file, else one per core. */

@@ -2,8 +2,10 @@ package io.loadwise.dispatcher.cli;
 
 import io.loadwise.cli.HelpOption;
 import io.loadwise.dispatcher.config.LoadwiseConfig;
+import io.loadwise.dispatcher.tls.TlsConfigCheck;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -15,7 +17,8 @@ import picocli.CommandLine.Option;
 @Command(name = "validate",
         description = {"Check a configuration file: exit 0 if it is valid, 1 with every problem on stderr.",
             "A valid file prints \"config OK: N clusters\"; each problem is one line on stderr, naming the field.",
-            "The admin token is checked too, with LOADWISE_ADMIN_TOKEN from the environment, so a file that passes "
+            "The admin token and agent secret are checked too, with LOADWISE_ADMIN_TOKEN and LOADWISE_AGENT_SECRET "
+                + "from the environment, so a file that passes "
                 + "starts with run."},
         footer = {"Example: loadwise validate --config loadwise.json",
             "Exit codes: 0 valid, 1 invalid configuration, 2 usage error."})
@@ -35,6 +38,9 @@ final class ValidateCommand implements CliCommand {
         if (!errors.isEmpty()) {
             errors.forEach(e -> err.println(config + ": " + e));
             return Main.INVALID;
+        }
+        for (String warning : TlsConfigCheck.warnings(loaded, Instant.now())) {
+            err.println(config + ": warning: " + warning);
         }
         out.println("config OK: " + loaded.clustersOrEmpty().size() + " clusters");
         return Main.OK;

@@ -5,6 +5,8 @@ import io.loadwise.dispatcher.metrics.TrafficCounters;
 import io.loadwise.policy.AgentSample;
 import io.loadwise.policy.NodeCounters;
 import io.loadwise.policy.NodeView;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.net.InetSocketAddress;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
@@ -17,13 +19,26 @@ import java.util.function.LongSupplier;
  * <p>Written by event loops (counters, piggybacked agent samples), the node monitor (polled agent samples,
  * agent state) and the control API (enabled, draining, weight); every field is atomic or volatile.
  *
- * <p>Only connect failures take a node out of selection ({@link #healthy()}). Its agent's state
- * ({@link #agentState()}) never does: a node whose agent is silent is unknown to the agent-driven
- * policies, which apply their fallback for it.
+ * <p>Connect failures, failed active health checks and outlier ejection take a node out of selection
+ * ({@link #healthy()}). Its agent's state ({@link #agentState()}) never does: a node whose agent is silent
+ * is unknown to the agent-driven policies, which apply their fallback for it.
  */
 public final class NodeState implements NodeView {
 
     private static final String NO_SAMPLE_YET = "no sample yet";
+    /** {@link #exclusions} bit: the active health check says the node is down. */
+    private static final int HEALTH_DOWN = 1;
+    /** {@link #exclusions} bit: outlier detection ejected the node. */
+    private static final int EJECTED = 2;
+    private static final VarHandle EXCLUSIONS;
+
+    static {
+        try {
+            EXCLUSIONS = MethodHandles.lookup().findVarHandle(NodeState.class, "exclusions", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private final int index;
     private final String name;
@@ -38,6 +53,17 @@ public final class NodeState implements NodeView {
     private volatile boolean draining;
     /** Connect failures mark the node down until this instant (nanoClock); 0 = up. */
     private volatile long connectDownUntilNanos;
+    /**
+     * Why the node is out beyond connect failures, one bit per cause ({@link #HEALTH_DOWN}, {@link #EJECTED}),
+     * so that {@link #healthy()} stays one volatile read ahead of the clock. Written off the event loops,
+     * except an ejection, which is rare.
+     */
+    private volatile int exclusions;
+    private volatile HealthReport health = HealthReport.NOT_CHECKED;
+    /** Wall-clock end of the current ejection, 0 when the node is not ejected; for display. */
+    private volatile long ejectedUntilMillis;
+    /** Told when the node goes down and comes back (the node monitor re-probes it); {@code null} = nobody. */
+    private volatile ReachabilityListener reachabilityListener;
     private volatile AgentSample agentSample;
     /** nanoClock time the latest good sample arrived; meaningful only when {@link #agentSample} is set. */
     private volatile long agentSampleReceivedNanos;
@@ -117,10 +143,52 @@ public final class NodeState implements NodeView {
         this.draining = draining;
     }
 
-    /** No connect failure holds the node out. A silent agent does not count (see {@link #agentState()}). */
+    /**
+     * No connect failure, failed health check or ejection holds the node out. A silent agent does not
+     * count (see {@link #agentState()}).
+     */
     @Override
     public boolean healthy() {
-        return nanoClock.getAsLong() - connectDownUntilNanos >= 0;
+        return exclusions == 0 && nanoClock.getAsLong() - connectDownUntilNanos >= 0;
+    }
+
+    /** What the active health check last concluded, {@link HealthReport#NOT_CHECKED} without checks. */
+    public HealthReport health() {
+        return health;
+    }
+
+    /**
+     * The health checker's verdict: a {@link HealthState#DOWN} node leaves selection; the caller
+     * ({@code health.HealthChecker}) rebuilds the picker when the state changed.
+     */
+    public void setHealth(HealthReport report) {
+        this.health = report;
+        setExclusion(HEALTH_DOWN, report.state() == HealthState.DOWN);
+    }
+
+    /** Whether outlier detection holds the node out now. */
+    public boolean ejected() {
+        return (exclusions & EJECTED) != 0;
+    }
+
+    /** Wall-clock end of the current ejection in epoch milliseconds, 0 when the node is not ejected. */
+    public long ejectedUntilMillis() {
+        return ejectedUntilMillis;
+    }
+
+    /** Outlier detection ejects the node until {@code untilMillis} (wall clock, for display) or readmits it (0). */
+    public void setEjected(boolean ejected, long untilMillis) {
+        this.ejectedUntilMillis = ejected ? untilMillis : 0;
+        setExclusion(EJECTED, ejected);
+    }
+
+    private void setExclusion(int bit, boolean on) {
+        int now;
+        int next;
+        do {
+            now = exclusions;
+            next = on ? now | bit : now & ~bit;
+        } while (next != now && !EXCLUSIONS.compareAndSet(this, now, next));
     }
 
     /** True while a connect failure keeps this node out; cleared when the retry interval has passed. */
@@ -130,14 +198,41 @@ public final class NodeState implements NodeView {
 
     /** A connect to this node failed: keep it out of selection for {@code retryMillis}. */
     public void markConnectFailure(long retryMillis) {
+        boolean wasDown = connectDown();
         connectDownUntilNanos = nanoClock.getAsLong() + retryMillis * 1_000_000L;
+        ReachabilityListener listener = reachabilityListener;
+        if (!wasDown && listener != null) {
+            listener.reachabilityChanged(this, false);
+        }
     }
 
-    /** A connect succeeded. */
+    /**
+     * A connect succeeded (the proxy's, or the node monitor's probe got an answer): the node is back in
+     * selection at once. The first success after a failure is reported to the listener.
+     */
     public void markConnectSuccess() {
         if (connectDownUntilNanos != 0) {
             connectDownUntilNanos = 0;
+            ReachabilityListener listener = reachabilityListener;
+            if (listener != null) {
+                listener.reachabilityChanged(this, true);
+            }
         }
+    }
+
+    /** Replaces the listener told of connect failures and recoveries; {@code null} removes it. */
+    public void setReachabilityListener(ReachabilityListener listener) {
+        this.reachabilityListener = listener;
+    }
+
+    /** Told, on the thread that saw it (often an event loop, so it must only hand over), of reachability changes. */
+    @FunctionalInterface
+    public interface ReachabilityListener {
+        /**
+         * @param reachable {@code false} when a connect failure took the node out, {@code true} when the
+         *     first connect after failures succeeded
+         */
+        void reachabilityChanged(NodeState node, boolean reachable);
     }
 
     @Override
@@ -174,6 +269,11 @@ public final class NodeState implements NodeView {
     }
 
     @Override
+    public double peakEwmaResponseMillis() {
+        return live.peakEwmaResponseMillis(nanoClock.getAsLong());
+    }
+
+    @Override
     public AgentSample agentSample() {
         AgentSample sample = agentSample;
         return sample != null && fresh(nanoClock.getAsLong()) ? sample : null;
@@ -195,7 +295,8 @@ public final class NodeState implements NodeView {
 
     /**
      * The agent's state now: {@link AgentState#OK} while the latest sample is fresh, otherwise what the
-     * node monitor concluded, and {@link AgentState#UNKNOWN} once an OK agent's sample has expired.
+     * node monitor concluded ({@link AgentState#UNKNOWN} or {@link AgentState#UNAUTHORIZED}), and
+     * {@link AgentState#UNKNOWN} once an OK agent's sample has expired.
      */
     public AgentState agentState() {
         if (fresh(nanoClock.getAsLong())) {
@@ -236,11 +337,26 @@ public final class NodeState implements NodeView {
      * @return whether this changed the state from OK, so the picker must be rebuilt without the sample
      */
     public boolean agentSilent(String problem) {
+        return agentFailed(AgentState.UNKNOWN, problem);
+    }
+
+    /**
+     * A poll was refused with 401: the agent wants a secret the dispatcher did not send, or another one.
+     * As for {@link #agentSilent}, a fresh sample (piggybacked) still vouches for the agent; otherwise it
+     * is {@link AgentState#UNAUTHORIZED}, which the policies treat as unknown.
+     *
+     * @return whether this changed the state from OK
+     */
+    public boolean agentUnauthorized(String problem) {
+        return agentFailed(AgentState.UNAUTHORIZED, problem);
+    }
+
+    private boolean agentFailed(AgentState state, String problem) {
         if (fresh(nanoClock.getAsLong())) {
             return false;
         }
         agentProblem = problem;
-        return agentState.getAndSet(AgentState.UNKNOWN) == AgentState.OK;
+        return agentState.getAndSet(state) == AgentState.OK;
     }
 
     /** Table 2 counters for this node (Table 6 adds selections). */

@@ -41,7 +41,14 @@ public final class VirtualCluster {
 
     private volatile LoadBalancingPolicy policy;
     private volatile PolicyEnvironment environment;
+    /** What picks: the policy's picker, or a {@link RampingPicker} around it while nodes ramp up. */
     private volatile Picker picker;
+    /** The policy's own picker; replaced under this object's lock. */
+    private Picker policyPicker;
+    /** Ramp factors per node index while some node ramps up ({@link SlowStart}), else {@code null}. */
+    private double[] ramp;
+    private volatile SlowStart slowStart;
+    private volatile OutcomeSink outcomes = OutcomeSink.NONE;
 
     /**
      * @param config a validated cluster configuration
@@ -60,7 +67,8 @@ public final class VirtualCluster {
         this.snapshot = new ClusterSnapshot(config.name(), built);
         this.policy = policies.get(config.policy());
         this.environment = environmentFor(PolicyOptions.of(config.policyOptionsOrEmpty()));
-        this.picker = policy.newPicker(snapshot, null, environment);
+        this.policyPicker = policy.newPicker(snapshot, null, environment);
+        this.picker = policyPicker;
     }
 
     private PolicyEnvironment environmentFor(PolicyOptions options) {
@@ -150,11 +158,11 @@ public final class VirtualCluster {
         LoadBalancingPolicy old = this.policy;
         this.environment = env;
         this.policy = newPolicy;
-        this.picker = next;
+        this.policyPicker = next;
+        this.picker = ramped(next);
         log.info("cluster {}: policy switched from {} to {}", name(), old.id(), newPolicy.id());
     }
 
-    /** Rebuilds the picker from the current node state (flags, weights, agent samples). */
     /**
      * Asks for the picker to be rebuilt soon, off the caller's thread: event loops call this when they
      * learn something (a connect failed) and must not rebuild pickers themselves. Picks check each
@@ -173,17 +181,70 @@ public final class VirtualCluster {
         this.refresher = refresher;
     }
 
+    /** Rebuilds the picker from the current node state (flags, weights, agent samples). */
     public synchronized void refresh() {
-        picker = policy.newPicker(snapshot, picker, environment);
+        policyPicker = policy.newPicker(snapshot, policyPicker, environment);
+        picker = ramped(policyPicker);
+    }
+
+    /**
+     * Slow start's factors per node index ({@code null}: no node ramps); see {@link SlowStart}. Called
+     * off the event loops; picks see the change at once.
+     */
+    synchronized void setRamp(double[] factors) {
+        if (factors == null && ramp == null) {
+            return;
+        }
+        ramp = factors;
+        picker = ramped(policyPicker);
+    }
+
+    private Picker ramped(Picker policyOwn) {
+        return ramp == null ? policyOwn : new RampingPicker(policyOwn, ramp, environment.random());
+    }
+
+    /** This cluster's slow start, or {@code null} when {@code slowStartMs} is 0. */
+    public SlowStart slowStart() {
+        return slowStart;
+    }
+
+    public void setSlowStart(SlowStart slowStart) {
+        this.slowStart = slowStart;
+    }
+
+    /**
+     * A component is about to readmit {@code node} (health check up, ejection over): starts its slow start
+     * first, so that it never gets its full share at once.
+     */
+    public void readmitting(NodeState node) {
+        SlowStart s = slowStart;
+        if (s != null) {
+            s.begin(node);
+        }
+    }
+
+    /** Where the HTTP exchange reports each answer and gateway failure ({@link OutcomeSink#NONE} by default). */
+    public OutcomeSink outcomes() {
+        return outcomes;
+    }
+
+    public void setOutcomes(OutcomeSink outcomes) {
+        this.outcomes = outcomes == null ? OutcomeSink.NONE : outcomes;
     }
 
     public void setEnabled(NodeState node, boolean enabled) {
+        if (enabled && !node.configuredEnabled()) {
+            readmitting(node);
+        }
         node.setEnabled(enabled);
         refresh();
         log.info("cluster {}: node {} {}", name(), node.name(), enabled ? "enabled" : "disabled");
     }
 
     public void setDraining(NodeState node, boolean draining) {
+        if (!draining && node.draining()) {
+            readmitting(node);
+        }
         node.setDraining(draining);
         refresh();
         log.info("cluster {}: node {} {}", name(), node.name(), draining ? "draining" : "no longer draining");

@@ -35,7 +35,14 @@ public record ClusterConfig(
         Integer exchangeTimeoutMs,
         Integer maxClientConnections,
         List<String> trustedProxies,
-        List<NodeConfig> nodes) {
+        List<NodeConfig> nodes,
+        AgentSettings agent,
+        TlsConfig tls,
+        Http2Config http2,
+        NodeTlsConfig nodeTls,
+        HealthCheckConfig healthCheck,
+        OutlierDetectionConfig outlierDetection,
+        Integer slowStartMs) {
 
     public static final int DEFAULT_CONNECT_TIMEOUT_MS = 2_000;
     public static final int DEFAULT_RESPONSE_TIMEOUT_MS = 30_000;
@@ -147,8 +154,18 @@ public record ClusterConfig(
         return trustedProxies == null ? List.of() : trustedProxies;
     }
 
+    /** HTTP/2 settings; the defaults (enabled) when absent. */
+    public Http2Config http2OrDefault() {
+        return http2 == null ? new Http2Config(null, null, null) : http2;
+    }
+
     public List<NodeConfig> nodesOrEmpty() {
         return nodes == null ? List.of() : nodes;
+    }
+
+    /** How long a node that joins or comes back takes to reach its full share; 0 (the default): at once. */
+    public int slowStartMsOrDefault() {
+        return slowStartMs == null ? 0 : slowStartMs;
     }
 
     /** A builder for code that makes or changes a configuration (tests, edits, the console's form). */
@@ -185,6 +202,13 @@ public record ClusterConfig(
         b.maxClientConnections = maxClientConnections;
         b.trustedProxies = trustedProxies;
         b.nodes = nodes;
+        b.agent = agent;
+        b.tls = tls;
+        b.http2 = http2;
+        b.nodeTls = nodeTls;
+        b.healthCheck = healthCheck;
+        b.outlierDetection = outlierDetection;
+        b.slowStartMs = slowStartMs;
         return b;
     }
 
@@ -216,6 +240,13 @@ public record ClusterConfig(
         private Integer maxClientConnections;
         private List<String> trustedProxies;
         private List<NodeConfig> nodes;
+        private AgentSettings agent;
+        private TlsConfig tls;
+        private Http2Config http2;
+        private NodeTlsConfig nodeTls;
+        private HealthCheckConfig healthCheck;
+        private OutlierDetectionConfig outlierDetection;
+        private Integer slowStartMs;
 
         private Builder() {
         }
@@ -350,12 +381,48 @@ public record ClusterConfig(
             return this;
         }
 
+        public Builder agent(AgentSettings agent) {
+            this.agent = agent;
+            return this;
+        }
+
+        public Builder tls(TlsConfig tls) {
+            this.tls = tls;
+            return this;
+        }
+
+        public Builder http2(Http2Config http2) {
+            this.http2 = http2;
+            return this;
+        }
+
+        public Builder nodeTls(NodeTlsConfig nodeTls) {
+            this.nodeTls = nodeTls;
+            return this;
+        }
+
+        public Builder healthCheck(HealthCheckConfig healthCheck) {
+            this.healthCheck = healthCheck;
+            return this;
+        }
+
+        public Builder outlierDetection(OutlierDetectionConfig outlierDetection) {
+            this.outlierDetection = outlierDetection;
+            return this;
+        }
+
+        public Builder slowStartMs(Integer slowStartMs) {
+            this.slowStartMs = slowStartMs;
+            return this;
+        }
+
         public ClusterConfig build() {
             return new ClusterConfig(name, mode, listen, policy, policyOptions, balance, affinity, affinityCookie,
                     connectTimeoutMs, responseTimeoutMs, idleTimeoutMs, maxHeaderBytes, maxConnectionsPerNode,
                     connectAttempts, unhealthyRetryMs, agentPath, agentPollIntervalMs, agentExpiryMs, agentReprobeMs,
                     headerTimeoutMs, requestIdleTimeoutMs, responseIdleTimeoutMs, exchangeTimeoutMs,
-                    maxClientConnections, trustedProxies, nodes);
+                    maxClientConnections, trustedProxies, nodes, agent, tls, http2, nodeTls, healthCheck,
+                    outlierDetection, slowStartMs);
         }
     }
 }

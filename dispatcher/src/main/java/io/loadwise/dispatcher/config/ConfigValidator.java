@@ -54,6 +54,10 @@ public final class ConfigValidator {
         range("maxClientConnections", config.maxClientConnections(), 1, MAX_CLIENT_CONNECTIONS, errors);
         range("workerThreads", config.workerThreads(), 1, MAX_WORKER_THREADS, errors);
         checkLogging(config.logging(), errors);
+        ResilienceChecks.top(config, errors);
+        if (config.config() != null) {
+            errors.addAll(config.config().validate());
+        }
         Map<String, Integer> clusterNames = new HashMap<>();
         Map<Integer, String> ports = new HashMap<>();
         if (adminPort != null && adminPort != 0) {
@@ -135,8 +139,20 @@ public final class ConfigValidator {
             httpOnly(at + ".responseIdleTimeoutMs", c.responseIdleTimeoutMs(), errors);
             httpOnly(at + ".exchangeTimeoutMs", c.exchangeTimeoutMs(), errors);
             httpOnly(at + ".trustedProxies", c.trustedProxies(), errors);
+            httpOnly(at + ".agent", c.agent(), errors);
         }
+        ResilienceChecks.cluster(at, c, errors);
+        checkAgentSecret(at + ".agent.secret", AgentSettings.secretOf(c), errors);
         checkNodes(at, c, errors);
+        io.loadwise.dispatcher.tls.TlsConfigCheck.check(at, c, errors);
+    }
+
+    /** The message never holds the secret: validation errors are shown and logged. */
+    private static void checkAgentSecret(String at, String secret, List<String> errors) {
+        String problem = secret == null ? null : AgentSettings.problem(secret);
+        if (problem != null) {
+            errors.add(at + ": " + problem);
+        }
     }
 
     private void checkPolicy(String at, ClusterConfig c, List<String> errors) {
@@ -226,6 +242,7 @@ public final class ConfigValidator {
                 errors.add(nat + ".address: " + e.getMessage());
             }
             range(nat + ".weight", n.weight(), 1, MAX_WEIGHT, errors);
+            ResilienceChecks.node(nat, c, n, errors);
             checkPath(nat + ".agentPath", n.agentPath(), errors);
             if (n.route() != null && !NAME.matcher(n.route()).matches()) {
                 errors.add(nat + ".route: '" + n.route() + "' may contain only letters, digits, '.', '_' and '-'");

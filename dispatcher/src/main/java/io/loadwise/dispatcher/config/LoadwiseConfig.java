@@ -12,10 +12,25 @@ import java.util.List;
  * @param workerThreads the event-loop threads that carry every client and node connection; default one per
  *     core ({@link io.loadwise.dispatcher.net.Transport#defaultWorkerThreads()}); {@code run --worker-threads}
  *     overrides it
+ * @param config where the clusters live: this file (default) or etcd ({@link StoreConfig})
+ * @param shutdownGraceMs how long SIGTERM lets requests in flight finish before it closes what is left;
+ *     default {@link #DEFAULT_SHUTDOWN_GRACE_MS}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record LoadwiseConfig(AdminConfig admin, LoggingConfig logging, Integer maxClientConnections,
-        Integer workerThreads, List<ClusterConfig> clusters) {
+        Integer workerThreads, List<ClusterConfig> clusters, StoreConfig config, Integer shutdownGraceMs) {
+
+    public static final int DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
+
+    public LoadwiseConfig(AdminConfig admin, LoggingConfig logging, Integer maxClientConnections,
+            Integer workerThreads, List<ClusterConfig> clusters, StoreConfig config) {
+        this(admin, logging, maxClientConnections, workerThreads, clusters, config, null);
+    }
+
+    public LoadwiseConfig(AdminConfig admin, LoggingConfig logging, Integer maxClientConnections,
+            Integer workerThreads, List<ClusterConfig> clusters) {
+        this(admin, logging, maxClientConnections, workerThreads, clusters, null, null);
+    }
 
     public LoadwiseConfig(AdminConfig admin, LoggingConfig logging, List<ClusterConfig> clusters) {
         this(admin, logging, null, null, clusters);
@@ -26,12 +41,17 @@ public record LoadwiseConfig(AdminConfig admin, LoggingConfig logging, Integer m
         this(admin, logging, maxClientConnections, null, clusters);
     }
 
+    public int shutdownGraceMsOrDefault() {
+        return shutdownGraceMs == null ? DEFAULT_SHUTDOWN_GRACE_MS : shutdownGraceMs;
+    }
+
     public List<ClusterConfig> clustersOrEmpty() {
         return clusters == null ? List.of() : clusters;
     }
 
     /** The same configuration with other clusters. */
     public LoadwiseConfig withClusters(List<ClusterConfig> newClusters) {
-        return new LoadwiseConfig(admin, logging, maxClientConnections, workerThreads, newClusters);
+        return new LoadwiseConfig(admin, logging, maxClientConnections, workerThreads, newClusters, config,
+                shutdownGraceMs);
     }
 }

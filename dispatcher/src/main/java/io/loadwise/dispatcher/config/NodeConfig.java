@@ -12,9 +12,15 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * @param enabled default true
  * @param route session route carried in JSESSIONID (Tomcat jvmRoute, Liberty cloneId); default: none
  * @param agentPath path of the node agent's metrics endpoint; default: the cluster's
+ * @param healthCheck fields that replace the cluster's {@code healthCheck} for this node; default: none
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record NodeConfig(String name, String address, Integer weight, Boolean enabled, String route, String agentPath) {
+public record NodeConfig(String name, String address, Integer weight, Boolean enabled, String route, String agentPath,
+        HealthCheckConfig healthCheck) {
+
+    public NodeConfig(String name, String address, Integer weight, Boolean enabled, String route, String agentPath) {
+        this(name, address, weight, enabled, route, agentPath, null);
+    }
 
     public int weightOrDefault() {
         return weight == null ? 1 : weight;
@@ -25,10 +31,10 @@ public record NodeConfig(String name, String address, Integer weight, Boolean en
     }
 
     public NodeConfig withWeight(int newWeight) {
-        return new NodeConfig(name, address, newWeight, enabled, route, agentPath);
+        return new NodeConfig(name, address, newWeight, enabled, route, agentPath, healthCheck);
     }
 
     public NodeConfig withEnabled(boolean newEnabled) {
-        return new NodeConfig(name, address, weight, newEnabled, route, agentPath);
+        return new NodeConfig(name, address, weight, newEnabled, route, agentPath, healthCheck);
     }
 }

@@ -7,7 +7,9 @@ import io.loadwise.policy.AgentSample;
  * selection; the agent-driven policies treat it as unknown (docs/policies.md).
  *
  * @param ok a sample younger than the cluster's {@code agentExpiryMs} is at hand
- * @param state {@code ok} or {@code unknown}, as the API shows it
+ * @param state {@code ok}, {@code unknown}, or {@code unauthorized} (the agent refused the last poll with
+ *     401: the dispatcher sent no secret or the wrong one), as the API shows it; only {@code ok} gives
+ *     the policies metrics, and no state takes the node out of selection
  * @param problem why the agent is not ok, for operators (e.g. "agent answered HTTP 404"); {@code null}
  *     when it is
  * @param latestSample the last good sample whatever its age, or {@code null} before the first

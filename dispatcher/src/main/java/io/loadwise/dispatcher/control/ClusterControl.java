@@ -55,4 +55,31 @@ public interface ClusterControl {
     void updateCluster(String name, ClusterConfig cluster) throws ConfigValidationException;
 
     void deleteCluster(String name) throws ConfigValidationException;
+
+    /**
+     * Re-reads the configuration (the file, or the file and etcd), validates it and applies the difference
+     * without dropping a connection or a request in flight. An invalid configuration changes nothing and
+     * throws with the validator's messages.
+     */
+    default ReloadResult reload() throws ConfigValidationException {
+        throw new ConfigValidationException("reload is not supported here");
+    }
+
+    /**
+     * The live replicas that share this configuration store, this one included; with the file as the
+     * store, just this one.
+     *
+     * @throws ConfigUnavailableException when the shared store cannot be reached
+     */
+    default List<ReplicaInfo> replicas() {
+        return List.of();
+    }
+
+    /**
+     * This replica's id in a shared store (the {@code replica} label of every Prometheus series), or
+     * {@code null} with the file.
+     */
+    default String replicaId() {
+        return null;
+    }
 }

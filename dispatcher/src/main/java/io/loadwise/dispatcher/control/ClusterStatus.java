@@ -16,12 +16,18 @@ import java.util.List;
  * @param affinity session-affinity counts since the listener started; {@code null} for a TCP cluster
  * @param totals cumulative counters of the whole cluster since start
  * @param nodes in configuration order
+ * @param listener the listener's protocols and certificates; {@code null} when not known
  */
 public record ClusterStatus(String name, ClusterConfig config, InetSocketAddress bound, PolicyStatus policy,
-        AffinityCounts affinity, CounterReading totals, List<NodeStatus> nodes) {
+        AffinityCounts affinity, CounterReading totals, List<NodeStatus> nodes, ListenerStatus listener) {
 
     public ClusterStatus {
         nodes = List.copyOf(nodes);
+    }
+
+    public ClusterStatus(String name, ClusterConfig config, InetSocketAddress bound, PolicyStatus policy,
+            AffinityCounts affinity, CounterReading totals, List<NodeStatus> nodes) {
+        this(name, config, bound, policy, affinity, totals, nodes, null);
     }
 
     public Mode mode() {

@@ -10,17 +10,32 @@ import java.net.InetSocketAddress;
  * @param route the session route carried in JSESSIONID, or {@code null}
  * @param enabled the administrative flag (persisted); draining is separate
  * @param draining takes no new work, finishes what it has (not persisted)
- * @param healthy no connect failure holds the node out; a silent agent does not count
+ * @param healthy no connect failure, failed health check or ejection holds the node out; a silent agent does
+ *     not count
  * @param connectDown a connect failure holds the node out until its retry interval has passed
  * @param activeConnections work assigned now: tunnels, bound connections or requests in flight
  * @param inFlightRequests HTTP requests sent and not yet answered (0 for TCP)
  * @param recentResponseTimeMillis mean running time of the requests completed during the last second, NaN
  *     when there were none
  * @param counters the node's cumulative counters since start
+ * @param health the active health check's state and latest check ({@link HealthStatus#NOT_CHECKED} without)
+ * @param ejected outlier detection holds the node out now
+ * @param ejectedUntilMillis wall-clock end of the current ejection (epoch ms), 0 when not ejected
+ * @param slowStartShare the share of its picks the node keeps while it ramps up after a return (slow start),
+ *     1 when it does not ramp
  */
 public record NodeStatus(String name, InetSocketAddress address, String route, int weight, boolean enabled,
         boolean draining, boolean healthy, boolean connectDown, int activeConnections, int inFlightRequests,
-        double recentResponseTimeMillis, CounterReading counters, AgentStatus agent) {
+        double recentResponseTimeMillis, CounterReading counters, AgentStatus agent, HealthStatus health,
+        boolean ejected, long ejectedUntilMillis, double slowStartShare) {
+
+    /** A node without health checks, ejection or slow start (code written before them). */
+    public NodeStatus(String name, InetSocketAddress address, String route, int weight, boolean enabled,
+            boolean draining, boolean healthy, boolean connectDown, int activeConnections, int inFlightRequests,
+            double recentResponseTimeMillis, CounterReading counters, AgentStatus agent) {
+        this(name, address, route, weight, enabled, draining, healthy, connectDown, activeConnections,
+                inFlightRequests, recentResponseTimeMillis, counters, agent, HealthStatus.NOT_CHECKED, false, 0, 1.0);
+    }
 
     /** Whether the node takes new work: enabled, not draining and healthy. */
     public boolean inService() {

@@ -4,6 +4,7 @@ import io.loadwise.dispatcher.cluster.NodeState;
 import io.loadwise.dispatcher.cluster.VirtualCluster;
 import io.loadwise.dispatcher.config.ClusterConfig;
 import io.loadwise.dispatcher.net.Transport;
+import io.loadwise.dispatcher.tls.NodeTls;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
@@ -31,6 +32,12 @@ final class BackendPools {
      */
     BackendPools(EventLoop loop, VirtualCluster cluster, Transport transport, InetSocketAddress[] addresses,
             Function<NodeState, NodePool.Connector> connectors) {
+        this(loop, cluster, transport, addresses, connectors, null);
+    }
+
+    /** @param nodeTls TLS to the nodes; {@code null} for clear text */
+    BackendPools(EventLoop loop, VirtualCluster cluster, Transport transport, InetSocketAddress[] addresses,
+            Function<NodeState, NodePool.Connector> connectors, NodeTls nodeTls) {
         ClusterConfig config = cluster.config();
         Bootstrap base = connectors != null ? null : new Bootstrap()
                 .group(loop)
@@ -43,6 +50,7 @@ final class BackendPools {
         this.pools = new NodePool[nodes.size()];
         for (NodeState node : nodes) {
             NodePool.Connector connector = connectors != null ? connectors.apply(node)
+                    : nodeTls != null ? nodeTls.connector(base, addresses[node.index()])::apply
                     : NodePool.socketConnector(base, addresses[node.index()]);
             pools[node.index()] = new NodePool(node, connector, loop.ticker(), maxHeadBytes,
                     config.maxConnectionsPerNodeOrDefault(), MAX_IDLE_NANOS);

@@ -172,7 +172,8 @@ final class Exchange implements NodePool.Waiter {
         cluster.counters().requestStarted();
         keepAlive = HttpUtil.isKeepAlive(proxied);
         int pinned = affinity != null ? affinity.pinnedIndex(proxied) : SessionAffinity.NONE;
-        ProxyHeaders.prepareRequest(proxied, frontend.clientIp(), frontend.trustedSource(), proxied.upgrade());
+        ProxyHeaders.prepareRequest(proxied, frontend.clientIp(), frontend.trustedSource(), proxied.upgrade(),
+                server.secure());
         head = proxied;
         frontend.deadlineBy(startNanos + firstDeadlineNanos);
         NodeState target = choose(pinned);
@@ -246,6 +247,7 @@ final class Exchange implements NodePool.Waiter {
         waitingOn = null;
         NodeState failed = pool.node();
         failed.markConnectFailure(unhealthyRetryMs);
+        cluster.outcomes().onGatewayFailure(failed); // outlier detection (issue 15)
         cluster.requestRefresh(); // never rebuilt on an event loop
         log.warn("cluster {}: node {} unreachable ({}); out of selection for {} ms", cluster.name(), failed,
                 cause.toString(), unhealthyRetryMs);
@@ -360,6 +362,7 @@ final class Exchange implements NodePool.Waiter {
         response = ResponsePhase.STREAMING;
         responseSeenNanos = ticker.nanoTime();
         status = code;
+        cluster.outcomes().onResponse(node, code); // outlier detection (issue 15)
         nodeKeepAlive = HttpUtil.isKeepAlive(nodeResponse);
         if (head.upgrade() && code != 101) {
             keepAlive = false; // the client may already be sending the new protocol: it cannot be read as HTTP
@@ -464,6 +467,9 @@ final class Exchange implements NodePool.Waiter {
             waitingOn = null;
         }
         Channel channel = backend;
+        if (channel != null && error != null && error.code() >= 502) {
+            cluster.outcomes().onGatewayFailure(node); // the node failed it: outlier detection (issue 15)
+        }
         boolean started = response == ResponsePhase.STREAMING;
         boolean requestComplete = request == RequestPhase.SENT
                 || (request != RequestPhase.SENDING && head != null && head.bodyless());

@@ -5,19 +5,29 @@ import io.loadwise.dispatcher.cluster.NodeState;
 import io.loadwise.dispatcher.cluster.VirtualCluster;
 import io.loadwise.dispatcher.config.ClusterConfig;
 import io.loadwise.dispatcher.http.codec.ClientCodec;
+import io.loadwise.dispatcher.http.codec.RequestDecoder;
+import io.loadwise.dispatcher.http2.Http2Frontend;
 import io.loadwise.dispatcher.net.AddressBlock;
 import io.loadwise.dispatcher.net.AcceptGuard;
 import io.loadwise.dispatcher.net.ClusterListener;
 import io.loadwise.dispatcher.net.ConnectionLimit;
+import io.loadwise.dispatcher.net.ListenSocket;
 import io.loadwise.dispatcher.net.Transport;
+import io.loadwise.dispatcher.tls.NodeTls;
+import io.loadwise.dispatcher.tls.ServerTls;
+import io.loadwise.dispatcher.tls.TlsFileException;
+import io.loadwise.dispatcher.tls.TlsListener;
+import io.loadwise.dispatcher.tls.TlsProviders;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoop;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -40,6 +50,8 @@ public final class HttpProxyServer implements ClusterListener {
 
     private static final Logger log = LoggerFactory.getLogger(HttpProxyServer.class);
     static final String FRONTEND = "frontend";
+    /** The HTTP/1.1 codec's name in the client pipeline. */
+    public static final String CODEC = "codec";
 
     private final VirtualCluster cluster;
     private final Transport transport;
@@ -52,8 +64,16 @@ public final class HttpProxyServer implements ClusterListener {
     private volatile LoadReportSink loadReportSink = LoadReportSink.NONE;
     /** How node connections are opened; {@code null}: sockets. Tests use embedded channels. */
     private volatile Function<NodeState, NodePool.Connector> connectors;
-    private volatile Channel serverChannel;
+    /** The listening socket; {@code null} before start and after it was closed or handed over. */
+    private volatile ListenSocket socket;
     private volatile InetSocketAddress bound;
+    private final DrainingConnections connections = new DrainingConnections();
+    /** TLS termination; {@code null} on a clear-text listener. */
+    private volatile TlsListener tls;
+    /** HTTP/2 to clients; {@code null} when {@code http2.enabled} is false. */
+    private volatile Http2Frontend http2;
+    /** TLS to the nodes; {@code null} for clear text. */
+    private volatile NodeTls nodeTls;
 
     public HttpProxyServer(VirtualCluster cluster, Transport transport) {
         this(cluster, transport, null);
@@ -79,9 +99,11 @@ public final class HttpProxyServer implements ClusterListener {
     @Override
     public InetSocketAddress start() throws IOException {
         ClusterConfig config = cluster.config();
-        InetSocketAddress listen = NodeAddress.parseListen(config.listen());
-        InetSocketAddress resolved = new InetSocketAddress(listen.getHostString(), listen.getPort());
-        int maxHeadBytes = config.maxHeaderBytesOrDefault();
+        InetSocketAddress address = NodeAddress.parseListen(config.listen());
+        InetSocketAddress resolved = new InetSocketAddress(address.getHostString(), address.getPort());
+        prepareProtocols(config);
+        TlsListener tlsListener = tls;
+        ListenSocket listen = new ListenSocket(this::initClient);
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(transport.acceptor(), transport.workers())
                 .channel(transport.serverChannelClass())
@@ -90,25 +112,133 @@ public final class HttpProxyServer implements ClusterListener {
                         dispatcherLimit, cluster.counters()::connectionRejected))
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, BackendPools.WATER_MARK)
-                .childHandler(new ChannelInitializer<Channel>() {
-                    @Override
-                    protected void initChannel(Channel ch) {
-                        ch.pipeline().addLast("meter", new TrafficMeter(cluster.counters(), true));
-                        ClientCodec codec = new ClientCodec(maxHeadBytes);
-                        ch.pipeline().addLast("codec", codec);
-                        ch.pipeline().addLast(FRONTEND, new FrontendHandler(HttpProxyServer.this, codec.requestDecoder()));
-                    }
-                });
+                .childHandler(listen.childHandler());
         ChannelFuture bind = bootstrap.bind(resolved).awaitUninterruptibly();
         if (!bind.isSuccess()) {
+            closeTls();
             throw new IOException("cluster " + cluster.name() + ": cannot listen on " + config.listen() + ": "
                     + bind.cause().getMessage(), bind.cause());
         }
-        serverChannel = bind.channel();
-        bound = (InetSocketAddress) serverChannel.localAddress();
+        listen.bound(bind.channel());
+        socket = listen;
+        bound = listen.address();
         log.info("cluster {}: HTTP proxy listening on {} ({}, affinity {})", cluster.name(), bound,
                 config.balanceOrDefault().id(), config.affinityOrDefault().id());
+        if (tlsListener != null) {
+            tlsListener.start();
+        }
         return bound;
+    }
+
+    private void initClient(Channel ch) {
+        ch.pipeline().addLast("meter", new TrafficMeter(cluster.counters(), true));
+        TlsListener tlsListener = tls;
+        if (tlsListener != null) {
+            tlsListener.install(ch.pipeline());
+        }
+        ClientCodec codec = new ClientCodec(cluster.config().maxHeaderBytesOrDefault());
+        ch.pipeline().addLast(CODEC, codec);
+        ch.pipeline().addLast(DrainingConnections.NAME, connections.handler(ch));
+        ch.pipeline().addLast(FRONTEND, new FrontendHandler(HttpProxyServer.this, codec.requestDecoder()));
+        Http2Frontend h2 = http2;
+        if (h2 != null) {
+            h2.addDetectors(ch.pipeline());
+        }
+    }
+
+    /** TLS termination, HTTP/2 and TLS to the nodes, as configured, before the listener takes connections. */
+    private void prepareProtocols(ClusterConfig config) throws IOException {
+        tls = config.tls() == null ? null : startTls(config);
+        if (config.nodeTls() != null) {
+            try {
+                nodeTls = NodeTls.of(cluster.name(), config.nodeTls());
+            } catch (TlsFileException e) {
+                closeTls();
+                throw new IOException("cluster " + cluster.name() + ": " + e.getMessage(), e);
+            }
+        }
+        http2 = config.http2OrDefault().enabledOrDefault()
+                ? new Http2Frontend(this, config.http2OrDefault(), config.maxHeaderBytesOrDefault(), tls != null) : null;
+    }
+
+    private void closeTls() {
+        TlsListener listener = tls;
+        if (listener != null) {
+            listener.close();
+            tls = null;
+        }
+    }
+
+    @Override
+    public InetSocketAddress takeOver(ClusterListener previous) throws IOException {
+        ListenSocket inherited = previous instanceof HttpProxyServer http ? http.releaseSocket() : null;
+        if (inherited == null) {
+            throw new IOException("cluster " + cluster.name() + ": no HTTP listener to take over");
+        }
+        prepareProtocols(cluster.config());
+        inherited.redirect(this::initClient);
+        if (tls != null) {
+            tls.start();
+        }
+        socket = inherited;
+        bound = inherited.address();
+        log.info("cluster {}: HTTP proxy took over the listener on {} ({}, affinity {})", cluster.name(), bound,
+                cluster.config().balanceOrDefault().id(), cluster.config().affinityOrDefault().id());
+        return bound;
+    }
+
+    private synchronized ListenSocket releaseSocket() {
+        ListenSocket released = socket;
+        socket = null;
+        return released;
+    }
+
+    private TlsListener startTls(ClusterConfig config) throws IOException {
+        try {
+            return new TlsListener("cluster " + cluster.name(), "cluster " + cluster.name() + ": tls", config.tls(),
+                    TlsProviders.preferred(), ServerTls.alpnFor(config.http2OrDefault().enabledOrDefault()),
+                    config.headerTimeoutMsOrDefault());
+        } catch (TlsFileException e) {
+            throw new IOException(e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The connection leaves HTTP/1.1 for HTTP/2 before any request was served on it: the HTTP/1.1
+     * handlers leave its pipeline, and an idle detector watches it instead (see {@link FrontendHandler#handOver}).
+     */
+    public void leaveHttp1(ChannelPipeline pipeline) {
+        FrontendHandler frontend = (FrontendHandler) pipeline.get(FRONTEND);
+        if (frontend != null) {
+            frontend.handOver();
+            pipeline.remove(frontend);
+        }
+        if (pipeline.get(CODEC) != null) {
+            pipeline.remove(CODEC);
+        }
+        if (pipeline.get(DrainingConnections.NAME) != null) {
+            pipeline.remove(DrainingConnections.NAME); // an HTTP/2 connection drains by GOAWAY (close)
+        }
+    }
+
+    /**
+     * The handler that serves one HTTP/2 stream as an HTTP/1.1 client connection of one request: the same
+     * exchange, pools, policies, affinity, header rewriting and counters. (An HTTP/2 connection counts as
+     * one client connection, and each open stream as one more.)
+     */
+    public ChannelHandler newStreamFrontend() {
+        return new FrontendHandler(this, new RequestDecoder(cluster.config().maxHeaderBytesOrDefault(),
+                new ArrayDeque<>(1)));
+    }
+
+    /** The listener terminates TLS: nodes are told the client spoke https. */
+    boolean secure() {
+        return cluster.config().tls() != null;
+    }
+
+    /** The listener's TLS (certificates in use, provider); {@code null} on a clear-text listener. */
+    public TlsListener tls() {
+        return tls;
     }
 
     @Override
@@ -116,12 +246,26 @@ public final class HttpProxyServer implements ClusterListener {
         return bound;
     }
 
+    /** Stops accepting (unless the socket was handed over) and closes each connection after its next response. */
+    @Override
+    public void drain() {
+        close();
+        connections.drain();
+    }
+
     @Override
     public void close() {
-        Channel channel = serverChannel;
-        if (channel != null) {
-            channel.close().syncUninterruptibly();
-            serverChannel = null;
+        ListenSocket owned = releaseSocket();
+        if (owned != null) {
+            owned.close();
+        }
+        Http2Frontend h2 = http2;
+        if (h2 != null) {
+            h2.close(); // GOAWAY on every HTTP/2 connection
+        }
+        TlsListener listener = tls;
+        if (listener != null) {
+            listener.close();
         }
         for (Map.Entry<EventLoop, BackendPools> entry : pools.entrySet()) {
             if (!entry.getKey().isShuttingDown()) {
@@ -166,6 +310,7 @@ public final class HttpProxyServer implements ClusterListener {
     BackendPools poolsFor(EventLoop loop) {
         BackendPools existing = pools.get(loop);
         return existing != null ? existing
-                : pools.computeIfAbsent(loop, l -> new BackendPools(l, cluster, transport, nodeAddresses, connectors));
+                : pools.computeIfAbsent(loop, l -> new BackendPools(l, cluster, transport, nodeAddresses, connectors,
+                        nodeTls));
     }
 }

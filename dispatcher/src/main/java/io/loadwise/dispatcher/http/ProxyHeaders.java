@@ -33,6 +33,7 @@ final class ProxyHeaders {
     static final AsciiString LOAD_REPORT = AsciiString.cached(LoadReportSink.HEADER);
     private static final AsciiString PROXY_CONNECTION = AsciiString.cached("proxy-connection");
     private static final AsciiString HTTP = AsciiString.cached("http");
+    private static final AsciiString HTTPS = AsciiString.cached("https");
 
     private ProxyHeaders() {
     }
@@ -47,6 +48,12 @@ final class ProxyHeaders {
      * {@code X-Forwarded-Proto} and {@code -Host} are always set: this dispatcher is the edge.
      */
     static void prepareRequest(ProxiedRequest request, String clientIp, boolean trustedSource, boolean upgrade) {
+        prepareRequest(request, clientIp, trustedSource, upgrade, false);
+    }
+
+    /** As above; {@code https}: the client reached a TLS listener, and the node is told so. */
+    static void prepareRequest(ProxiedRequest request, String clientIp, boolean trustedSource, boolean upgrade,
+            boolean https) {
         HttpHeaders headers = request.headers();
         stripHopByHop(headers, upgrade);
         headers.remove(LOAD_REPORT);
@@ -54,9 +61,9 @@ final class ProxyHeaders {
         String priorFor = trustedSource ? joined(headers, X_FORWARDED_FOR) : null;
         headers.set(X_FORWARDED_FOR, priorFor == null ? clientIp : priorFor + ", " + clientIp);
         String priorForwarded = trustedSource ? joined(headers, FORWARDED) : null;
-        String element = forwardedElement(clientIp, host);
+        String element = forwardedElement(clientIp, host, https);
         headers.set(FORWARDED, priorForwarded == null ? element : priorForwarded + ", " + element);
-        headers.set(X_FORWARDED_PROTO, HTTP);
+        headers.set(X_FORWARDED_PROTO, https ? HTTPS : HTTP);
         if (host != null) {
             headers.set(X_FORWARDED_HOST, host);
         } else {
@@ -94,13 +101,17 @@ final class ProxyHeaders {
 
     /** This hop's {@code Forwarded} element (RFC 7239 §4): {@code for=…;proto=http;host=…}. */
     static String forwardedElement(String clientIp, String host) {
+        return forwardedElement(clientIp, host, false);
+    }
+
+    static String forwardedElement(String clientIp, String host, boolean https) {
         StringBuilder element = new StringBuilder(48).append("for=");
         if (clientIp.indexOf(':') >= 0) {
             element.append("\"[").append(clientIp).append("]\"");
         } else {
             element.append(clientIp);
         }
-        element.append(";proto=http");
+        element.append(https ? ";proto=https" : ";proto=http");
         if (host != null && !host.isEmpty()) {
             element.append(";host=");
             if (HttpSyntax.isToken(host)) {

@@ -16,6 +16,7 @@ package io.loadwise.dispatcher.metrics;
  * @param slowdown TD_AVE_SLOWDOWN, (WT1 + WT2 + PT) / PT, NaN when PT is 0
  * @param trafficInMBps TD_AVE_TRAF_IN
  * @param trafficOutMBps TD_AVE_TRAF_OUT
+ * @param ejections TD_EJECTIONS, outlier ejections per second (not in the seed)
  */
 public record MetricsSnapshot(
         long epochMillis,
@@ -30,9 +31,18 @@ public record MetricsSnapshot(
         double processingMillis,
         double slowdown,
         double trafficInMBps,
-        double trafficOutMBps) {
+        double trafficOutMBps,
+        double ejections) {
 
     private static final double BYTES_PER_MB = 1_000_000.0;
+
+    /** A snapshot without ejections (code written before outlier detection). */
+    public MetricsSnapshot(long epochMillis, int activeConnections, int activeRequests, double throughput,
+            double failed, double latencyMillis, double selections, double selectionMillis, double connectWaitMillis,
+            double processingMillis, double slowdown, double trafficInMBps, double trafficOutMBps) {
+        this(epochMillis, activeConnections, activeRequests, throughput, failed, latencyMillis, selections,
+                selectionMillis, connectWaitMillis, processingMillis, slowdown, trafficInMBps, trafficOutMBps, 0);
+    }
 
     /**
      * The figures of the interval between two readings of the same counters.
@@ -66,7 +76,8 @@ public record MetricsSnapshot(
                 processingMillis,
                 slowdown(selectionMillis, connectWaitMillis, processingMillis),
                 (current.bytesIn() - previous.bytesIn()) / BYTES_PER_MB / seconds,
-                (current.bytesOut() - previous.bytesOut()) / BYTES_PER_MB / seconds);
+                (current.bytesOut() - previous.bytesOut()) / BYTES_PER_MB / seconds,
+                (current.ejections() - previous.ejections()) / seconds);
     }
 
     /**

@@ -24,6 +24,7 @@ public final class TrafficCounters {
     final LongAdder bytesIn = new LongAdder();
     final LongAdder bytesOut = new LongAdder();
     final LongAdder rejectedConnections = new LongAdder();
+    final LongAdder ejections = new LongAdder();
 
     /** A client connection (or TCP tunnel) was opened. */
     public void connectionOpened() {
@@ -79,6 +80,11 @@ public final class TrafficCounters {
         connectWaitNanos.add(waitNanos);
     }
 
+    /** Outlier detection ejected the node (or, for a cluster, one of its nodes). */
+    public void ejected() {
+        ejections.increment();
+    }
+
     /** Bytes received from clients. */
     public void bytesIn(long n) {
         bytesIn.add(n);
@@ -118,6 +124,6 @@ public final class TrafficCounters {
     public CounterReading read() {
         return new CounterReading(activeConnections.get(), activeRequests.get(), connections.sum(), completed.sum(),
                 failed.sum(), selections.sum(), selectionNanos.sum(), connectWaits.sum(), connectWaitNanos.sum(),
-                processingNanos.sum(), latencyNanos.sum(), bytesIn.sum(), bytesOut.sum());
+                processingNanos.sum(), latencyNanos.sum(), bytesIn.sum(), bytesOut.sum(), ejections.sum());
     }
 }

@@ -17,39 +17,39 @@ public final class AgentStats {
     private final AtomicLong lastPollMicros = new AtomicLong(-1);
     private final AtomicLong lastMalformedLogMillis = new AtomicLong(Long.MIN_VALUE / 2);
     private volatile String lastError;
-    /**
-     * System.nanoTime() of the last good poll or piggybacked report, or of when monitoring began: a node
-     * that was just added gets one expiry period to answer before its agent is reported silent.
-     */
-    private volatile long lastSignOfLifeNanos = System.nanoTime();
-    /** Whether the agent's silence was reported (logged once; polls then wait {@code agentReprobeMs}). */
-    private final AtomicBoolean silent = new AtomicBoolean();
+    /** Silence, back-off and the poll chain; see {@link ReprobeSchedule}. */
+    private final ReprobeSchedule schedule;
+    /** Whether the agent's refusal (401) has been logged since the last good poll: it is logged once. */
+    private final AtomicBoolean refusalLogged = new AtomicBoolean();
 
-    void pollSucceeded(long nowNanos, long elapsedNanos) {
+    AgentStats() {
+        this(System.nanoTime());
+    }
+
+    /** @param startNanos when monitoring began: a node that was just added gets one expiry period to answer */
+    AgentStats(long startNanos) {
+        this.schedule = new ReprobeSchedule(startNanos);
+    }
+
+    ReprobeSchedule schedule() {
+        return schedule;
+    }
+
+    void pollSucceeded(long elapsedNanos) {
         pollsOk.increment();
-        lastSignOfLifeNanos = nowNanos;
         lastPollMicros.set(elapsedNanos / 1_000);
         lastError = null;
-    }
-
-    /** Nanoseconds since the last good poll or report, or since monitoring began when there was none. */
-    long nanosSinceSignOfLife(long nowNanos) {
-        return nowNanos - lastSignOfLifeNanos;
-    }
-
-    /** True for the caller that first reports the agent silent; false while it already is. */
-    boolean markSilent() {
-        return silent.compareAndSet(false, true);
-    }
-
-    /** True for the caller that ends a reported silence. Cheap when there is none: piggybacks call it often. */
-    boolean clearSilent() {
-        return silent.get() && silent.getAndSet(false);
+        refusalLogged.set(false);
     }
 
     /** Whether the agent's silence has been reported and not yet ended by a sign of life. */
     boolean silent() {
-        return silent.get();
+        return schedule.silent();
+    }
+
+    /** True for the caller that first sees the agent refuse a poll since the last good one. */
+    boolean markRefusalLogged() {
+        return refusalLogged.compareAndSet(false, true);
     }
 
     void pollFailed(String error) {
@@ -57,9 +57,8 @@ public final class AgentStats {
         lastError = error;
     }
 
-    void piggybackAccepted(long nowNanos) {
+    void piggybackAccepted() {
         piggybacks.increment();
-        lastSignOfLifeNanos = nowNanos;
     }
 
     void malformedReport(String error) {

@@ -3,6 +3,8 @@ package io.loadwise.dispatcher.monitor;
 import io.loadwise.dispatcher.cluster.AgentState;
 import io.loadwise.dispatcher.cluster.NodeState;
 import io.loadwise.dispatcher.cluster.VirtualCluster;
+import io.loadwise.dispatcher.config.AgentSettings;
+import io.loadwise.dispatcher.config.ConfigValidationException;
 import io.loadwise.policy.AgentSample;
 import io.loadwise.policy.PolicyInput;
 import io.loadwise.wire.AgentMetricsDocument;
@@ -18,7 +20,9 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -27,16 +31,26 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The node monitoring service (TAPR-04a): keeps every node's {@link AgentSample} fresh for clusters whose
- * policy reads agent metrics.
+ * policy reads agent metrics, and probes nodes that connect failures hold out so they come back quickly.
  *
  * <p>Two sources feed it. The HTTP proxy hands over every {@code endpoint-load-metrics} header it strips
  * from a response ({@link #acceptLoadReport}); and each node's agent endpoint is polled every
  * {@code agentPollIntervalMs} (TAPR-04b) with the JDK's asynchronous HTTP client, so no thread waits on
- * a slow agent. An agent that gives no good sample for longer than {@code agentExpiryMs} (unreachable,
- * an error status, an unreadable document) is {@link AgentState#UNKNOWN}: logged once, re-probed every
- * {@code agentReprobeMs} (TAPR-05), and its node stays in selection, where the agent-driven policies
- * apply their fallback for it. Any good sample, polled or piggybacked, makes it {@link AgentState#OK}
- * again at once.
+ * a slow agent. Every poll carries the cluster's agent secret ({@code agent.secret}, or
+ * {@code LOADWISE_AGENT_SECRET} for every cluster) in {@value AgentSettings#SECRET_HEADER}, the header the
+ * agent checks.
+ *
+ * <p>An agent that gives no good sample for longer than {@code agentExpiryMs} (unreachable, an error
+ * status, an unreadable document) is {@link AgentState#UNKNOWN}, or {@link AgentState#UNAUTHORIZED} when
+ * it refused the poll with 401; it is logged once and re-probed with a back-off from 1 s up to
+ * {@code agentReprobeMs} ({@link ReprobeSchedule}). Its node stays in selection either way, where the
+ * agent-driven policies apply their fallback for it. Any sign of life, a good sample polled or
+ * piggybacked or the first successful connect after connect failures, makes it {@link AgentState#OK}
+ * again or polls it at once, and ends the back-off.
+ *
+ * <p>A node that connect failures hold out ({@link NodeState#connectDown()}) is probed every second under
+ * every policy, and any HTTP answer readmits it at once: that is how a restarted node is back in
+ * selection within about a second, rather than after {@code unhealthyRetryMs}.
  *
  * <p>Everything here runs on one scheduler thread or the HTTP client's threads; pickers are rebuilt by
  * {@link RefreshCoalescer}, never on an event loop.
@@ -45,17 +59,36 @@ public final class NodeMonitor implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(NodeMonitor.class);
     private static final long REFRESH_PERIOD_MILLIS = 100;
+    /** Poll chain ids, unique over all nodes and clusters: a stale chain never matches a new one. */
+    private static final AtomicLong CHAINS = new AtomicLong();
 
     private final ScheduledExecutorService scheduler;
     private final HttpClient http;
     private final RefreshCoalescer refresher;
+    /** {@code LOADWISE_AGENT_SECRET}, which wins over every cluster's {@code agent.secret}; or {@code null}. */
+    private final String secretFromEnv;
     private final Map<NodeState, AgentStats> stats = new ConcurrentHashMap<>();
     private final Map<VirtualCluster, Boolean> watched = new ConcurrentHashMap<>();
     /** The latest unparsed report per node, waiting for the monitor thread; bounded by the node count. */
     private final Map<NodeState, PendingReport> pendingReports = new ConcurrentHashMap<>();
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
 
+    /** A monitor with the process environment's {@code LOADWISE_AGENT_SECRET}. */
     public NodeMonitor() {
+        this(System.getenv());
+    }
+
+    /**
+     * @param env the environment ({@value AgentSettings#SECRET_ENV}); a map so tests can pass their own
+     * @throws IllegalArgumentException when {@value AgentSettings#SECRET_ENV} is set to something that
+     *     cannot be sent (the command line reports it earlier, with the configuration's problems)
+     */
+    public NodeMonitor(Map<String, String> env) {
+        try {
+            this.secretFromEnv = AgentSettings.secretFromEnv(env);
+        } catch (ConfigValidationException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
         this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "loadwise-node-monitor");
             t.setDaemon(true);
@@ -77,7 +110,8 @@ public final class NodeMonitor implements AutoCloseable {
         cluster.setRefresher(refresher::markDirty);
         for (NodeState node : cluster.nodes()) {
             stats.computeIfAbsent(node, n -> new AgentStats());
-            scheduler.execute(() -> poll(cluster, node));
+            node.setReachabilityListener((n, reachable) -> reachabilityChanged(cluster, n, reachable));
+            startChain(cluster, node, 0);
         }
     }
 
@@ -85,6 +119,7 @@ public final class NodeMonitor implements AutoCloseable {
     public void unwatch(VirtualCluster cluster) {
         watched.remove(cluster);
         for (NodeState node : cluster.nodes()) {
+            node.setReachabilityListener(null);
             stats.remove(node);
         }
     }
@@ -92,6 +127,11 @@ public final class NodeMonitor implements AutoCloseable {
     /** Agent statistics of a node, or {@code null} when it is not monitored. */
     public AgentStats stats(NodeState node) {
         return stats.get(node);
+    }
+
+    /** The secret sent to this cluster's agents: the environment's, else the cluster's, else none. */
+    String secretFor(VirtualCluster cluster) {
+        return secretFromEnv != null ? secretFromEnv : AgentSettings.secretOf(cluster.config());
     }
 
     /**
@@ -126,8 +166,8 @@ public final class NodeMonitor implements AutoCloseable {
     /**
      * A load report header arrived on a response from {@code node}. Runs on the monitor thread: parses,
      * stores and returns; the picker is rebuilt later. A valid report is a sign of life: it makes an
-     * unknown agent OK at once. A malformed header is ignored, counted and logged at most once a minute
-     * per node.
+     * unknown or unauthorized agent OK at once, and a silent agent is polled at once for its full sample.
+     * A malformed header is ignored, counted and logged at most once a minute per node.
      */
     public void acceptLoadReport(VirtualCluster cluster, NodeState node, String headerValue) {
         AgentStats nodeStats = stats.computeIfAbsent(node, n -> new AgentStats());
@@ -147,48 +187,118 @@ public final class NodeMonitor implements AutoCloseable {
         Map<String, Double> merged = previous == null ? new HashMap<>() : new HashMap<>(previous.metrics());
         merged.putAll(reported);
         node.updateAgentSample(new AgentSample(System.currentTimeMillis(), AgentSample.Source.PIGGYBACK, merged));
-        nodeStats.piggybackAccepted(System.nanoTime());
-        signOfLife(cluster, node, nodeStats, "a piggybacked load report");
+        nodeStats.piggybackAccepted();
+        if (signOfLife(cluster, node, nodeStats, "a piggybacked load report") && watched.containsKey(cluster)) {
+            startChain(cluster, node, 0); // its re-probe may be a minute away: fetch the full sample now
+        }
         if (cluster.policy().inputs().contains(PolicyInput.AGENT_METRICS)) {
             refresher.markDirty(cluster);
         }
     }
 
-    private void poll(VirtualCluster cluster, NodeState node) {
-        if (!watched.containsKey(cluster)) {
+    /**
+     * Called by the node (often on an event loop: hands over only). Connect failures took it out: probe it
+     * every second from now on. The first connect after them succeeded: that is a sign of life, so the
+     * agent is polled at once and its back-off ends.
+     */
+    private void reachabilityChanged(VirtualCluster cluster, NodeState node, boolean reachable) {
+        try {
+            scheduler.execute(() -> {
+                AgentStats nodeStats = stats.get(node);
+                if (nodeStats == null || !watched.containsKey(cluster)) {
+                    return;
+                }
+                if (reachable) {
+                    if (nodeStats.schedule().signOfLife(System.nanoTime())) {
+                        log.info("cluster {}: node {} accepts connections again; its agent is polled now",
+                                cluster.name(), node.name());
+                        startChain(cluster, node, 0);
+                    }
+                } else if (nodeStats.silent()) {
+                    // The next back-off step may be far off; held out, the node is probed every second.
+                    startChain(cluster, node, Math.min(ReprobeSchedule.FIRST_REPROBE_MILLIS,
+                            cluster.config().agentReprobeMsOrDefault()));
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            // closed: nothing is monitored any more
+        }
+    }
+
+    /** Starts a new poll chain for {@code node} after {@code delayMillis}; any other chain of it stops. */
+    private void startChain(VirtualCluster cluster, NodeState node, long delayMillis) {
+        AgentStats nodeStats = stats.get(node);
+        if (nodeStats == null) {
             return;
+        }
+        long chain = CHAINS.incrementAndGet();
+        nodeStats.schedule().startChain(chain);
+        schedule(cluster, node, chain, delayMillis);
+    }
+
+    private void schedule(VirtualCluster cluster, NodeState node, long chain, long delayMillis) {
+        try {
+            scheduler.schedule(() -> poll(cluster, node, chain), delayMillis, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+            // closed
+        }
+    }
+
+    private void poll(VirtualCluster cluster, NodeState node, long chain) {
+        AgentStats nodeStats = stats.get(node);
+        if (!watched.containsKey(cluster) || nodeStats == null || !nodeStats.schedule().isCurrentChain(chain)) {
+            return; // unwatched, or a newer chain has taken over
         }
         long interval = cluster.config().agentPollIntervalMsOrDefault();
-        if (!cluster.policy().inputs().contains(PolicyInput.AGENT_METRICS) || !node.configuredEnabled()) {
-            scheduler.schedule(() -> poll(cluster, node), interval, TimeUnit.MILLISECONDS);
+        boolean agentDriven = cluster.policy().inputs().contains(PolicyInput.AGENT_METRICS);
+        // Under other policies the agent is not asked; only a node held out is probed, to readmit it.
+        if (!node.configuredEnabled() || (!agentDriven && !node.connectDown())) {
+            schedule(cluster, node, chain, interval);
             return;
         }
-        URI uri = URI.create("http://" + node.address().getHostString() + ":" + node.address().getPort()
-                + node.agentPath());
-        HttpRequest request = HttpRequest.newBuilder(uri)
-                .timeout(Duration.ofMillis(Math.max(1_000, interval)))
-                .header("Accept", "application/json")
-                .GET()
-                .build();
+        HttpRequest request;
+        try {
+            request = request(cluster, node, interval);
+        } catch (IllegalArgumentException e) {
+            // A validated configuration cannot get here; if it did, the chain must not end.
+            log.error("cluster {}: cannot build the agent poll of node {}: {}", cluster.name(), node.name(),
+                    e.getMessage());
+            schedule(cluster, node, chain, cluster.config().agentReprobeMsOrDefault());
+            return;
+        }
         long start = System.nanoTime();
         http.sendAsync(request, HttpResponse.BodyHandlers.ofString()).whenComplete((response, error) -> {
             boolean ok = false;
             try {
-                if (error != null) {
-                    agentUnreachable(cluster, node, describe(error));
-                } else {
-                    ok = handleResponse(cluster, node, response, System.nanoTime() - start);
+                if (error == null) {
+                    ok = agentDriven ? handleResponse(cluster, node, response, System.nanoTime() - start) : true;
+                    node.markConnectSuccess(); // any answer: the node accepts connections, back in selection
+                } else if (agentDriven) {
+                    agentUnreachable(cluster, node, describe(error), AgentState.UNKNOWN);
                 }
             } catch (RuntimeException e) {
                 log.warn("cluster {}: handling the agent poll of node {} failed", cluster.name(), node.name(), e);
             } finally {
                 // Whatever happened, keep polling: a node is never left without a next poll.
-                if (watched.containsKey(cluster)) {
-                    scheduler.schedule(() -> poll(cluster, node), nextPollDelayMillis(cluster, node, ok),
-                            TimeUnit.MILLISECONDS);
-                }
+                long delay = agentDriven ? nodeStats.schedule().delayAfterPoll(ok, node.connectDown(), interval,
+                        cluster.config().agentReprobeMsOrDefault()) : interval;
+                schedule(cluster, node, chain, delay);
             }
         });
+    }
+
+    private HttpRequest request(VirtualCluster cluster, NodeState node, long interval) {
+        URI uri = URI.create("http://" + node.address().getHostString() + ":" + node.address().getPort()
+                + node.agentPath());
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri)
+                .timeout(Duration.ofMillis(Math.max(1_000, interval)))
+                .header("Accept", "application/json")
+                .GET();
+        String secret = secretFor(cluster);
+        if (secret != null) {
+            request.header(AgentSettings.SECRET_HEADER, secret);
+        }
+        return request.build();
     }
 
     /** "ConnectException: Connection refused", without the CompletionException the async client wraps it in. */
@@ -197,21 +307,15 @@ public final class NodeMonitor implements AutoCloseable {
         return cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : ": " + cause.getMessage());
     }
 
-    /**
-     * The normal poll interval, or {@code agentReprobeMs} (TAPR-05) once the agent has been reported
-     * silent: a node without an agent is not asked every second for ever.
-     */
-    private long nextPollDelayMillis(VirtualCluster cluster, NodeState node, boolean ok) {
-        AgentStats nodeStats = stats.get(node);
-        boolean silent = !ok && nodeStats != null && nodeStats.silent();
-        return silent ? cluster.config().agentReprobeMsOrDefault() : cluster.config().agentPollIntervalMsOrDefault();
-    }
-
     private boolean handleResponse(VirtualCluster cluster, NodeState node, HttpResponse<String> response,
             long elapsedNanos) {
         AgentStats nodeStats = stats.computeIfAbsent(node, n -> new AgentStats());
+        if (response.statusCode() == 401) {
+            agentRefused(cluster, node, nodeStats);
+            return false;
+        }
         if (response.statusCode() != 200) {
-            agentUnreachable(cluster, node, "agent answered HTTP " + response.statusCode());
+            agentUnreachable(cluster, node, "agent answered HTTP " + response.statusCode(), AgentState.UNKNOWN);
             return false;
         }
         AgentMetricsDocument document;
@@ -219,43 +323,69 @@ public final class NodeMonitor implements AutoCloseable {
             document = MetricsJson.parse(response.body());
         } catch (MalformedLoadReportException e) {
             malformed(cluster, node, nodeStats, "metrics document", e.getMessage());
-            agentUnreachable(cluster, node, "malformed metrics document");
+            agentUnreachable(cluster, node, "malformed metrics document", AgentState.UNKNOWN);
             return false;
         }
-        nodeStats.pollSucceeded(System.nanoTime(), elapsedNanos);
+        nodeStats.pollSucceeded(elapsedNanos);
         node.updateAgentSample(new AgentSample(document.timestampMillis(), AgentSample.Source.POLL, document.metrics()));
         signOfLife(cluster, node, nodeStats, "a poll");
         refresher.markDirty(cluster);
         return true;
     }
 
-    /** A good sample arrived; ends a reported silence (the node state itself is already OK). */
-    private static void signOfLife(VirtualCluster cluster, NodeState node, AgentStats nodeStats, String how) {
-        if (nodeStats.clearSilent()) {
+    /**
+     * A good sample arrived; ends a reported silence and the back-off (the node state itself is already OK).
+     *
+     * @return whether the agent had been reported silent
+     */
+    private static boolean signOfLife(VirtualCluster cluster, NodeState node, AgentStats nodeStats, String how) {
+        if (nodeStats.schedule().signOfLife(System.nanoTime())) {
             log.info("cluster {}: agent of node {} answers again ({}); its metrics are used again",
                     cluster.name(), node.name(), how);
+            return true;
         }
+        return false;
     }
 
     /**
-     * One poll failed. The agent becomes {@link AgentState#UNKNOWN} once it has had no good sample for
-     * longer than the sample expiry: a single slow answer from a busy node changes nothing, but stale
-     * metrics are never used. The node stays in selection either way. The silence is logged once, after
-     * one expiry period (a node that was just added gets that long to answer first).
+     * The agent answered 401: it has a shared secret and the dispatcher sent none or another one. That is
+     * a configuration mistake, so it is said at once, once per node until a poll succeeds, with what to
+     * set. The node stays in selection; without a fresh (piggybacked) sample the agent is
+     * {@link AgentState#UNAUTHORIZED}, which the policies treat as unknown.
      */
-    private void agentUnreachable(VirtualCluster cluster, NodeState node, String why) {
+    private void agentRefused(VirtualCluster cluster, NodeState node, AgentStats nodeStats) {
+        String where = node.address().getHostString() + ":" + node.address().getPort() + node.agentPath();
+        if (nodeStats.markRefusalLogged()) {
+            log.warn("cluster {}: agent at {} (node {}) refused the poll: wrong or missing agent secret; set"
+                    + " agent.secret or {}. The node stays in selection, {} treats it as unknown (see"
+                    + " docs/policies.md)", cluster.name(), where, node.name(), AgentSettings.SECRET_ENV,
+                    cluster.policy().id());
+        }
+        agentUnreachable(cluster, node, "agent refused the poll (HTTP 401): wrong or missing agent secret",
+                AgentState.UNAUTHORIZED);
+    }
+
+    /**
+     * One poll failed. The agent becomes {@code state} ({@link AgentState#UNKNOWN} or
+     * {@link AgentState#UNAUTHORIZED}) unless a fresh sample still vouches for it: stale metrics are never
+     * used, but one slow answer from a busy node changes nothing. The node stays in selection either
+     * way. The silence is logged once, after one expiry period (a node that was just added gets that long
+     * to answer first); a refusal was already logged.
+     */
+    private void agentUnreachable(VirtualCluster cluster, NodeState node, String why, AgentState state) {
         AgentStats nodeStats = stats.computeIfAbsent(node, n -> new AgentStats());
         nodeStats.pollFailed(why);
-        if (node.agentSilent(why)) {
+        boolean changed = state == AgentState.UNAUTHORIZED ? node.agentUnauthorized(why) : node.agentSilent(why);
+        if (changed) {
             refresher.markDirty(cluster); // the picker still holds the expired sample's figures
         }
-        long expiryNanos = cluster.config().agentExpiryMsOrDefault() * 1_000_000L;
-        if (node.agentState() != AgentState.OK && nodeStats.nanosSinceSignOfLife(System.nanoTime()) > expiryNanos
-                && nodeStats.markSilent()) {
+        if (nodeStats.schedule().pollFailed(System.nanoTime(), cluster.config().agentExpiryMsOrDefault())
+                && state != AgentState.UNAUTHORIZED) {
             log.warn("cluster {}: agent of node {} at {}:{}{} cannot be read ({}); the node stays in selection,"
-                    + " {} treats it as unknown (see docs/policies.md), and the agent is re-probed every {} ms",
-                    cluster.name(), node.name(), node.address().getHostString(), node.address().getPort(),
-                    node.agentPath(), why, cluster.policy().id(), cluster.config().agentReprobeMsOrDefault());
+                    + " {} treats it as unknown (see docs/policies.md), and the agent is re-probed after 1 s,"
+                    + " backing off to every {} ms", cluster.name(), node.name(), node.address().getHostString(),
+                    node.address().getPort(), node.agentPath(), why, cluster.policy().id(),
+                    cluster.config().agentReprobeMsOrDefault());
         }
     }
 

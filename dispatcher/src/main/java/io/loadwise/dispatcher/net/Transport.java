@@ -1,5 +1,6 @@
 package io.loadwise.dispatcher.net;
 
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
@@ -50,7 +51,8 @@ public final class Transport implements AutoCloseable {
         this.workers = new MultiThreadIoEventLoopGroup(this.workerThreads, factory);
         this.serverChannelClass = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
         this.socketChannelClass = epoll ? EpollSocketChannel.class : NioSocketChannel.class;
-        log.info("transport: {} with {} worker threads", epoll ? "epoll" : "nio", this.workerThreads);
+        log.info("transport: {} with {} worker threads, {} buffers", epoll ? "epoll" : "nio", this.workerThreads,
+                ByteBufAllocator.DEFAULT.getClass().getSimpleName());
     }
 
     /** One worker thread per core the JVM may use. */

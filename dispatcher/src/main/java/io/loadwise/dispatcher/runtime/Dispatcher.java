@@ -12,6 +12,7 @@ import io.loadwise.dispatcher.config.NodeConfig;
 import io.loadwise.dispatcher.control.ClusterControl;
 import io.loadwise.dispatcher.control.ClusterStatus;
 import io.loadwise.dispatcher.control.ControlPlane;
+import io.loadwise.dispatcher.control.ReloadResult;
 import io.loadwise.dispatcher.metrics.CounterReading;
 import io.loadwise.dispatcher.metrics.MetricsSnapshot;
 import io.loadwise.dispatcher.monitor.AgentStats;
@@ -19,6 +20,8 @@ import io.loadwise.dispatcher.monitor.NodeMonitor;
 import io.loadwise.dispatcher.net.ConnectionBudget;
 import io.loadwise.dispatcher.net.ConnectionLimit;
 import io.loadwise.dispatcher.net.Transport;
+import io.loadwise.dispatcher.store.ConfigSource;
+import io.loadwise.dispatcher.store.FileConfigSource;
 import io.loadwise.policy.PolicyOptions;
 import io.loadwise.policy.PolicyRegistry;
 import java.io.IOException;
@@ -51,7 +54,8 @@ public final class Dispatcher implements ClusterControl, AutoCloseable {
 
     private final PolicyRegistry policies;
     private final ConfigValidator validator;
-    private final ConfigStore store;
+    /** Where changes are written and reloads read from; {@code null}: in memory only. */
+    private final ConfigSource source;
     private final Transport transport;
     private final ListenerFactory listeners;
     private final MetricsHistory history;
@@ -59,6 +63,7 @@ public final class Dispatcher implements ClusterControl, AutoCloseable {
     /** {@code maxClientConnections}: shared by every listener, kept across listener restarts. */
     private final ConnectionLimit clientConnections;
     private final NodeMonitor monitor = new NodeMonitor();
+    private final Resilience resilience = new Resilience(System::nanoTime, System::currentTimeMillis);
     private final Map<String, RunningCluster> running = new LinkedHashMap<>();
 
     private volatile LoadwiseConfig config;
@@ -66,6 +71,9 @@ public final class Dispatcher implements ClusterControl, AutoCloseable {
     private volatile List<RunningCluster> published = List.of();
     private volatile List<VirtualCluster> clusterList = List.of();
     private ControlPlane controlPlane;
+    private volatile String replicaId;
+    /** The live replicas of a shared store; none with the file. */
+    private volatile java.util.function.Supplier<List<io.loadwise.dispatcher.control.ReplicaInfo>> replicaLister = List::of;
     private boolean closed;
 
     /**
@@ -74,8 +82,18 @@ public final class Dispatcher implements ClusterControl, AutoCloseable {
      */
     public Dispatcher(LoadwiseConfig config, ConfigStore store, PolicyRegistry policies, Transport transport,
             ListenerFactory listeners) {
+        this(config, policies, transport, listeners, store == null ? null : new FileConfigSource(store));
+    }
+
+    /**
+     * @param config a configuration that passed {@link ConfigValidator}
+     * @param source where changes are persisted and reloads read from, or {@code null} to keep changes in
+     *     memory only
+     */
+    public Dispatcher(LoadwiseConfig config, PolicyRegistry policies, Transport transport, ListenerFactory listeners,
+            ConfigSource source) {
         this.config = config;
-        this.store = store;
+        this.source = source;
         this.policies = policies;
         this.validator = new ConfigValidator(policies);
         this.transport = transport;
@@ -95,7 +113,7 @@ public final class Dispatcher implements ClusterControl, AutoCloseable {
         }
         try {
             for (ClusterConfig cluster : config.clustersOrEmpty()) {
-                running.put(cluster.name(), launch(cluster));
+                running.put(cluster.name(), launch(cluster, null));
             }
             publish();
             history.start();
@@ -125,9 +143,10 @@ public final class Dispatcher implements ClusterControl, AutoCloseable {
         return controlPlane;
     }
 
-    private RunningCluster launch(ClusterConfig cluster) throws IOException {
+    /** Starts a cluster on a new socket, or on {@code previous}'s when not {@code null}. */
+    private RunningCluster launch(ClusterConfig cluster, RunningCluster previous) throws IOException {
         VirtualCluster vc = new VirtualCluster(cluster, policies, System::nanoTime);
-        return RunningCluster.start(vc, listeners, transport, clientConnections, monitor);
+        return RunningCluster.start(vc, previous, listeners, transport, clientConnections, monitor, resilience);
     }
 
     private void publish() {
@@ -250,30 +269,24 @@ public final class Dispatcher implements ClusterControl, AutoCloseable {
     public synchronized void switchPolicy(String cluster, String policyId, Map<String, Double> options)
             throws ConfigValidationException {
         int index = indexOf(cluster);
-        ClusterConfig old = config.clustersOrEmpty().get(index);
-        ClusterConfig changed = ClusterEdits.withPolicy(old, policyId, options);
-        LoadwiseConfig next = ClusterEdits.replace(config, index, changed);
-        commit(next);
-        applyLive(running.get(cluster).cluster(), old, changed);
+        ClusterConfig changed = ClusterEdits.withPolicy(config.clustersOrEmpty().get(index), policyId, options);
+        change(ClusterEdits.replace(config, index, changed));
     }
 
     @Override
     public synchronized void updateNode(String cluster, String node, Boolean enabled, Integer weight, Boolean drain)
             throws ConfigValidationException {
         int index = indexOf(cluster);
-        VirtualCluster vc = running.get(cluster).cluster();
-        NodeState state = vc.node(node);
-        if (state == null) {
+        if (running.get(cluster).cluster().node(node) == null) {
             throw new ConfigValidationException("cluster '" + cluster + "': no node named '" + node + "'");
         }
-        ClusterConfig old = config.clustersOrEmpty().get(index);
         if (enabled != null || weight != null) {
-            ClusterConfig changed = ClusterEdits.withNode(old, node, enabled, weight);
-            commit(ClusterEdits.replace(config, index, changed));
-            applyLive(vc, old, changed);
+            ClusterConfig old = config.clustersOrEmpty().get(index);
+            change(ClusterEdits.replace(config, index, ClusterEdits.withNode(old, node, enabled, weight)));
         }
         if (drain != null) {
-            vc.setDraining(state, drain);
+            VirtualCluster vc = running.get(cluster).cluster();
+            vc.setDraining(vc.node(node), drain);
         }
     }
 
@@ -281,50 +294,14 @@ public final class Dispatcher implements ClusterControl, AutoCloseable {
     public synchronized void createCluster(ClusterConfig cluster) throws ConfigValidationException {
         List<ClusterConfig> list = new ArrayList<>(config.clustersOrEmpty());
         list.add(cluster);
-        LoadwiseConfig previous = config;
-        commit(previous.withClusters(list));
-        try {
-            running.put(cluster.name(), launch(cluster));
-        } catch (IOException | RuntimeException e) {
-            rollBack(previous);
-            throw new ConfigValidationException("clusters[" + (list.size() - 1) + "].listen: " + e.getMessage());
-        }
-        publish();
-        log.info("cluster {} created", cluster.name());
+        change(config.withClusters(list));
     }
 
     @Override
     public synchronized void updateCluster(String name, ClusterConfig cluster) throws ConfigValidationException {
         int index = indexOf(name);
         ClusterConfig changed = cluster.name() == null ? ClusterEdits.withName(cluster, name) : cluster;
-        ClusterConfig old = config.clustersOrEmpty().get(index);
-        LoadwiseConfig previous = config;
-        commit(ClusterEdits.replace(previous, index, changed));
-        RunningCluster current = running.get(name);
-        if (ClusterEdits.liveApplicable(old, changed)) {
-            applyLive(current.cluster(), old, changed);
-            return;
-        }
-        current.close(monitor);
-        running.remove(name);
-        try {
-            running.put(changed.name(), launch(changed));
-        } catch (IOException | RuntimeException e) {
-            String message = "clusters[" + index + "].listen: " + e.getMessage();
-            rollBack(previous);
-            try {
-                running.put(name, RunningCluster.start(current.cluster(), listeners, transport, clientConnections,
-                        monitor));
-            } catch (IOException | RuntimeException again) {
-                log.error("cluster {}: could not restart the previous listener either", name, again);
-            }
-            rebuildOrder(previous);
-            publish();
-            throw new ConfigValidationException(message);
-        }
-        rebuildOrder(config);
-        publish();
-        log.info("cluster {} reconfigured and restarted", changed.name());
+        change(ClusterEdits.replace(config, index, changed));
     }
 
     @Override
@@ -332,34 +309,135 @@ public final class Dispatcher implements ClusterControl, AutoCloseable {
         int index = indexOf(name);
         List<ClusterConfig> list = new ArrayList<>(config.clustersOrEmpty());
         list.remove(index);
-        commit(config.withClusters(list));
-        running.remove(name).close(monitor);
-        publish();
-        log.info("cluster {} deleted", name);
+        change(config.withClusters(list));
     }
 
-    /** Validates, persists and adopts {@code next} as the configuration in force. */
-    private void commit(LoadwiseConfig next) throws ConfigValidationException {
+    /**
+     * Re-reads the configuration source (the file, or the file and etcd), validates it and applies the
+     * difference ({@link #apply}). An invalid configuration changes nothing.
+     */
+    @Override
+    public synchronized ReloadResult reload() throws ConfigValidationException {
+        if (source == null) {
+            throw new ConfigValidationException("no configuration file to reload from (the dispatcher was started"
+                    + " without one)");
+        }
+        LoadwiseConfig next;
+        try {
+            next = source.read();
+            validator.check(next);
+        } catch (ConfigValidationException e) {
+            log.error("reload of {} refused, the configuration in force is kept: {}", source.describe(),
+                    String.join("; ", e.errors()));
+            throw e;
+        }
+        ReloadResult result = applyChecked(next);
+        log.info("reloaded {}: {}", source.describe(), result.summary());
+        return result;
+    }
+
+    /**
+     * Makes {@code next} the configuration in force without dropping a connection or a request in flight:
+     * new clusters start; removed ones drain (stop accepting, finish what is in flight, then close);
+     * policy, option, weight and enabled-flag changes are applied in place; any other change rebuilds the
+     * cluster, and the rebuilt one takes over the listening socket when the address and mode stay (the socket
+     * is never closed), or binds its new address before the old listener drains. The configuration is not
+     * written anywhere: this is for what the source already holds (a reload, a change another replica made).
+     *
+     * @throws ConfigValidationException when {@code next} is invalid or a new address cannot be bound; then
+     *     nothing changed
+     */
+    public synchronized ReloadResult apply(LoadwiseConfig next) throws ConfigValidationException {
         validator.check(next);
-        if (store != null) {
-            try {
-                store.write(next);
-            } catch (IOException e) {
-                throw new ConfigValidationException("cannot write " + store.file() + ": " + e.getMessage());
-            }
-        }
-        config = next;
+        return applyChecked(next);
     }
 
-    private void rollBack(LoadwiseConfig previous) {
-        config = previous;
-        if (store != null) {
+    /** Validates, persists and applies {@code next}; a failed apply restores what was persisted. */
+    private void change(LoadwiseConfig next) throws ConfigValidationException {
+        validator.check(next);
+        LoadwiseConfig previous = config;
+        if (source != null) {
+            source.write(previous, next);
+        }
+        ReloadResult result;
+        try {
+            result = applyChecked(next);
+        } catch (ConfigValidationException | RuntimeException e) {
+            restore(next, previous);
+            throw e;
+        }
+        if (!result.failed().isEmpty()) {
+            throw new ConfigValidationException(result.failed());
+        }
+    }
+
+    private void restore(LoadwiseConfig written, LoadwiseConfig previous) {
+        if (source == null) {
+            return;
+        }
+        try {
+            source.write(written, previous);
+        } catch (ConfigValidationException | RuntimeException e) {
+            log.error("cannot restore {} after a failed change: {}", source.describe(), e.getMessage());
+        }
+    }
+
+    private ReloadResult applyChecked(LoadwiseConfig next) throws ConfigValidationException {
+        if (closed) {
+            throw new ConfigValidationException("the dispatcher is stopped");
+        }
+        ReloadPlan plan = ReloadPlan.between(config, next);
+        Map<String, RunningCluster> started = new LinkedHashMap<>();
+        for (ClusterConfig cluster : plan.freshBinds()) {
             try {
-                store.write(previous);
-            } catch (IOException e) {
-                log.error("cannot restore {} after a failed change", store.file(), e);
+                started.put(cluster.name(), launch(cluster, null));
+            } catch (IOException | RuntimeException e) {
+                for (RunningCluster rc : started.values()) {
+                    rc.close(monitor, resilience);
+                }
+                throw new ConfigValidationException("clusters[" + plan.indexInNext(cluster.name()) + "].listen: "
+                        + e.getMessage());
             }
         }
+        // Nothing below can be refused any more: sockets are handed over, or bound after their holder left.
+        List<String> failed = new ArrayList<>();
+        for (Map.Entry<ClusterConfig, String> heir : plan.takeOvers().entrySet()) {
+            RunningCluster previous = running.get(heir.getValue());
+            try {
+                started.put(heir.getKey().name(), launch(heir.getKey(), previous));
+            } catch (IOException | RuntimeException e) {
+                log.error("cluster {}: could not take over the listener of {}: {}", heir.getKey().name(),
+                        heir.getValue(), e.getMessage());
+                failed.add("clusters[" + plan.indexInNext(heir.getKey().name()) + "].listen: " + e.getMessage());
+            }
+        }
+        for (String name : plan.retired()) {
+            RunningCluster rc = running.remove(name);
+            rc.drain(monitor, resilience);
+            log.info("cluster {}: draining its connections ({})", name, plan.removedNames().contains(name)
+                    ? "removed" : "replaced");
+        }
+        for (ClusterConfig cluster : plan.bindsAfterRetiring()) {
+            try {
+                started.put(cluster.name(), launch(cluster, null));
+            } catch (IOException | RuntimeException e) {
+                log.error("cluster {}: could not bind {} after its previous listener left: {}", cluster.name(),
+                        cluster.listen(), e.getMessage());
+                failed.add("clusters[" + plan.indexInNext(cluster.name()) + "].listen: " + e.getMessage());
+            }
+        }
+        for (ClusterConfig[] change : plan.liveChanges()) {
+            applyLive(running.get(change[1].name()).cluster(), change[0], change[1]);
+        }
+        running.putAll(started);
+        rebuildOrder(next);
+        config = next;
+        publish();
+        ReloadResult result = plan.result(failed);
+        if (!result.restartNeeded().isEmpty()) {
+            log.warn("configuration: {} changed; that takes effect at the next start", result.restartNeeded());
+        }
+        return result;
     }
 
     private void applyLive(VirtualCluster vc, ClusterConfig old, ClusterConfig changed) {
@@ -380,7 +458,7 @@ public final class Dispatcher implements ClusterControl, AutoCloseable {
         vc.updateConfig(changed);
     }
 
-    /** Keeps {@link #clusters()} in configuration order after a cluster was replaced. */
+    /** Keeps {@link #clusters()} in configuration order; only clusters of {@code order} are kept. */
     private void rebuildOrder(LoadwiseConfig order) {
         Map<String, RunningCluster> copy = new LinkedHashMap<>(running);
         running.clear();
@@ -390,7 +468,9 @@ public final class Dispatcher implements ClusterControl, AutoCloseable {
                 running.put(c.name(), rc);
             }
         }
-        running.putAll(copy);
+        for (RunningCluster stray : copy.values()) {
+            stray.drain(monitor, resilience);
+        }
     }
 
     private int indexOf(String name) throws ConfigValidationException {
@@ -401,6 +481,53 @@ public final class Dispatcher implements ClusterControl, AutoCloseable {
             }
         }
         throw new ConfigValidationException("cluster '" + name + "': no such cluster");
+    }
+
+    /**
+     * The first step of a graceful shutdown: every listener stops accepting and closes its listening
+     * socket; connections already open carry on (see {@link #inFlight()}) until {@link #close()}. This is
+     * the drain a reload retires a listener with
+     * ({@link io.loadwise.dispatcher.net.ClusterListener#drain()}), so an HTTP connection
+     * also answers its last request with {@code Connection: close} and closes after it, instead of idling
+     * until the process exits.
+     */
+    public synchronized void stopAccepting() {
+        for (RunningCluster rc : running.values()) {
+            rc.listener().drain();
+        }
+        log.info("stopped accepting connections on {} listeners", running.size());
+    }
+
+    /**
+     * Work a graceful shutdown waits for: HTTP requests in progress, and open TCP tunnels (a TCP cluster
+     * cannot tell a request from an idle connection). Idle HTTP keep-alive connections do not count.
+     */
+    public int inFlight() {
+        int total = 0;
+        for (VirtualCluster cluster : clusterList) {
+            total += cluster.config().mode() == io.loadwise.dispatcher.config.Mode.TCP
+                    ? cluster.counters().activeConnections() : cluster.counters().activeRequests();
+        }
+        return total;
+    }
+
+    @Override
+    public List<io.loadwise.dispatcher.control.ReplicaInfo> replicas() {
+        return replicaLister.get();
+    }
+
+    @Override
+    public String replicaId() {
+        return replicaId;
+    }
+
+    /**
+     * Makes this dispatcher one replica of a shared store: its id, and where {@link #replicas()} comes from
+     * (the etcd replica registry).
+     */
+    public void setReplica(String id, java.util.function.Supplier<List<io.loadwise.dispatcher.control.ReplicaInfo>> lister) {
+        this.replicaId = id;
+        this.replicaLister = lister;
     }
 
     /** Stops the control plane, the history and every listener. Idempotent. */
@@ -419,7 +546,7 @@ public final class Dispatcher implements ClusterControl, AutoCloseable {
         }
         history.close();
         for (RunningCluster rc : running.values()) {
-            rc.close(monitor);
+            rc.close(monitor, resilience);
         }
         monitor.close();
         running.clear();

@@ -24,19 +24,51 @@ record RunningCluster(VirtualCluster cluster, ClusterListener listener) {
      * @param clientConnections the dispatcher's client-connection limit, shared by all its listeners
      */
     static RunningCluster start(VirtualCluster cluster, ListenerFactory factory, Transport transport,
-            ConnectionLimit clientConnections, NodeMonitor monitor) throws IOException {
+            ConnectionLimit clientConnections, NodeMonitor monitor, Resilience resilience) throws IOException {
+        return start(cluster, null, factory, transport, clientConnections, monitor, resilience);
+    }
+
+    /**
+     * Like {@link #start(VirtualCluster, ListenerFactory, Transport, ConnectionLimit, NodeMonitor, Resilience)},
+     * but on the listening socket of {@code previous} (same address and mode) when it is not {@code null}: the
+     * socket is handed over, never closed. {@code previous} must then be {@link #drain drained}.
+     */
+    static RunningCluster start(VirtualCluster cluster, RunningCluster previous, ListenerFactory factory,
+            Transport transport, ConnectionLimit clientConnections, NodeMonitor monitor, Resilience resilience)
+            throws IOException {
         ClusterListener listener = factory.create(cluster, transport, clientConnections);
         if (listener instanceof HttpProxyServer http) {
             http.setLoadReportSink((node, header) -> monitor.offerLoadReport(cluster, node, header));
         }
-        listener.start();
+        if (previous == null) {
+            listener.start();
+        } else {
+            listener.takeOver(previous.listener());
+        }
         if (cluster.config().mode() == Mode.HTTP) {
             monitor.watch(cluster);
         }
+        resilience.watch(cluster);
         return new RunningCluster(cluster, listener);
     }
 
-    void close(NodeMonitor monitor) {
+    /**
+     * Retires the cluster gracefully: its agents are no longer watched nor its nodes checked, its listener
+     * stops accepting (unless its socket was handed over) and its connections end after what they have in
+     * flight.
+     */
+    void drain(NodeMonitor monitor, Resilience resilience) {
+        resilience.unwatch(cluster);
+        monitor.unwatch(cluster);
+        try {
+            listener.drain();
+        } catch (RuntimeException e) {
+            log.warn("cluster {}: draining the listener failed", cluster.name(), e);
+        }
+    }
+
+    void close(NodeMonitor monitor, Resilience resilience) {
+        resilience.unwatch(cluster);
         monitor.unwatch(cluster);
         try {
             listener.close();

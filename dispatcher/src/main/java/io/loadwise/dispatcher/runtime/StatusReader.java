@@ -1,20 +1,28 @@
 package io.loadwise.dispatcher.runtime;
 
 import io.loadwise.dispatcher.cluster.AgentState;
+import io.loadwise.dispatcher.cluster.HealthReport;
 import io.loadwise.dispatcher.cluster.NodeState;
+import io.loadwise.dispatcher.cluster.SlowStart;
 import io.loadwise.dispatcher.cluster.VirtualCluster;
 import io.loadwise.dispatcher.config.ClusterConfig;
 import io.loadwise.dispatcher.control.AffinityCounts;
 import io.loadwise.dispatcher.control.AgentPolling;
 import io.loadwise.dispatcher.control.AgentStatus;
 import io.loadwise.dispatcher.control.ClusterStatus;
+import io.loadwise.dispatcher.control.HealthStatus;
+import io.loadwise.dispatcher.control.ListenerStatus;
 import io.loadwise.dispatcher.control.NodeStatus;
 import io.loadwise.dispatcher.control.PolicyStatus;
 import io.loadwise.dispatcher.http.AffinityCounters;
 import io.loadwise.dispatcher.http.HttpProxyServer;
 import io.loadwise.dispatcher.monitor.AgentStats;
 import io.loadwise.dispatcher.monitor.NodeMonitor;
+import io.loadwise.dispatcher.tls.ServerTls;
+import io.loadwise.dispatcher.tls.TlsListener;
+import io.loadwise.dispatcher.tls.TlsProviders;
 import io.loadwise.policy.LoadBalancingPolicy;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -35,11 +43,29 @@ final class StatusReader {
         PolicyStatus policyStatus = new PolicyStatus(policy.id(), policy.description(), policy.inputs(),
                 cluster.policyOptions().asMap());
         List<NodeStatus> nodes = new ArrayList<>(cluster.nodes().size());
+        SlowStart slowStart = cluster.slowStart();
         for (NodeState node : cluster.nodes()) {
-            nodes.add(node(node, monitor.stats(node)));
+            nodes.add(node(node, monitor.stats(node), slowStart == null ? 1.0 : slowStart.factor(node)));
         }
         return new ClusterStatus(cluster.name(), inForce, running.listener().boundAddress(), policyStatus,
-                affinity(running), cluster.counters().read(), nodes);
+                affinity(running), cluster.counters().read(), nodes, listener(running, inForce));
+    }
+
+    /** Protocols and certificates of the listener (the certificates as last reloaded). */
+    static ListenerStatus listener(RunningCluster running, ClusterConfig config) {
+        if (!(running.listener() instanceof HttpProxyServer http)) {
+            return new ListenerStatus(List.of("tcp"), false, null, List.of(), List.of(), List.of());
+        }
+        boolean h2 = config.http2OrDefault().enabledOrDefault();
+        TlsListener tls = http.tls();
+        if (tls == null) {
+            return new ListenerStatus(h2 ? List.of("http/1.1", "h2c") : List.of("http/1.1"), false, null, List.of(),
+                    List.of(), List.of());
+        }
+        ServerTls current = tls.current();
+        return new ListenerStatus(ServerTls.alpnFor(h2), true, TlsProviders.describe(current.provider()),
+                config.tls().protocolsOrDefault(), current.certificates(),
+                ServerTls.expiryWarnings("cluster " + config.name(), current.certificates(), Instant.now()));
     }
 
     private static AffinityCounts affinity(RunningCluster running) {
@@ -51,7 +77,7 @@ final class StatusReader {
     }
 
     /** @param stats the node monitor's figures, {@code null} when the node is not monitored */
-    static NodeStatus node(NodeState node, AgentStats stats) {
+    static NodeStatus node(NodeState node, AgentStats stats, double slowStartShare) {
         boolean healthy = node.healthy();
         AgentState state = node.agentState();
         AgentStatus agent = new AgentStatus(state == AgentState.OK, state.id(),
@@ -59,7 +85,17 @@ final class StatusReader {
                 node.agentSampleAgeMillis(), stats == null ? null : polling(stats));
         return new NodeStatus(node.name(), node.address(), node.route(), node.weight(), node.configuredEnabled(),
                 node.draining(), healthy, !healthy, node.activeConnections(), node.inFlightRequests(),
-                node.recentResponseTimeMillis(), node.counters().read(), agent);
+                node.recentResponseTimeMillis(), node.counters().read(), agent, health(node.health()), node.ejected(),
+                node.ejectedUntilMillis(), slowStartShare);
+    }
+
+    private static HealthStatus health(HealthReport report) {
+        if (!report.checked()) {
+            return HealthStatus.NOT_CHECKED;
+        }
+        HealthReport.CheckResult r = report.lastCheck();
+        return new HealthStatus(true, report.state().id(), r == null ? null
+                : new HealthStatus.LastCheck(r.epochMillis(), r.ok(), r.status(), r.durationMillis(), r.problem()));
     }
 
     private static AgentPolling polling(AgentStats stats) {

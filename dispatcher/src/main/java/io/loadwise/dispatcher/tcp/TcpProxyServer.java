@@ -5,13 +5,12 @@ import io.loadwise.dispatcher.cluster.VirtualCluster;
 import io.loadwise.dispatcher.net.AcceptGuard;
 import io.loadwise.dispatcher.net.ClusterListener;
 import io.loadwise.dispatcher.net.ConnectionLimit;
+import io.loadwise.dispatcher.net.ListenSocket;
 import io.loadwise.dispatcher.net.Transport;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
-import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.timeout.IdleStateHandler;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -30,7 +29,8 @@ public final class TcpProxyServer implements ClusterListener {
     private final VirtualCluster cluster;
     private final Transport transport;
     private final ConnectionLimit dispatcherLimit;
-    private volatile Channel serverChannel;
+    /** The listening socket; {@code null} before start and after it was closed or handed over. */
+    private volatile ListenSocket socket;
 
     public TcpProxyServer(VirtualCluster cluster, Transport transport) {
         this(cluster, transport, null);
@@ -46,7 +46,7 @@ public final class TcpProxyServer implements ClusterListener {
     @Override
     public InetSocketAddress start() throws IOException {
         InetSocketAddress listen = NodeAddress.parseListen(cluster.config().listen());
-        long idleMillis = cluster.config().idleTimeoutMsOrDefault();
+        ListenSocket owned = new ListenSocket(this::initClient);
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(transport.acceptor(), transport.workers())
                 .channel(transport.serverChannelClass())
@@ -57,38 +57,60 @@ public final class TcpProxyServer implements ClusterListener {
                 .childOption(ChannelOption.AUTO_READ, false)
                 .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
-                .childHandler(new ChannelInitializer<SocketChannel>() {
-                    @Override
-                    protected void initChannel(SocketChannel ch) {
-                        ch.pipeline().addLast("idle", new IdleStateHandler(0, 0, idleMillis, TimeUnit.MILLISECONDS));
-                        ch.pipeline().addLast("idleCloser", IdleCloser.INSTANCE);
-                        ch.pipeline().addLast("opener", new TunnelOpener(cluster, transport));
-                    }
-                });
+                .childHandler(owned.childHandler());
         ChannelFuture bound = bootstrap.bind(listen.getHostString(), listen.getPort()).awaitUninterruptibly();
         if (!bound.isSuccess()) {
             throw new IOException("cluster " + cluster.name() + ": cannot listen on " + cluster.config().listen() + ": "
                     + bound.cause().getMessage(), bound.cause());
         }
-        serverChannel = bound.channel();
+        owned.bound(bound.channel());
+        socket = owned;
         InetSocketAddress actual = boundAddress();
         log.info("cluster {}: tcp listening on {} with policy {} over {} nodes", cluster.name(), actual,
                 cluster.policy().id(), cluster.nodes().size());
         return actual;
     }
 
+    private void initClient(Channel ch) {
+        long idleMillis = cluster.config().idleTimeoutMsOrDefault();
+        ch.pipeline().addLast("idle", new IdleStateHandler(0, 0, idleMillis, TimeUnit.MILLISECONDS));
+        ch.pipeline().addLast("idleCloser", IdleCloser.INSTANCE);
+        ch.pipeline().addLast("opener", new TunnelOpener(cluster, transport));
+    }
+
+    /** Tunnels already open stay with the cluster they were opened on until either side closes them. */
+    @Override
+    public InetSocketAddress takeOver(ClusterListener previous) throws IOException {
+        ListenSocket inherited = previous instanceof TcpProxyServer tcp ? tcp.releaseSocket() : null;
+        if (inherited == null) {
+            throw new IOException("cluster " + cluster.name() + ": no tcp listener to take over");
+        }
+        inherited.redirect(this::initClient);
+        socket = inherited;
+        log.info("cluster {}: tcp took over the listener on {} with policy {} over {} nodes", cluster.name(),
+                inherited.address(), cluster.policy().id(), cluster.nodes().size());
+        return inherited.address();
+    }
+
+    private synchronized ListenSocket releaseSocket() {
+        ListenSocket released = socket;
+        socket = null;
+        return released;
+    }
+
     @Override
     public InetSocketAddress boundAddress() {
-        Channel channel = serverChannel;
-        return channel == null ? null : (InetSocketAddress) channel.localAddress();
+        ListenSocket owned = socket;
+        return owned == null ? null : owned.address();
     }
 
     @Override
     public void close() {
-        Channel channel = serverChannel;
-        if (channel != null) {
-            channel.close().syncUninterruptibly();
-            log.info("cluster {}: tcp listener on {} closed", cluster.name(), channel.localAddress());
+        ListenSocket owned = releaseSocket();
+        if (owned != null) {
+            InetSocketAddress address = owned.address();
+            owned.close();
+            log.info("cluster {}: tcp listener on {} closed", cluster.name(), address);
         }
     }
 }

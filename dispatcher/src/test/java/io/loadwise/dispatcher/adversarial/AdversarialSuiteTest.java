@@ -80,6 +80,7 @@ class AdversarialSuiteTest {
         all.addAll(SlowPeerCases.all());
         all.addAll(NodeTimingCases.all());
         all.addAll(ConnectionLimitCases.all());
+        all.addAll(Http2Cases.all());
         return all;
     }
 

@@ -60,7 +60,7 @@ class CompletionCommandTest {
     @Test
     void completesCommandsOptionsAndLogLevels() throws Exception {
         assumeTrue(bashExists(), "needs bash");
-        assertEquals("run validate demo bench simulate capacity passwd greet completion", complete("loadwise", ""));
+        assertEquals("run validate config demo bench simulate capacity passwd greet completion", complete("loadwise", ""));
         assertEquals("validate", complete("loadwise", "val"));
         assertEquals("--worker-threads", complete("loadwise", "run", "--wor"));
         assertEquals("trace debug info warn error off", complete("loadwise", "run", "--log-level", ""));

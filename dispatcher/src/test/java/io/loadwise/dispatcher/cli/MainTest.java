@@ -1,6 +1,7 @@
 package io.loadwise.dispatcher.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
@@ -86,6 +87,22 @@ class MainTest {
         assertEquals(Main.INVALID, run(Map.of("LOADWISE_ADMIN_TOKEN", "t0k3n"), "run", "--config", withoutToken.toString()));
         assertTrue(err().contains("LOADWISE_ADMIN_TOKEN: too short (5 characters)"), err());
         assertTrue(err().endsWith("loadwise run: not started, the configuration is invalid\n"), err());
+    }
+
+    @Test
+    void anAgentSecretInTheEnvironmentThatCannotBeSentStopsValidateAndRunWithoutBeingPrinted() throws Exception {
+        Path file = write(GOOD);
+        Map<String, String> env = Map.of("LOADWISE_AGENT_SECRET", "hunter2\r\nX-Injected: 1");
+        assertEquals(Main.INVALID, run(env, "validate", "--config", file.toString()));
+        assertEquals(file + ": LOADWISE_AGENT_SECRET: character 8 is not allowed: a secret is sent in an HTTP "
+                + "header, so it may hold only visible ASCII characters (letters, digits, punctuation; no spaces or "
+                + "control characters)\n", err());
+        err.reset();
+        assertEquals(Main.INVALID, run(env, "run", "--config", file.toString()));
+        assertTrue(err().endsWith("loadwise run: not started, the configuration is invalid\n"), err());
+        assertFalse(err().contains("hunter2"), err());
+        assertEquals(Main.OK, run(Map.of("LOADWISE_AGENT_SECRET", "hunter2-but-longer\n"), "validate", "--config",
+                file.toString()));
     }
 
     @Test

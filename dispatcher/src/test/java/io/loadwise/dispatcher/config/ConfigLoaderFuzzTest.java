@@ -28,7 +28,7 @@ class ConfigLoaderFuzzTest {
         "\"tcp\"", "\"http\"", "\"policy\":", "\"policyOptions\":{", "\"balance\":", "\"per-connection\"",
         "\"affinity\":", "\"cookie\"", "\"affinityCookie\":", "\"connectTimeoutMs\":", "\"maxHeaderBytes\":",
         "\"agentPath\":", "\"trustedProxies\":[", "\"nodes\":[", "\"address\":", "\"weight\":", "\"enabled\":",
-        "\"route\":", "\"jvm-aware\"", "\"static-wrr\"", "\"127.0.0.1:9090\"", "\"[::1]:0\"", "\"10.0.0.0/8\"",
+        "\"route\":", "\"agent\":{", "\"secret\":", "\"(hidden)\"", "\"jvm-aware\"", "\"static-wrr\"", "\"127.0.0.1:9090\"", "\"[::1]:0\"", "\"10.0.0.0/8\"",
         "2147483648", "1e400", "null", "true"})
     void load(byte[] input) {
         String json = new String(input, StandardCharsets.UTF_8);

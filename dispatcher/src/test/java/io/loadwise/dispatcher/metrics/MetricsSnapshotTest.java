@@ -36,6 +36,20 @@ class MetricsSnapshotTest {
     }
 
     @Test
+    void ejectionsAreCountedAndGivenPerSecond() {
+        TrafficCounters counters = new TrafficCounters();
+        CounterReading before = counters.read();
+        counters.ejected();
+        counters.ejected();
+        counters.ejected();
+        CounterReading after = counters.read();
+        assertEquals(3, after.ejections() - before.ejections());
+        assertEquals(1.5, MetricsSnapshot.between(before, after, 2.0, 0).ejections(), EPS);
+        assertEquals(0, new CounterReading(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0).ejections(),
+                "a reading written before ejections existed has none");
+    }
+
+    @Test
     void meansWithoutSamplesAreNaN() {
         CounterReading quiet = new CounterReading(1, 0, 5, 10, 0, 5, 100, 5, 100, 1000, 1000, 0, 0);
         MetricsSnapshot s = MetricsSnapshot.between(quiet, quiet, 1.0, 0);

@@ -26,6 +26,8 @@ public final class AgentConfig {
     public static final String OS_SOURCE = "loadwise.agent.os.source";
     public static final String JMX_ADAPTER = "loadwise.agent.jmx.adapter";
     public static final String JMX_MAPPINGS = "loadwise.agent.jmx.mappings";
+    public static final String CAPACITY = "loadwise.agent.capacity";
+    public static final String STAND_IN = "loadwise.agent.load.standin";
 
     private final Properties properties;
 
@@ -95,6 +97,11 @@ public final class AgentConfig {
                     + "or positive, got " + headerIntervalMillis());
         }
         osMode();
+        if (capacity() < 0) {
+            throw new IllegalArgumentException(CAPACITY + " must be 0 (derive it) or a positive number of "
+                    + "concurrent requests, got " + capacity());
+        }
+        standIn();
     }
 
     public long fullIntervalMillis() {
@@ -125,6 +132,28 @@ public final class AgentConfig {
         }
     }
 
+    /**
+     * How many requests the node should run at once, the base of the filter's busy and queue figures;
+     * 0 (the default) takes the server's maximum worker threads, or 16 per processor.
+     */
+    public int capacity() {
+        long v = longValue(CAPACITY, 0, "a whole number of concurrent requests");
+        if (v > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException(CAPACITY + " is too large: " + v);
+        }
+        return (int) v;
+    }
+
+    /** Whether the filter's figures stand in for the queue and busy inputs the server does not report. */
+    public boolean standIn() {
+        String v = properties.getProperty(STAND_IN, "true").strip().toLowerCase(Locale.ROOT);
+        return switch (v) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new IllegalArgumentException(STAND_IN + " must be true or false, got '" + v + "'");
+        };
+    }
+
     /** {@code auto}, {@code none} or a built-in adapter name. */
     public String jmxAdapter() {
         return properties.getProperty(JMX_ADAPTER, "auto").strip().toLowerCase(Locale.ROOT);
@@ -144,6 +173,10 @@ public final class AgentConfig {
     }
 
     private long longValue(String key, long defaultValue) {
+        return longValue(key, defaultValue, "a whole number of milliseconds");
+    }
+
+    private long longValue(String key, long defaultValue, String what) {
         String v = properties.getProperty(key);
         if (v == null || v.isBlank()) {
             return defaultValue;
@@ -151,7 +184,7 @@ public final class AgentConfig {
         try {
             return Long.parseLong(v.strip());
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(key + " must be a whole number of milliseconds, got '" + v + "'", e);
+            throw new IllegalArgumentException(key + " must be " + what + ", got '" + v + "'", e);
         }
     }
 }

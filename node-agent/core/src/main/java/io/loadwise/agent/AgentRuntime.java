@@ -12,6 +12,8 @@ import io.loadwise.agent.jvm.JvmCompileSource;
 import io.loadwise.agent.jvm.JvmGcSource;
 import io.loadwise.agent.jvm.JvmHeapSource;
 import io.loadwise.agent.jvm.JvmThreadSource;
+import io.loadwise.agent.load.FilterLoadSource;
+import io.loadwise.agent.load.RequestRecorder;
 import io.loadwise.agent.metric.MetricSource;
 import io.loadwise.agent.os.OsSources;
 import io.loadwise.agent.sample.Sampler;
@@ -40,6 +42,7 @@ public final class AgentRuntime implements AutoCloseable {
     private final AgentConfig config;
     private final OsSources os;
     private final JmxMappingSource appServer;
+    private final RequestRecorder requests;
     private final Sampler sampler;
     private final HeaderGate headerGate;
     private final MetricsEndpoint endpoint;
@@ -54,7 +57,15 @@ public final class AgentRuntime implements AutoCloseable {
                     "Loadwise agent: OS metrics from pure Java ({0}) because {1}", os.name(), os.fallbackReason());
         }
         JmxAdapterChoice choice = adapterChoice(config);
-        this.appServer = new JmxMappingSource(server, choice, null, true);
+        this.requests = new RequestRecorder();
+        // the two refer to each other: the filter asks what the server maps, the server how long traffic has run
+        JmxMappingSource[] appServerHolder = new JmxMappingSource[1];
+        // one instance in both samples: it keeps the last-second window and the server's thread maximum
+        FilterLoadSource filterLoad = new FilterLoadSource(requests, () -> System.nanoTime() / 1_000_000,
+                config.capacity(), config.standIn(), Runtime.getRuntime().availableProcessors(),
+                () -> appServerHolder[0].mapped());
+        this.appServer = new JmxMappingSource(server, choice, null, true, filterLoad::trafficMillis);
+        appServerHolder[0] = appServer;
         JmxMappingSource appServerFast = new JmxMappingSource(server, choice, OrcaLoadReport.CARRIED_METRICS, false);
 
         MetricSource heap = new JvmHeapSource(ManagementFactory.getMemoryMXBean(),
@@ -62,6 +73,7 @@ public final class AgentRuntime implements AutoCloseable {
         List<MetricSource> fast = new ArrayList<>(os.fast());
         fast.add(heap);
         fast.add(appServerFast);
+        fast.add(filterLoad); // after the server's source: it fills in what that one did not report
         List<MetricSource> full = new ArrayList<>(os.fast());
         full.addAll(os.slow());
         full.add(heap);
@@ -70,6 +82,7 @@ public final class AgentRuntime implements AutoCloseable {
         full.add(new JvmThreadSource(ManagementFactory.getThreadMXBean()));
         full.add(new JvmClassSource(ManagementFactory.getClassLoadingMXBean()));
         full.add(appServer);
+        full.add(filterLoad);
         this.sampler = new Sampler(fast, full, this::sourceNames, System::currentTimeMillis);
         this.headerGate = new HeaderGate(sampler, config.headerIntervalMillis());
         this.endpoint = new MetricsEndpoint(sampler, config.secret());
@@ -128,6 +141,11 @@ public final class AgentRuntime implements AutoCloseable {
 
     public Sampler sampler() {
         return sampler;
+    }
+
+    /** Where the servlet filter records each request it sees. */
+    public RequestRecorder requests() {
+        return requests;
     }
 
     public HeaderGate headerGate() {

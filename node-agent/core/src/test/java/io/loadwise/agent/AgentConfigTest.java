@@ -49,6 +49,10 @@ class AgentConfigTest {
         assertInvalid(AgentConfig.HEADER_INTERVAL, "-2", "-1 (never)");
         assertInvalid(AgentConfig.HEADER_INTERVAL, "fast", "whole number");
         assertInvalid(AgentConfig.OS_SOURCE, "wmi", "auto, sigar or java");
+        assertInvalid(AgentConfig.CAPACITY, "-1", "0 (derive it) or a positive number");
+        assertInvalid(AgentConfig.CAPACITY, "lots", "whole number of concurrent requests");
+        assertInvalid(AgentConfig.CAPACITY, "3000000000", "too large");
+        assertInvalid(AgentConfig.STAND_IN, "yes", "true or false");
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> AgentConfig.load(Map.of(AgentConfig.CONFIG_FILE, dir.resolve("missing.properties").toString())));
         assertTrue(e.getMessage().contains("missing.properties"), e.getMessage());

@@ -9,15 +9,26 @@ import io.loadwise.policy.PolicyMetric;
  * Load signal of the agent-driven "least" policies over the nodes they can judge: the value of one agent
  * metric, computed when the picker is built, so the pick path reads one array element. A node without
  * the value (no fresh sample, or the metric missing) is {@link NodeLoad#EXCLUDED} here: it is not down,
- * {@link UnknownSharePicker} serves it with a selector of its own.
+ * {@link UnknownSharePicker} serves it with a selector of its own. A policy may also exclude the nodes
+ * whose value reaches a saturation level (jvm-aware-classic's load 100): those are never picked.
  */
 final class AgentLoad implements NodeLoad {
 
     private final double[] load;
+    private final double saturatedFrom;
 
     /** @param load per node index; NaN marks a node without usable metrics */
     AgentLoad(double[] load) {
+        this(load, Double.POSITIVE_INFINITY);
+    }
+
+    /**
+     * @param load per node index; NaN marks a node without usable metrics
+     * @param saturatedFrom a node whose load is at least this is excluded, even as a last resort
+     */
+    AgentLoad(double[] load, double saturatedFrom) {
         this.load = load;
+        this.saturatedFrom = saturatedFrom;
     }
 
     /** The value of one agent metric per node index; NaN when the sample is missing, stale or lacks it. */
@@ -32,7 +43,8 @@ final class AgentLoad implements NodeLoad {
 
     @Override
     public int rank(NodeView node) {
-        return Double.isNaN(load[node.index()]) ? EXCLUDED : 0;
+        double value = load[node.index()];
+        return Double.isNaN(value) || value >= saturatedFrom ? EXCLUDED : 0;
     }
 
     @Override

@@ -10,9 +10,10 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * JPR-01/02 (jQoStdV1): the node with the least {@link JvmAwareLoad} (Equation 2), computed from the
- * agent samples when the picker is built, corrected between samples by the connections each node has
- * taken since ({@link HeadroomLoad}: fewest {@code (active + 1) / (100 - load)}); ties rotate. Saturated
+ * JPR-01/02 (jQoStdV1), departing from the seed: the seed sends each request to the node with the least
+ * {@link JvmAwareLoad} (Equation 2; kept as {@link JvmAwareClassicPolicy}). Here that load, computed from
+ * the agent samples when the picker is built, becomes a weight for the connections each node has taken
+ * since ({@link HeadroomLoad}: fewest {@code (active + 1) / (100 - load)}); ties rotate. Saturated
  * nodes (load 100) are never picked,
  * not even as a last resort: if every node is saturated or down the pick returns {@code null} and the
  * dispatcher refuses the request rather than push a server into failure.
@@ -36,7 +37,7 @@ public final class JvmAwarePolicy implements LoadBalancingPolicy {
 
     @Override
     public String description() {
-        return "JVM-aware (jQoStdV1): least mean of CPU, I/O wait, queue, threads, JDBC and heap use, spread"
+        return "JVM-aware (jQoStdV1, departs from the seed's argmin): least mean of CPU, I/O wait, queue, threads, JDBC and heap use, spread"
                 + " between samples by live connections per headroom; excludes saturated nodes";
     }
 

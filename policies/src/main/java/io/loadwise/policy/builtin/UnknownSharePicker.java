@@ -40,18 +40,26 @@ final class UnknownSharePicker implements Picker {
      * @param values the policy's per-node values, NaN for an unknown node
      */
     static Picker over(ClusterSnapshot snapshot, double[] values) {
+        return over(snapshot, values, Double.POSITIVE_INFINITY);
+    }
+
+    /**
+     * As {@link #over(ClusterSnapshot, double[])}, except that a known node whose value is at least
+     * {@code saturatedFrom} is never picked (an unknown node is never saturated: nothing says it is).
+     */
+    static Picker over(ClusterSnapshot snapshot, double[] values, double saturatedFrom) {
         int unknownCount = 0;
         for (double v : values) {
             unknownCount += Double.isNaN(v) ? 1 : 0;
         }
         if (unknownCount == 0) {
-            return new ArgminPicker(snapshot, new AgentLoad(values));
+            return new ArgminPicker(snapshot, new AgentLoad(values, saturatedFrom));
         }
         Picker byConnections = new ArgminPicker(snapshot, new UnknownNodesLoad(values));
         if (unknownCount == values.length) {
             return byConnections;
         }
-        return new UnknownSharePicker(new ArgminPicker(snapshot, new AgentLoad(values)), byConnections,
+        return new UnknownSharePicker(new ArgminPicker(snapshot, new AgentLoad(values, saturatedFrom)), byConnections,
                 unknownCount, values.length);
     }
 

@@ -19,9 +19,9 @@ import org.junit.jupiter.api.Test;
 
 class BuiltinRegistryTest {
 
-    static final List<String> IDS = List.of("f5-dynamic-ratio", "fastest-response-time", "jvm-aware",
-            "least-connections", "least-loaded", "least-sessions", "random", "round-robin", "static-wrr",
-            "weighted-least-connections");
+    static final List<String> IDS = List.of("adaptive", "f5-dynamic-ratio", "fastest-response-time", "jvm-aware",
+            "jvm-aware-classic", "least-connections", "least-loaded", "least-sessions", "probed-response-time",
+            "random", "round-robin", "rr-to-lc", "static-wrr", "weighted-least-connections");
 
     private final PolicyRegistry registry = PolicyRegistry.load();
 
@@ -48,10 +48,16 @@ class BuiltinRegistryTest {
             declared.put(policy.id(), policy.inputs());
         }
         Set<PolicyInput> agent = Set.of(PolicyInput.AGENT_METRICS);
-        assertEquals(Map.of("f5-dynamic-ratio", agent, "fastest-response-time", Set.of(PolicyInput.RESPONSE_TIMES),
-                "jvm-aware", agent, "least-connections", Set.of(), "least-loaded", agent, "least-sessions", agent,
-                "random", Set.of(), "round-robin", Set.of(), "static-wrr", Set.of(), "weighted-least-connections",
-                Set.of()), declared);
+        Set<PolicyInput> none = Set.of();
+        assertEquals(Map.ofEntries(
+                Map.entry("adaptive", Set.of(PolicyInput.AGENT_METRICS, PolicyInput.RESPONSE_TIMES)),
+                Map.entry("f5-dynamic-ratio", agent),
+                Map.entry("fastest-response-time", Set.of(PolicyInput.RESPONSE_TIMES)), Map.entry("jvm-aware", agent),
+                Map.entry("jvm-aware-classic", agent), Map.entry("least-connections", none),
+                Map.entry("least-loaded", agent), Map.entry("least-sessions", agent),
+                Map.entry("probed-response-time", Set.of(PolicyInput.RESPONSE_TIMES)), Map.entry("random", none),
+                Map.entry("round-robin", none), Map.entry("rr-to-lc", none), Map.entry("static-wrr", none),
+                Map.entry("weighted-least-connections", none)), declared);
     }
 
     @Test
@@ -68,7 +74,7 @@ class BuiltinRegistryTest {
         PolicyOptions stray = PolicyOptions.of(Map.of("heapThreshold", 80));
         for (LoadBalancingPolicy policy : registry.all().values()) {
             List<String> errors = policy.validate(stray);
-            if (policy.id().equals("jvm-aware")) {
+            if (policy.id().startsWith("jvm-aware") || policy.id().equals("adaptive")) {
                 assertTrue(errors.isEmpty(), errors.toString());
             } else {
                 assertEquals(1, errors.size(), policy.id() + ": " + errors);

@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.atomic.AtomicLong;
 
 /** Nodes named A, B, C... plus a policy from the registry and a seeded environment. */
 final class TestCluster {
@@ -22,6 +23,8 @@ final class TestCluster {
     final LoadBalancingPolicy policy;
     PolicyOptions options = PolicyOptions.EMPTY;
     long seed = 42;
+    /** The environment's clock in nanoseconds: stands still unless a test moves it. */
+    final AtomicLong clock = new AtomicLong();
 
     private TestCluster(String policyId, int[] weights) {
         this.policy = REGISTRY.get(policyId);
@@ -58,7 +61,7 @@ final class TestCluster {
     }
 
     PolicyEnvironment env() {
-        return new PolicyEnvironment(new Random(seed), () -> 0L, options);
+        return new PolicyEnvironment(new Random(seed), clock::get, options);
     }
 
     Picker picker() {

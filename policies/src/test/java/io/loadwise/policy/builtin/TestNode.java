@@ -17,6 +17,8 @@ final class TestNode implements NodeView {
     private final AtomicInteger active = new AtomicInteger();
     private final AtomicInteger inFlight = new AtomicInteger();
     private volatile double responseTimeMillis = Double.NaN;
+    /** NaN: none set, {@link #peakEwmaResponseMillis()} falls back to the interface's default. */
+    private volatile double peakEwmaMillis = Double.NaN;
     private volatile AgentSample sample;
 
     TestNode(int index, String name, int weight) {
@@ -56,6 +58,11 @@ final class TestNode implements NodeView {
 
     TestNode responseTime(double millis) {
         responseTimeMillis = millis;
+        return this;
+    }
+
+    TestNode peakEwma(double millis) {
+        peakEwmaMillis = millis;
         return this;
     }
 
@@ -115,6 +122,12 @@ final class TestNode implements NodeView {
     @Override
     public double recentResponseTimeMillis() {
         return responseTimeMillis;
+    }
+
+    @Override
+    public double peakEwmaResponseMillis() {
+        double peak = peakEwmaMillis;
+        return Double.isNaN(peak) ? NodeView.super.peakEwmaResponseMillis() : peak;
     }
 
     @Override

@@ -20,7 +20,8 @@ import org.junit.jupiter.params.provider.FieldSource;
 class UnknownNodesTest {
 
     static final List<String> IDS = BuiltinRegistryTest.IDS;
-    static final List<String> AGENT_DRIVEN = List.of("f5-dynamic-ratio", "jvm-aware", "least-loaded", "least-sessions");
+    static final List<String> AGENT_DRIVEN = List.of("f5-dynamic-ratio", "jvm-aware", "jvm-aware-classic",
+            "least-loaded", "least-sessions");
 
     private static final int NODES = 5;
 

@@ -78,6 +78,11 @@ final class BenchNode implements NodeView {
     }
 
     @Override
+    public double peakEwmaResponseMillis() {
+        return live.peakEwmaResponseMillis(NOW);
+    }
+
+    @Override
     public AgentSample agentSample() {
         return agentSample;
     }

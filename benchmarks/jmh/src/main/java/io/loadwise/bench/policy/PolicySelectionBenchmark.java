@@ -37,7 +37,8 @@ import org.openjdk.jmh.annotations.State;
 public class PolicySelectionBenchmark {
 
     @Param({"random", "round-robin", "static-wrr", "least-connections", "weighted-least-connections",
-        "least-sessions", "least-loaded", "fastest-response-time", "f5-dynamic-ratio", "jvm-aware"})
+        "least-sessions", "least-loaded", "fastest-response-time", "f5-dynamic-ratio", "jvm-aware",
+        "jvm-aware-classic", "adaptive", "probed-response-time", "rr-to-lc"})
     public String policy;
 
     @Param({"3", "16", "100"})

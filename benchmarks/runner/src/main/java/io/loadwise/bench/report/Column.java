@@ -1,22 +1,31 @@
 package io.loadwise.bench.report;
 
+import io.loadwise.bench.stats.Interval;
 import io.loadwise.bench.sweep.CellResult;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.ToDoubleFunction;
 
-/** A numeric column of the scenario tables: header, source (JMeter or dispatcher), value, decimals. */
-record Column(String header, ToDoubleFunction<CellResult> value, int decimals) {
+/**
+ * A numeric column of the scenario tables: header, value of one run, decimals, and whether the tables show
+ * its 95 % interval over the repeats (throughput, failures and response times: the figures a ranking or a
+ * reader compares) or only its mean (the dispatcher's diagnostics).
+ */
+record Column(String header, ToDoubleFunction<CellResult> value, int decimals, boolean interval) {
+
+    Column(String header, ToDoubleFunction<CellResult> value, int decimals) {
+        this(header, value, decimals, false);
+    }
 
     /** The seed's Table 8 layout, JMeter figures for samples, throughput, failures and latency. */
     static final List<Column> TABLE = List.of(
             new Column("Samples", r -> r.samples(), 0),
             new Column("Active Conns", CellResult::activeConns, 2),
-            new Column("Throughput", CellResult::throughput, 2),
-            new Column("Failed", r -> r.failed(), 0),
-            new Column("Failed %", CellResult::failedPercent, 2),
-            new Column("Latency", CellResult::latencyMs, 2),
-            new Column("p90", r -> r.p90Ms(), 0),
+            new Column("Throughput", CellResult::throughput, 2, true),
+            new Column("Failed", r -> r.failed(), 0, true),
+            new Column("Failed %", CellResult::failedPercent, 2, true),
+            new Column("Latency", CellResult::latencyMs, 2, true),
+            new Column("p90", r -> r.p90Ms(), 0, true),
             new Column("WT1", CellResult::wt1Ms, 3),
             new Column("WT2", CellResult::wt2Ms, 3),
             new Column("PT", CellResult::ptMs, 2),
@@ -31,6 +40,11 @@ record Column(String header, ToDoubleFunction<CellResult> value, int decimals) {
             new Column("VCN3 peak heap %", r -> r.peakLoad("VCN3").heapPercent(), 0),
             new Column("VCN3 peak threads %", r -> r.peakLoad("VCN3").threadsPercent(), 0),
             new Column("VCN3 peak JDBC %", r -> r.peakLoad("VCN3").jdbcPercent(), 0));
+
+    /** This column's mean and 95 % interval over {@code runs}. */
+    Interval over(List<CellResult> runs) {
+        return Interval.of(runs.stream().mapToDouble(value).toArray());
+    }
 
     /** The value, or "n/a" for NaN (a figure nobody reported, e.g. agent metrics of a TCP row). */
     String format(double v) {

@@ -20,8 +20,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Writes a sweep's results folder from its cell files: {@code <scenario>.md/.csv} per scenario (seed
- * tables 10-14), {@code ranking.md/.csv} (Table 15), {@code plots/<scenario>.png} (throughput and
+ * Writes a sweep's results folder from its run files: {@code <scenario>.md/.csv} per scenario (seed
+ * tables 10-14, means with 95 % intervals over the repeats), {@code ranking.md/.csv} (Table 15, with
+ * ties), {@code runs.csv} (the run order and the load averages), {@code plots/<scenario>.png} (throughput and
  * failures per policy) and {@code plots/traces/*.png} (per-node selections), and {@code README.md}.
  */
 public final class SweepReport implements ResultsWriter {
@@ -40,60 +41,109 @@ public final class SweepReport implements ResultsWriter {
     public void write() throws IOException {
         String settingsLine = settingsLine();
         List<PolicyRow> rows = settings.rowList();
-        List<Map<PolicyRow, CellResult>> all = new ArrayList<>();
-        StringBuilder index = new StringBuilder("# Policy sweep: ").append(out.getFileName()).append("\n\n")
-                .append(settingsLine).append("\n\n").append(environment).append("\n\n");
-        int cells = 0;
+        Map<String, String> titles = new LinkedHashMap<>();
+        Map<String, Map<PolicyRow, List<CellResult>>> all = new LinkedHashMap<>();
+        Map<String, CellResult> byRun = new LinkedHashMap<>();
+        int runs = 0;
         int agentLive = 0;
         for (CapacityScenario scenario : settings.scenarioList()) {
             String key = CapacityPlan.key(scenario);
-            Map<PolicyRow, CellResult> results = new LinkedHashMap<>();
+            titles.put(key, CapacityPlan.title(scenario));
+            Map<PolicyRow, List<CellResult>> results = new LinkedHashMap<>();
             for (PolicyRow row : rows) {
-                CellResult r = SweepRunner.readCell(out, key, row.key());
-                if (r != null) {
-                    results.put(row, r);
-                    cells++;
+                List<CellResult> cellRuns = SweepRunner.readRuns(out, key, row.key(), settings.repeats());
+                results.put(row, cellRuns);
+                for (CellResult r : cellRuns) {
+                    byRun.put(RunsCsv.key(key, row.key(), r.repeat()), r);
+                    runs++;
                     agentLive += r.agentLive() ? 1 : 0;
                 }
-                Path trace = out.resolve("traces").resolve(key + "-" + row.key() + ".csv");
-                Path tracePng = out.resolve("plots").resolve("traces").resolve(key + "-" + row.key() + ".png");
-                if (Files.isRegularFile(trace) && (!Files.exists(tracePng)
-                        || Files.getLastModifiedTime(tracePng).compareTo(Files.getLastModifiedTime(trace)) < 0)) {
-                    TracePlot.write(trace, tracePng, CapacityPlan.title(scenario) + ": " + row.label());
+                for (int repeat = 1; repeat <= settings.repeats(); repeat++) {
+                    plotTrace(SweepRunner.traceFile(out, key, row.key(), repeat), out.resolve("plots").resolve("traces")
+                            .resolve(key + "-" + row.key() + "-run" + repeat + ".png"),
+                            CapacityPlan.title(scenario) + ": " + row.label() + ", run " + repeat);
                 }
             }
-            all.add(results);
+            all.put(key, results);
+        }
+        Ranking ranking = new Ranking(rows, titles, all);
+        StringBuilder index = new StringBuilder("# Policy sweep: ").append(out.getFileName()).append("\n\n")
+                .append(settingsLine).append("\n\n").append(environment).append("\n\n");
+        for (CapacityScenario scenario : settings.scenarioList()) {
+            String key = CapacityPlan.key(scenario);
+            Map<PolicyRow, List<CellResult>> results = all.get(key);
             String capacityLine = "Capacities: " + settings.capacity().describe(scenario) + ". " + settingsLine;
-            ScenarioTable table = new ScenarioTable(CapacityPlan.title(scenario), capacityLine, rows, results);
+            ScenarioTable table = new ScenarioTable(CapacityPlan.title(scenario), capacityLine, rows, results,
+                    ranking.places(key));
             Files.writeString(out.resolve(key + ".md"), table.markdown()
                     + "\n![throughput and failures](plots/" + key + ".png)\n", StandardCharsets.UTF_8);
             Files.writeString(out.resolve(key + ".csv"), table.csv(), StandardCharsets.UTF_8);
             PairedBarChart bars = new PairedBarChart(CapacityPlan.title(scenario),
-                    new PairedBarChart.Panel("Throughput (completed samples/s, JMeter)", "%.1f"),
-                    new PairedBarChart.Panel("Failed samples (JMeter)", "%.0f"));
+                    new PairedBarChart.Panel("Throughput (completed samples/s, JMeter; mean of the runs)", "%.1f"),
+                    new PairedBarChart.Panel("Failed samples (JMeter; mean of the runs)", "%.1f"));
+            long complete = 0;
             for (PolicyRow row : rows) {
-                CellResult r = results.get(row);
-                if (r != null && r.error() == null) {
-                    bars.add(row.label() + (row == PolicyRow.HTTP_STATIC_WRR ? " (control)" : ""), r.throughput(),
-                            r.failed());
+                List<CellResult> ok = ScenarioTable.succeeded(results.get(row));
+                complete += ok.size() == settings.repeats() ? 1 : 0;
+                if (!ok.isEmpty()) {
+                    bars.add(row.label() + (row.equals(PolicyRow.HTTP_STATIC_WRR) ? " (control)" : ""),
+                            ok.stream().mapToDouble(CellResult::throughput).average().orElseThrow(),
+                            ok.stream().mapToLong(CellResult::failed).average().orElseThrow());
                 }
             }
             if (!bars.isEmpty()) {
                 bars.writePng(out.resolve("plots").resolve(key + ".png"));
             }
             index.append("- [").append(CapacityPlan.title(scenario)).append("](").append(key).append(".md): ")
-                    .append(results.size()).append('/').append(rows.size()).append(" cells\n");
+                    .append(complete).append('/').append(rows.size()).append(" policies with all ")
+                    .append(settings.repeats()).append(" runs\n");
         }
-        Ranking ranking = new Ranking(rows, all);
         Files.writeString(out.resolve("ranking.md"), ranking.markdown(settingsLine), StandardCharsets.UTF_8);
         Files.writeString(out.resolve("ranking.csv"), ranking.csv(), StandardCharsets.UTF_8);
-        index.append("- [Overall ranking (Table 15)](ranking.md)\n\n")
-                .append(String.format(Locale.ROOT, "%d of %d cells have results. Node agent data reached the dispatcher"
-                        + " (a fresh agent sample for every node at the end of the run) in %d of them.%n", cells,
-                        settings.cells(), agentLive))
-                .append("\nFiles: `cells/<scenario>/<policy>.json` (every figure of a cell), `traces/*.csv` (per-second"
-                        + " dispatcher figures and per-node selections), `plots/`.\n");
+        Files.writeString(out.resolve("runs.csv"), RunsCsv.write(settings.order(), byRun), StandardCharsets.UTF_8);
+        index.append("- [Policy ranking (Table 15, with ties)](ranking.md)\n- [Every run, in order, with the load"
+                        + " average](runs.csv)\n\n")
+                .append(String.format(Locale.ROOT, "%d of %d runs (%d cells x %d repeats) have results. Node agent data"
+                        + " reached the dispatcher (a fresh agent sample for every node at the end of the run) in %d of"
+                        + " them.%n", runs, settings.cells() * settings.repeats(), settings.cells(), settings.repeats(),
+                        agentLive))
+                .append("\n").append(method())
+                .append("\nFiles: `cells/<scenario>/<policy>/run-<n>.json` (every figure of a run), `runs.csv` (the"
+                        + " run order, each run's main figures and the load averages around it), `traces/*.csv`"
+                        + " (per-second dispatcher figures and per-node selections), `plots/`.\n");
         Files.writeString(out.resolve("README.md"), index, StandardCharsets.UTF_8);
+    }
+
+    /** The README's method section: repeats (and why fewer than recommended), order, intervals, ties. */
+    String method() {
+        StringBuilder md = new StringBuilder("## Method\n\n");
+        md.append(String.format(Locale.ROOT, "Every cell (scenario x policy) runs %d times", settings.repeats()));
+        if (settings.repeats() < SweepSettings.RECOMMENDED_REPEATS) {
+            md.append(String.format(Locale.ROOT, " - fewer than the method's %d, because: %s",
+                    SweepSettings.RECOMMENDED_REPEATS, settings.repeatsReason()));
+        }
+        md.append(String.format(Locale.ROOT, ". The runs are in a randomised, interleaved order (seed %d): %d rounds,"
+                + " each of which runs every cell once in a random order, so drift of the shared machine falls on every"
+                + " policy alike; `runs.csv` lists the order and the 1/5/15-minute load averages (/proc/loadavg)"
+                + " before and after each run.%n%n", settings.seed(), settings.repeats()));
+        md.append("Tables give the mean over a cell's successful runs with its 95 % confidence interval,"
+                + " mean +/- t(0.975, n-1) s / sqrt(n) (Student's t, because n is small). Policies are ranked per"
+                + " scenario by fewest failures (failed %), then highest throughput; a difference that Welch's"
+                + " two-sided t-test at 5 % cannot tell from the noise is a tie, and tied policies share a rank. A"
+                + " policy joins a tie group when it does not differ from the group's best, so a chain of small"
+                + " differences cannot tie the best with the worst. Cells with a single run have no interval and"
+                + " can only tie.\n");
+        if (settings.calibration() != null) {
+            md.append("\nSettings from the calibration ").append(settings.calibration()).append(".\n");
+        }
+        return md.toString();
+    }
+
+    private static void plotTrace(Path trace, Path png, String title) throws IOException {
+        if (Files.isRegularFile(trace) && (!Files.exists(png)
+                || Files.getLastModifiedTime(png).compareTo(Files.getLastModifiedTime(trace)) < 0)) {
+            TracePlot.write(trace, png, title);
+        }
     }
 
     private String settingsLine() {

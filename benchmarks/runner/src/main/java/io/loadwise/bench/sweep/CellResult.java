@@ -5,7 +5,8 @@ import java.util.Map;
 
 /**
  * One sweep cell's figures: JMeter's own (from its JTL) and the dispatcher's Table 8 (from its API).
- * Stored as {@code cells/<scenario>/<row>.json}; a cell with a file is done and is skipped on resume.
+ * Stored as {@code cells/<scenario>/<row>/run-<repeat>.json}; a run with a file and no error is done and is
+ * skipped on resume.
  *
  * @param scenario        scenario key (baseline, heap, ...)
  * @param row             policy row key (tcp-random, ...)
@@ -35,13 +36,17 @@ import java.util.Map;
  * @param loadSeconds     JMeter's first-sample-to-last-sample span
  * @param peakLoad        per node, the highest heap/threads/JDBC use its agent reported (HTTP rows)
  * @param failuresByNode  per node, the requests the dispatcher failed on it (refused, reset, timed out, 5xx)
+ * @param repeat          which repeat of the cell this run is (1-based; 0 in results from before repeats)
+ * @param position        the run's place in the sweep's randomised order (1-based; 0 before repeats)
+ * @param loadBefore      the machine's load averages just before the run (null before they were recorded)
+ * @param loadAfter       the machine's load averages just after the run
  */
 public record CellResult(String scenario, String row, String error, long samples, long failed, double failedPercent,
         double throughput, double latencyMs, long p50Ms, long p90Ms, long p99Ms, Map<String, Long> failuresByCode,
         long lbSamples, long lbFailed, double activeConns, double lbLatencyMs, double wt1Ms, double wt2Ms,
         double ptMs, double slowdown, double nodeSels, Map<String, Long> selections, boolean agentLive,
         String startedAt, double wallSeconds, double loadSeconds, Map<String, NodeLoad> peakLoad,
-        Map<String, Long> failuresByNode) {
+        Map<String, Long> failuresByNode, int repeat, int position, LoadAverage loadBefore, LoadAverage loadAfter) {
 
     /** {@code node}'s share of the node selections, in percent (0 when nothing was selected). */
     public double selectionShare(String node) {
@@ -59,9 +64,17 @@ public record CellResult(String scenario, String row, String error, long samples
         return failuresByNode == null ? 0 : failuresByNode.getOrDefault(node, 0L);
     }
 
+    /** This result as run {@code repeat} at {@code position} of the sweep's order, with the load around it. */
+    public CellResult withRun(int repeat, int position, LoadAverage before, LoadAverage after) {
+        return new CellResult(scenario, row, error, samples, failed, failedPercent, throughput, latencyMs, p50Ms, p90Ms,
+                p99Ms, failuresByCode, lbSamples, lbFailed, activeConns, lbLatencyMs, wt1Ms, wt2Ms, ptMs, slowdown,
+                nodeSels, selections, agentLive, startedAt, wallSeconds, loadSeconds, peakLoad, failuresByNode, repeat,
+                position, before, after);
+    }
+
     /** A cell that could not run. */
     public static CellResult failed(String scenario, String row, String error, String startedAt, double wallSeconds) {
         return new CellResult(scenario, row, error, 0, 0, 0, 0, 0, 0, 0, 0, Map.of(), 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                Map.of(), false, startedAt, wallSeconds, 0, Map.of(), Map.of());
+                Map.of(), false, startedAt, wallSeconds, 0, Map.of(), Map.of(), 0, 0, null, null);
     }
 }

@@ -210,7 +210,7 @@ public final class CellRunner {
                 totals.path("ptMillis").asDouble(), totals.path("slowdown").asDouble(),
                 jtl.durationSeconds() == 0 ? 0 : lbSelections / jtl.durationSeconds(), selections, agentLive,
                 startedAt, seconds(started), jtl.durationSeconds(), trace.peakLoad(),
-                failuresByNode);
+                failuresByNode, 0, 0, null, null);
     }
 
     /** Child processes of this JVM still alive after a cell (killed, and named), or null when there are none. */

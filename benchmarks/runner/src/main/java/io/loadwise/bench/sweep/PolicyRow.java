@@ -1,45 +1,81 @@
 package io.loadwise.bench.sweep;
 
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 
 /**
- * The twelve policy rows of the seed's Table 10, in its order: the dispatcher mode, the policy id
- * and the static weights of VCN1..3 (2:2:1 for the weighted rows, 1:1:1 otherwise).
+ * A policy row of the sweep: the dispatcher mode, the policy id and the static weights of VCN1..3 (2:2:1
+ * for the weighted rows, 1:1:1 otherwise). The twelve rows of the seed's Table 10 are constants, in its
+ * order ({@link #values()}); any other policy the dispatcher knows (a plugin through the SPI,
+ * {@code jvm-aware-classic}, {@code adaptive}) is a row too: {@code --policies http-<id>} or
+ * {@code tcp-<id>}, with 1:1:1 weights, or 2:2:1 as {@code http-<id>@2:2:1}. Nothing here assumes a list:
+ * whether the dispatcher knows the id is found out when the cell starts it.
  *
- * <p>The seed's "jQoStdV1Policy" is Loadwise's {@code jvm-aware} policy.
+ * <p>The seed's "jQoStdV1Policy" (Equation 2, argmin with exclusion thresholds) is Loadwise's
+ * {@code jvm-aware-classic}; {@code jvm-aware} departs from it (it weighs live connections by the agent's
+ * headroom), and its label says so.
  */
-public enum PolicyRow {
-    TCP_RANDOM("TCP Random", "tcp", "random", false),
-    HTTP_RANDOM("HTTP Random", "http", "random", false),
-    TCP_ROUND_ROBIN("TCP Round-Robin", "tcp", "round-robin", false),
-    HTTP_ROUND_ROBIN("HTTP Round-Robin", "http", "round-robin", false),
-    TCP_STATIC_WRR("TCP Static Weighted Round-Robin", "tcp", "static-wrr", true),
-    HTTP_STATIC_WRR("HTTP Static Weighted Round-Robin", "http", "static-wrr", true),
-    HTTP_F5_DYNAMIC_RATIO("HTTP F5 Dynamic Ratio", "http", "f5-dynamic-ratio", false),
-    HTTP_JVM_AWARE("HTTP JVM-aware (seed: jQoStdV1Policy)", "http", "jvm-aware", false),
-    HTTP_FASTEST_RESPONSE_TIME("HTTP Fastest Response Time", "http", "fastest-response-time", false),
-    HTTP_LEAST_LOADED("HTTP Least Loaded", "http", "least-loaded", false),
-    HTTP_LEAST_CONNECTIONS("HTTP Least Connections", "http", "least-connections", false),
-    HTTP_WEIGHTED_LEAST_CONNECTIONS("HTTP Weighted Least Connections", "http", "weighted-least-connections", true);
+public final class PolicyRow {
+
+    public static final PolicyRow TCP_RANDOM = seed("TCP_RANDOM", "TCP Random", "tcp", "random", false);
+    public static final PolicyRow HTTP_RANDOM = seed("HTTP_RANDOM", "HTTP Random", "http", "random", false);
+    public static final PolicyRow TCP_ROUND_ROBIN = seed("TCP_ROUND_ROBIN", "TCP Round-Robin", "tcp", "round-robin", false);
+    public static final PolicyRow HTTP_ROUND_ROBIN = seed("HTTP_ROUND_ROBIN", "HTTP Round-Robin", "http", "round-robin", false);
+    public static final PolicyRow TCP_STATIC_WRR = seed("TCP_STATIC_WRR", "TCP Static Weighted Round-Robin", "tcp",
+            "static-wrr", true);
+    public static final PolicyRow HTTP_STATIC_WRR = seed("HTTP_STATIC_WRR", "HTTP Static Weighted Round-Robin", "http",
+            "static-wrr", true);
+    public static final PolicyRow HTTP_F5_DYNAMIC_RATIO = seed("HTTP_F5_DYNAMIC_RATIO", "HTTP F5 Dynamic Ratio", "http",
+            "f5-dynamic-ratio", false);
+    public static final PolicyRow HTTP_JVM_AWARE = seed("HTTP_JVM_AWARE",
+            "HTTP JVM-aware, headroom-weighted (departure from the seed)", "http", "jvm-aware", false);
+    public static final PolicyRow HTTP_FASTEST_RESPONSE_TIME = seed("HTTP_FASTEST_RESPONSE_TIME",
+            "HTTP Fastest Response Time", "http", "fastest-response-time", false);
+    public static final PolicyRow HTTP_LEAST_LOADED = seed("HTTP_LEAST_LOADED", "HTTP Least Loaded", "http",
+            "least-loaded", false);
+    public static final PolicyRow HTTP_LEAST_CONNECTIONS = seed("HTTP_LEAST_CONNECTIONS", "HTTP Least Connections",
+            "http", "least-connections", false);
+    public static final PolicyRow HTTP_WEIGHTED_LEAST_CONNECTIONS = seed("HTTP_WEIGHTED_LEAST_CONNECTIONS",
+            "HTTP Weighted Least Connections", "http", "weighted-least-connections", true);
+
+    private static final List<PolicyRow> SEED = List.of(TCP_RANDOM, HTTP_RANDOM, TCP_ROUND_ROBIN, HTTP_ROUND_ROBIN,
+            TCP_STATIC_WRR, HTTP_STATIC_WRR, HTTP_F5_DYNAMIC_RATIO, HTTP_JVM_AWARE, HTTP_FASTEST_RESPONSE_TIME,
+            HTTP_LEAST_LOADED, HTTP_LEAST_CONNECTIONS, HTTP_WEIGHTED_LEAST_CONNECTIONS);
+
+    /** Labels of policies outside the seed's table whose names the tables should spell out. */
+    private static final java.util.Map<String, String> KNOWN_LABELS = java.util.Map.of(
+            "jvm-aware-classic", "JVM-aware classic (the seed's jQoStdV1Policy, Equation 2 argmin)",
+            "adaptive", "Adaptive (Loadwise)");
 
     private static final List<Integer> WEIGHTED = List.of(2, 2, 1);
     private static final List<Integer> EQUAL = List.of(1, 1, 1);
+    private static final String WEIGHTED_SUFFIX = "@2:2:1";
 
+    private final String name;
     private final String label;
     private final String mode;
     private final String policyId;
     private final boolean weighted;
 
-    PolicyRow(String label, String mode, String policyId, boolean weighted) {
+    private PolicyRow(String name, String label, String mode, String policyId, boolean weighted) {
+        this.name = name;
         this.label = label;
         this.mode = mode;
         this.policyId = policyId;
         this.weighted = weighted;
     }
 
-    /** The row's name in the tables, as the seed names it. */
+    private static PolicyRow seed(String name, String label, String mode, String policyId, boolean weighted) {
+        return new PolicyRow(name, label, mode, policyId, weighted);
+    }
+
+    /** The seed's twelve rows, in its Table 10 order: the default sweep. */
+    public static PolicyRow[] values() {
+        return SEED.toArray(PolicyRow[]::new);
+    }
+
+    /** The row's name in the tables, as the seed names it (or the policy id for rows outside the seed's). */
     public String label() {
         return label;
     }
@@ -63,20 +99,53 @@ public enum PolicyRow {
         return weights().get(0) + ":" + weights().get(1) + ":" + weights().get(2);
     }
 
-    /** Short file-name key, e.g. {@code http-static-wrr}. */
+    /** Short file-name key, e.g. {@code http-static-wrr}, {@code http-adaptive@2:2:1}. */
     public String key() {
-        return mode + "-" + policyId;
+        boolean seedWeights = SEED.stream().anyMatch(r -> r.mode.equals(mode) && r.policyId.equals(policyId)
+                && r.weighted == weighted);
+        return mode + "-" + policyId + (weighted && !seedWeights ? WEIGHTED_SUFFIX : "");
     }
 
-    /** The row whose {@link #key()} or enum name is {@code text}, case-insensitive. */
+    /**
+     * The seed row whose {@link #key()} or constant name is {@code text}, case-insensitive; otherwise the
+     * row {@code tcp-<id>} or {@code http-<id>} (optionally {@code @2:2:1}) for any other policy id.
+     */
     public static PolicyRow parse(String text) {
-        for (PolicyRow row : values()) {
-            if (row.key().equalsIgnoreCase(text) || row.name().equalsIgnoreCase(text)) {
+        for (PolicyRow row : SEED) {
+            if (row.key().equalsIgnoreCase(text) || row.name.equalsIgnoreCase(text)) {
                 return row;
             }
         }
-        throw new IllegalArgumentException("unknown policy row '" + text + "'; known rows: "
-                + String.join(", ", Arrays.stream(values()).map(PolicyRow::key).toList()));
+        String key = text.trim().toLowerCase(Locale.ROOT);
+        boolean weighted = key.endsWith(WEIGHTED_SUFFIX);
+        if (weighted) {
+            key = key.substring(0, key.length() - WEIGHTED_SUFFIX.length());
+        }
+        int dash = key.indexOf('-');
+        String mode = dash < 0 ? "" : key.substring(0, dash);
+        String id = dash < 0 ? "" : key.substring(dash + 1);
+        if (!(mode.equals("tcp") || mode.equals("http")) || !id.matches("[a-z0-9][a-z0-9.-]*")) {
+            throw new IllegalArgumentException("unknown policy row '" + text + "': give a seed row ("
+                    + String.join(", ", SEED.stream().map(PolicyRow::key).toList()) + ") or tcp-<policy id> /"
+                    + " http-<policy id> (add @2:2:1 for the weighted ratio), e.g. http-adaptive");
+        }
+        for (PolicyRow row : SEED) {
+            if (row.mode.equals(mode) && row.policyId.equals(id) && row.weighted == weighted) {
+                return row;
+            }
+        }
+        String label = mode.toUpperCase(Locale.ROOT) + " " + KNOWN_LABELS.getOrDefault(id, id);
+        return new PolicyRow(key.toUpperCase(Locale.ROOT).replace('-', '_'), label, mode, id, weighted);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof PolicyRow r && r.mode.equals(mode) && r.policyId.equals(policyId) && r.weighted == weighted;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(mode, policyId, weighted);
     }
 
     @Override

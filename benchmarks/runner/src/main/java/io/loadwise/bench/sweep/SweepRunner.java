@@ -7,12 +7,15 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
 /**
- * Runs every (scenario, policy row) cell of a sweep into a results folder, one JSON file per finished
- * cell, skipping cells that already have a successful result (resume), printing progress with elapsed
- * time and ETA, and rewriting the tables and plots after every cell.
+ * Runs every (scenario, policy row) cell of a sweep {@code repeats} times, in the randomised interleaved
+ * order of {@link RunOrder}, into a results folder: one JSON file per finished run with the machine's load
+ * averages before and after it, skipping runs that already have a successful result (resume), printing
+ * progress with elapsed time and ETA, and rewriting the tables and plots after every run.
  */
 public final class SweepRunner {
 
@@ -24,7 +27,7 @@ public final class SweepRunner {
     private final PrintStream progress;
     private final ResultsWriter report;
 
-    /** @param report rewrites the tables and plots in {@code out} after every cell and at the end */
+    /** @param report rewrites the tables and plots in {@code out} after every run and at the end */
     public SweepRunner(SweepSettings settings, CellRunner cells, Path out, PrintStream progress, ResultsWriter report) {
         this.settings = settings;
         this.cells = cells;
@@ -33,65 +36,88 @@ public final class SweepRunner {
         this.report = report;
     }
 
-    /** Path of a cell's result. */
-    public static Path cellFile(Path out, String scenario, String row) {
-        return out.resolve("cells").resolve(scenario).resolve(row + ".json");
+    /** Path of one run's result. */
+    public static Path runFile(Path out, String scenario, String row, int repeat) {
+        return out.resolve("cells").resolve(scenario).resolve(row).resolve("run-" + repeat + ".json");
     }
 
-    /** Reads a finished cell, or null if it has not run or failed. */
-    public static CellResult readCell(Path out, String scenario, String row) throws IOException {
-        Path file = cellFile(out, scenario, row);
+    /** Path of one run's per-second dispatcher trace. */
+    public static Path traceFile(Path out, String scenario, String row, int repeat) {
+        return out.resolve("traces").resolve(scenario + "-" + row + "-run" + repeat + ".csv");
+    }
+
+    /** Reads a run, or null if it has not run. */
+    public static CellResult readRun(Path out, String scenario, String row, int repeat) throws IOException {
+        Path file = runFile(out, scenario, row, repeat);
         return Files.isRegularFile(file) ? JSON.readValue(file.toFile(), CellResult.class) : null;
     }
 
-    /** Runs the missing cells; returns the number of cells that ended with an error. */
+    /** Every recorded run of a cell (with or without an error), by repeat; empty when none ran. */
+    public static List<CellResult> readRuns(Path out, String scenario, String row, int repeats) throws IOException {
+        List<CellResult> runs = new ArrayList<>();
+        for (int repeat = 1; repeat <= repeats; repeat++) {
+            CellResult r = readRun(out, scenario, row, repeat);
+            if (r != null) {
+                runs.add(r);
+            }
+        }
+        return runs;
+    }
+
+    /** Writes a run's result where {@link #readRun} finds it. */
+    public static void writeRun(Path out, CellResult result) throws IOException {
+        Path file = runFile(out, result.scenario(), result.row(), result.repeat());
+        Files.createDirectories(file.getParent());
+        JSON.writeValue(file.toFile(), result);
+    }
+
+    /** Runs the missing runs; returns the number of runs that ended with an error. */
     public int run() throws IOException, InterruptedException {
         Files.createDirectories(out);
         JSON.writeValue(out.resolve("sweep.json").toFile(), settings);
-        int total = settings.cells();
+        List<RunOrder.Run> order = settings.order();
+        int total = order.size();
         int missing = 0;
-        for (CapacityScenario scenario : settings.scenarioList()) {
-            for (PolicyRow row : settings.rowList()) {
-                CellResult previous = readCell(out, CapacityPlan.key(scenario), row.key());
-                missing += previous == null || previous.error() != null ? 1 : 0;
-            }
+        for (RunOrder.Run run : order) {
+            CellResult previous = readRun(out, run.scenario(), run.row(), run.repeat());
+            missing += previous == null || previous.error() != null ? 1 : 0;
         }
         int done = total - missing;
         int ranHere = 0;
         int errors = 0;
         long started = System.nanoTime();
-        progress.printf(Locale.ROOT, "sweep: %d cells (%d to run) into %s%n  %s%n", total, missing, out,
-                settings.durations().describe());
-        for (CapacityScenario scenario : settings.scenarioList()) {
-            for (PolicyRow row : settings.rowList()) {
-                String key = CapacityPlan.key(scenario);
-                CellResult previous = readCell(out, key, row.key());
-                if (previous != null && previous.error() == null) {
-                    continue;
-                }
-                progress.printf(Locale.ROOT, "[%d/%d] %s x %s ...%n", done + 1, total, key, row.key());
-                CellResult result = cells.run(scenario, row, out.resolve("traces").resolve(key + "-" + row.key() + ".csv"));
-                Path file = cellFile(out, key, row.key());
-                Files.createDirectories(file.getParent());
-                JSON.writeValue(file.toFile(), result);
-                done++;
-                ranHere++;
-                if (result.error() != null) {
-                    errors++;
-                }
-                double elapsed = (System.nanoTime() - started) / 1e9;
-                double eta = elapsed / ranHere * (missing - ranHere);
-                progress.printf(Locale.ROOT, "[%d/%d] %s x %s: %s; elapsed %s, ETA %s%n", done, total, key, row.key(),
-                        result.error() != null ? "ERROR " + result.error()
-                                : String.format(Locale.ROOT, "%d samples, %d failed (JMeter), %.1f/s, VCN sels %s, agent %s",
-                                result.samples(), result.failed(), result.throughput(), result.selections(),
-                                result.agentLive() ? "live" : "not live"),
-                        clock(elapsed), clock(eta));
-                report.write();
+        progress.printf(Locale.ROOT, "sweep: %d cells x %d repeats = %d runs (%d to run, seed %d) into %s%n  %s%n",
+                settings.cells(), settings.repeats(), total, missing, settings.seed(), out, settings.durations().describe());
+        for (RunOrder.Run run : order) {
+            CellResult previous = readRun(out, run.scenario(), run.row(), run.repeat());
+            if (previous != null && previous.error() == null) {
+                continue;
             }
+            String cell = run.scenario() + " x " + run.row() + " #" + run.repeat();
+            progress.printf(Locale.ROOT, "[%d/%d] %s ...%n", done + 1, total, cell);
+            CapacityScenario scenario = CapacityPlan.parseScenario(run.scenario());
+            LoadAverage before = LoadAverage.read(LoadAverage.PROC);
+            CellResult result = cells.run(scenario, PolicyRow.parse(run.row()),
+                    traceFile(out, run.scenario(), run.row(), run.repeat()));
+            result = result.withRun(run.repeat(), run.position(), before, LoadAverage.read(LoadAverage.PROC));
+            writeRun(out, result);
+            done++;
+            ranHere++;
+            if (result.error() != null) {
+                errors++;
+            }
+            double elapsed = (System.nanoTime() - started) / 1e9;
+            double eta = elapsed / ranHere * (missing - ranHere);
+            progress.printf(Locale.ROOT, "[%d/%d] %s: %s; load %s -> %s; elapsed %s, ETA %s%n", done, total, cell,
+                    result.error() != null ? "ERROR " + result.error()
+                            : String.format(Locale.ROOT, "%d samples, %d failed (JMeter), %.1f/s, VCN sels %s, agent %s",
+                            result.samples(), result.failed(), result.throughput(), result.selections(),
+                            result.agentLive() ? "live" : "not live"),
+                    before.csv(), result.loadAfter().csv(), clock(elapsed), clock(eta));
+            report.write();
         }
         report.write();
-        progress.printf(Locale.ROOT, "sweep done: %d cells (%d run now, %d with errors) in %s; tables in %s%n", done,
+        progress.printf(Locale.ROOT, "sweep done: %d runs (%d run now, %d with errors) in %s; tables in %s%n", done,
                 ranHere, errors, clock((System.nanoTime() - started) / 1e9), out);
         return errors;
     }

@@ -9,8 +9,8 @@ import java.util.List;
  * command resumes it only with the same settings.
  *
  * @param name         folder suffix, e.g. "sweep" or "sweep-quick"
- * @param scenarios    scenario keys in run order
- * @param rows         policy row keys in run order
+ * @param scenarios    scenario keys (the run order is {@link RunOrder}'s)
+ * @param rows         policy row keys
  * @param scale        duration scale
  * @param threads      JMeter threads
  * @param fullNode     capacity of a full node (VCN1/VCN2, and VCN3 in the baseline)
@@ -21,10 +21,23 @@ import java.util.List;
  * @param agent        whether the node agent JAR was added to the nodes
  * @param httpBalance  per-connection (the seed's) or per-request (with cookie affinity)
  * @param connectionTtlMs JMeter's connection lifetime (ms)
+ * @param repeats      runs of every cell
+ * @param repeatsReason why fewer than {@link #RECOMMENDED_REPEATS} were run, null otherwise
+ * @param seed         seed of the randomised run order
+ * @param calibration  where the settings came from: a {@code bench calibrate} file, or null for the defaults
+ *                     and the command line
  */
 public record SweepSettings(String name, List<String> scenarios, List<String> rows, double scale, int threads,
         NodeCapacity fullNode, int sessionStateKb, int sessionTimeoutSeconds, String provisioner, String plan, boolean agent,
-        String httpBalance, int connectionTtlMs) {
+        String httpBalance, int connectionTtlMs, int repeats, String repeatsReason, long seed, String calibration) {
+
+    /** Runs per cell the method asks for; fewer must give a reason, which the results print. */
+    public static final int RECOMMENDED_REPEATS = 5;
+
+    /** Every run of the sweep, in its randomised, interleaved order. */
+    public List<RunOrder.Run> order() {
+        return RunOrder.of(scenarios, rows, repeats, seed);
+    }
 
     public Durations durations() {
         return Durations.scaled(scale, threads);

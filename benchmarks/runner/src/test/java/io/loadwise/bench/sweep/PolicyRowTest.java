@@ -24,9 +24,33 @@ class PolicyRowTest {
     }
 
     @Test
-    void anUnknownRowListsTheKnownOnes() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> PolicyRow.parse("tcp-jvm-aware"));
+    void aRowThatIsNoPolicyListsTheKnownOnes() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> PolicyRow.parse("jvm-aware"));
         assertTrue(e.getMessage().contains("http-jvm-aware"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> PolicyRow.parse("udp-random"));
+        assertThrows(IllegalArgumentException.class, () -> PolicyRow.parse("http-"));
+    }
+
+    @Test
+    void theChangedJvmAwareRowSaysItDepartsFromTheSeed() {
+        assertEquals("HTTP JVM-aware, headroom-weighted (departure from the seed)", PolicyRow.HTTP_JVM_AWARE.label());
+    }
+
+    @Test
+    void anyOtherPolicyIdIsARowWithoutAListInTheCode() {
+        PolicyRow classic = PolicyRow.parse("http-jvm-aware-classic");
+        assertEquals("http-jvm-aware-classic", classic.key());
+        assertEquals("jvm-aware-classic", classic.policyId());
+        assertEquals("HTTP JVM-aware classic (the seed's jQoStdV1Policy, Equation 2 argmin)", classic.label());
+        PolicyRow adaptive = PolicyRow.parse("HTTP-Adaptive");
+        assertEquals("http-adaptive", adaptive.key());
+        assertEquals("1:1:1", adaptive.weightRatio());
+        PolicyRow weighted = PolicyRow.parse("http-adaptive@2:2:1");
+        assertEquals(List.of(2, 2, 1), weighted.weights());
+        assertEquals(weighted, PolicyRow.parse(weighted.key()), "the key parses back");
+        assertEquals("HTTP my-plugin", PolicyRow.parse("http-my-plugin").label());
+        assertEquals(PolicyRow.HTTP_STATIC_WRR, PolicyRow.parse("http-static-wrr@2:2:1"), "a seed row stays itself");
+        assertEquals(12, PolicyRow.values().length, "the default sweep is still the seed's twelve");
     }
 
     @Test

@@ -20,8 +20,9 @@ import picocli.CommandLine.Option;
 
 /** {@code loadwise capacity}: queueing-model capacity plan, optionally from a measured μ. */
 @Command(name = "capacity",
-        customSynopsis = "loadwise capacity --servers N (--service-rate MU | --measure URL) [--arrival-rate LAMBDA]",
-        description = {"Capacity plan with the queueing models M/M/1, (M/M/1)^n and M/M/n (Erlang C).",
+        customSynopsis = "loadwise capacity --servers N (--service-rate MU | --measure URL) [--arrival-rate LAMBDA] [--service-scv CS2]",
+        description = {"Capacity plan with the queueing models M/M/1, (M/M/1)^n, round robin (E_n/M/1) and M/M/n (Erlang C),",
+            "or their M/G forms (Pollaczek-Khinchine, Krämer-Langenbach-Belz, Lee-Longton) for a given service variability.",
             "Predicts utilisation, mean response time and mean number in system with the formulas of seeds "
             + "000/003; marks the 80 %% operating point and the ≈ 90 %% limit of "
             + "model validity; shows the effect of one node more or less."},
@@ -42,6 +43,11 @@ public final class CapacityCommand implements CommandRun.Body {
         "total arrival rate(s), requests/s: 100 | 50,100,150 | 2..200:2",
         "(default: 10 %% .. 95 %% of each node count's capacity)"})
     String arrivalRate;
+
+    @Option(names = "--service-scv", paramLabel = "CS2", description = {
+        "squared coefficient of variation of the service time, Var/mean²: 1 exponential (default),",
+        "0 constant (CPU-bound, seed 000's blades), > 1 heavy-tailed (simulate prints it for its service model)"})
+    double serviceScv = 1;
 
     @Option(names = "--measure", paramLabel = "URL",
             description = "calibrate μ by driving URL with a short closed-loop load, then plan with it")
@@ -93,12 +99,15 @@ public final class CapacityCommand implements CommandRun.Body {
                 throw new UsageException("--arrival-rate: rates must be >= 0, got " + l);
             }
         }
+        if (!(serviceScv >= 0) || Double.isInfinite(serviceScv)) {
+            throw new UsageException("--service-scv: must be a number >= 0 (0 constant, 1 exponential), got " + serviceScv);
+        }
         double mu = measure != null ? measure(out) : NumberLists.positive("--service-rate", serviceRate);
         if (counts.isEmpty()) {
             return 0; // calibration only
         }
         List<Integer> sorted = counts.stream().sorted().distinct().toList();
-        CapacityPlanner planner = new CapacityPlanner(mu);
+        CapacityPlanner planner = new CapacityPlanner(mu, serviceScv);
         planner.printPlan(sorted, lambdas, out);
         if (plot != null) {
             ResponseTimeChart.write(mu, sorted, plot);

@@ -35,6 +35,8 @@ import picocli.CommandLine.Option;
         footer = {"Example (seed 004 Table 5 shape):",
             "  loadwise simulate --workload surge --requests 400000 --nodes 4 --service teo-ayani \\",
             "      --rate 250,500,750,1000 --policy round-robin,least-connections --out results/",
+            "Example (seed 002, response scheduling on a 10 Mbit/s link):",
+            "  loadwise simulate --scheduling ps,srpt,srrt --workload surge --link-load 0.5,0.7,0.9",
             "",
             "Exit codes: 0 ok, 1 I/O error, 2 bad options."})
 public final class SimulateCommand implements CommandRun.Body {
@@ -45,15 +47,19 @@ public final class SimulateCommand implements CommandRun.Body {
     @Mixin
     ClusterOptions cluster;
 
+    @Mixin
+    SchedulingOptions scheduling;
+
     @Option(names = "--list-policies", description = "list the policies found on the class path and exit")
     boolean listPolicies;
 
     @Option(names = "--service", paramLabel = "MODEL", description = {ServiceTimeModels.SYNTAX,
-        "(default exponential); teo-ayani = seed 004's L/K + C with its measured static/dynamic K and C"})
+        "(default exponential); bounded-pareto = heavy-tailed, tail index ALPHA, largest/smallest = MAX_OVER_MIN,",
+        "mean from --service-ms; teo-ayani = seed 004's L/K + C with its measured static/dynamic K and C"})
     String service = "exponential";
 
     @Option(names = "--service-ms", paramLabel = "MS",
-            description = "mean service time at speed 1 for exponential/deterministic (default 10)")
+            description = "mean service time at speed 1 for exponential/deterministic/bounded-pareto (default 10)")
     Double serviceMs;
 
     @Option(names = "--service-rate", paramLabel = "MU", description = "the same given as a rate, requests/s per node at speed 1")
@@ -110,6 +116,10 @@ public final class SimulateCommand implements CommandRun.Body {
     }
 
     private int simulate(PolicyRegistry registry, PrintStream out) throws IOException {
+        if (scheduling.enabled()) {
+            workload.check(false);
+            return scheduling.run(workload, seed, warmup, out);
+        }
         workload.check();
         ServiceTimeModel service = serviceModel();
         ClusterModel cluster = this.cluster.cluster();
@@ -128,7 +138,8 @@ public final class SimulateCommand implements CommandRun.Body {
         out.printf(Locale.ROOT, "workload: %s, %d requests, mean size %.0f B, %.1f %% dynamic, burstiness <a, b> = "
                 + "<%.2f, %.2f> over 100 epochs%n", base.description(), base.size(), base.meanSizeBytes(),
                 100 * base.dynamicFraction(), burst[0], burst[1]);
-        out.printf(Locale.ROOT, "service:  %s; mean demand %.4f ms at speed 1%n", service.description(), meanDemand * 1e3);
+        out.printf(Locale.ROOT, "service:  %s; mean demand %.4f ms at speed 1, c_s² = %.3g (capacity --service-scv)%n",
+                service.description(), meanDemand * 1e3, scv(demands, meanDemand));
         out.printf(Locale.ROOT, "cluster:  %d nodes, speeds %s, weights %s; agents every %d ms, delay %d ms, noise %.2f%n",
                 cluster.size(), java.util.Arrays.toString(cluster.speeds()), java.util.Arrays.toString(cluster.weights()),
                 agents.periodMillis(), agents.delayMillis(), agents.noise());
@@ -160,6 +171,15 @@ public final class SimulateCommand implements CommandRun.Body {
         double meanSeconds = serviceRate != null ? 1 / NumberLists.positive("--service-rate", serviceRate)
                 : NumberLists.positive("--service-ms", serviceMs != null ? serviceMs : 10) / 1e3;
         return ServiceTimeModels.parse(service, meanSeconds);
+    }
+
+    /** Squared coefficient of variation of the drawn demands, Var/mean². */
+    private static double scv(double[] values, double mean) {
+        double sq = 0;
+        for (double v : values) {
+            sq += (v - mean) * (v - mean);
+        }
+        return sq / values.length / (mean * mean);
     }
 
     private static double mean(double[] values) {

@@ -62,6 +62,14 @@ final class WorkloadOptions {
 
     /** Checks the options against each other; call once before the other methods. */
     WorkloadOptions check() {
+        return check(true);
+    }
+
+    /**
+     * @param rateRequired false when the rates come from elsewhere ({@code --link-load}), which then also
+     *     refuses {@code --rate}
+     */
+    WorkloadOptions check(boolean rateRequired) {
         rates = NumberLists.doubles("--rate", rate);
         for (double r : rates) {
             if (!(r > 0)) {
@@ -72,7 +80,10 @@ final class WorkloadOptions {
         if (!log && !kind.equals("poisson") && !kind.equals("surge")) {
             throw new UsageException("--workload " + kind + ": expected poisson, surge, clf:PATH or wc98:PATH");
         }
-        if (!log && rates.isEmpty()) {
+        if (!rateRequired && (!rates.isEmpty() || timeScale != null)) {
+            throw new UsageException("--scheduling sets the rates from --link-load; leave out --rate and --time-scale");
+        }
+        if (rateRequired && !log && rates.isEmpty()) {
             throw new UsageException("--rate is required for the " + kind + " workload");
         }
         if (!log && timeScale != null) {

@@ -77,6 +77,11 @@ public final class SimulatedNode implements NodeView {
     }
 
     @Override
+    public double peakEwmaResponseMillis() {
+        return live.peakEwmaResponseMillis(clock.nanoTime());
+    }
+
+    @Override
     public AgentSample agentSample() {
         AgentSample s = sample;
         if (s == null || clock.nanoTime() / 1_000_000L - s.timestampMillis() > sampleExpiryNanos / 1_000_000L) {

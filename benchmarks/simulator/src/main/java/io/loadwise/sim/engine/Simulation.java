@@ -107,7 +107,8 @@ public final class Simulation {
         return new RunResult(chooserFactory.name(), trace.meanRatePerSecond(), waiting.count(), rejected,
                 waiting.meanMillis(), waiting.percentileMillis(0.5), waiting.percentileMillis(0.95),
                 waiting.percentileMillis(0.99), response.meanMillis(), response.percentileMillis(0.5),
-                response.percentileMillis(0.95), response.percentileMillis(0.99), utilisation);
+                response.percentileMillis(0.95), response.percentileMillis(0.99), utilisation,
+                waiting.fractionAboveZero());
     }
 
     /** Heap events of one run: completions and the agents' sample-taking and delivery. */

@@ -52,10 +52,12 @@ public final class RateSweepReport {
             RunResult oracle = oracle(runs);
             out.printf(Locale.ROOT, "%nLoad %.2f req/s (the trace's mean rate %.2f req/s), %d requests measured, times in ms%n",
                     e.getKey(), runs.get(0).offeredRate(), runs.get(0).requests());
-            out.printf(Locale.ROOT, "%-26s %9s %9s %9s %9s %9s %9s %9s  %-15s %8s %8s%n", "policy", "W mean",
-                    "W p95", "W p99", "R mean", "R p50", "R p95", "R p99", "util mean±sd", "W/W*", "R/R*");
+            out.printf(Locale.ROOT, "%-26s %15s %7s %9s %9s %9s %9s %9s %9s %9s  %-15s %8s %8s%n", "policy", "rejected",
+                    "P(wait)", "W mean", "W p95", "W p99", "R mean", "R p50", "R p95", "R p99", "util mean±sd", "W/W*", "R/R*");
             for (RunResult r : runs) {
-                out.printf(Locale.ROOT, "%-26s %9s %9s %9s %9s %9s %9s %9s  %-15s %8s %8s%n", r.policy(),
+                out.printf(Locale.ROOT, "%-26s %15s %7s %9s %9s %9s %9s %9s %9s %9s  %-15s %8s %8s%n", r.policy(),
+                        rejected(r), Double.isNaN(r.probabilityOfWaiting()) ? "n/a"
+                                : String.format(Locale.ROOT, "%.3f", r.probabilityOfWaiting()),
                         fmt(r.meanWait()), fmt(r.p95Wait()), fmt(r.p99Wait()), fmt(r.meanResponse()),
                         fmt(r.p50Response()), fmt(r.p95Response()), fmt(r.p99Response()),
                         String.format(Locale.ROOT, "%.3f±%.3f", r.utilisationMean(), r.utilisationSpread()),
@@ -73,14 +75,21 @@ public final class RateSweepReport {
             }
         }
         out.println();
+        out.println("rejected = requests the policy found no node for (the dispatcher's 503), not in the times; "
+                + "P(wait) = share of served requests that queued;");
         out.println("W = waiting (queued) time, R = response time (waiting + service); util ± = standard deviation "
                 + "of per-node utilisation; W*, R* = oracle least-work-left baseline.");
+    }
+
+    /** "0", or the count and its share of arrivals: a policy that rejects can look fast on the served requests. */
+    private static String rejected(RunResult r) {
+        return r.rejected() == 0 ? "0" : String.format(Locale.ROOT, "%d (%.2f%%)", r.rejected(), 100 * r.rejectedFraction());
     }
 
     public void writeCsv(Path file) throws IOException {
         StringBuilder sb = new StringBuilder("rate,offered_rate,policy,requests,rejected,wait_mean_ms,wait_p50_ms,wait_p95_ms,"
                 + "wait_p99_ms,resp_mean_ms,resp_p50_ms,resp_p95_ms,resp_p99_ms,util_mean,util_sd,wait_ratio_oracle,"
-                + "resp_ratio_oracle,util_per_node\n");
+                + "resp_ratio_oracle,util_per_node,p_wait\n");
         for (Map.Entry<Double, List<RunResult>> e : byRate.entrySet()) {
             RunResult oracle = oracle(e.getValue());
             for (RunResult r : e.getValue()) {
@@ -88,12 +97,13 @@ public final class RateSweepReport {
                 for (double u : r.utilisation()) {
                     nodes.append(nodes.length() == 0 ? "" : " ").append(String.format(Locale.ROOT, "%.4f", u));
                 }
-                sb.append(String.format(Locale.ROOT, "%s,%.4f,%s,%d,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.5f,%.5f,%.6g,%.6g,%s%n",
+                sb.append(String.format(Locale.ROOT, "%s,%.4f,%s,%d,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.5f,%.5f,%.6g,%.6g,%s,%.5f%n",
                         e.getKey(), r.offeredRate(), r.policy(), r.requests(), r.rejected(), r.meanWait(), r.p50Wait(), r.p95Wait(),
                         r.p99Wait(), r.meanResponse(), r.p50Response(), r.p95Response(), r.p99Response(),
                         r.utilisationMean(), r.utilisationSpread(),
                         oracle == null ? Double.NaN : ratio(r.meanWait(), oracle.meanWait()),
-                        oracle == null ? Double.NaN : ratio(r.meanResponse(), oracle.meanResponse()), nodes));
+                        oracle == null ? Double.NaN : ratio(r.meanResponse(), oracle.meanResponse()), nodes,
+                        r.probabilityOfWaiting()));
             }
         }
         Files.createDirectories(file.toAbsolutePath().getParent());

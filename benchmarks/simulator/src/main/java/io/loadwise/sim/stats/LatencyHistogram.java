@@ -30,6 +30,11 @@ public final class LatencyHistogram {
         return count;
     }
 
+    /** Share of the recorded durations that were above zero; for waiting times, P(wait). NaN when empty. */
+    public double fractionAboveZero() {
+        return count == 0 ? Double.NaN : (double) (count - zeros) / count;
+    }
+
     /** Mean in milliseconds, NaN when empty. */
     public double meanMillis() {
         return count == 0 ? Double.NaN : sum / count / 1e6;

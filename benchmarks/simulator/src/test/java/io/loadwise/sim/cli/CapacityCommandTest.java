@@ -31,13 +31,26 @@ class CapacityCommandTest {
     void reproducesTheSeedExampleWithOperatingPointAndWhatIf() {
         assertEquals(0, run("--servers", "2", "--service-rate", "104.13", "--arrival-rate", "100"));
         String text = out();
-        // λ ρ | M/M/1 R N | (M/M/1)^n R N | M/M/n R N P(wait)
-        assertTrue(text.matches("(?s).*100\\.00\\s+0\\.480 \\|\\s+242\\.13 .*\\|\\s+18\\.47 .*\\|\\s+12\\.48\\s+1\\.248\\s+0\\.312.*"),
-                text);
-        assertTrue(text.contains("λ = 166.61 req/s (R 48.02 / 26.68 ms)"), "80 % operating point: " + text);
+        // λ ρ | M/M/1 R N | (M/M/1)^n R N | RR E_n/M/1 R | M/M/n R N P(wait)
+        assertTrue(text.matches("(?s).*100\\.00\\s+0\\.480 \\|\\s+242\\.13\\s+24\\.213 \\|\\s+18\\.47\\s+1\\.847 \\|"
+                + "\\s+15\\.01 \\|\\s+12\\.48\\s+1\\.248\\s+0\\.312.*"), text);
+        assertTrue(text.contains("λ = 166.61 req/s (R 48.02 / 36.92 / 26.68 ms)"), "80 % operating point: " + text);
+        assertTrue(text.contains("Caveat: least connections measured 4-14 % slower than M/M/n"), text);
         assertTrue(text.contains("beyond λ = 187.43 req/s"), "90 % validity limit: " + text);
         assertTrue(text.contains("needs 2 nodes to stay at or below 80 %"), text);
         assertTrue(text.matches("(?s).*3 \\(\\+1\\)\\s+0\\.320.*"), "what-if with one node more: " + text);
+    }
+
+    @Test
+    void constantServiceGivesTheMdModelsAndTheSeedsMeasurement() {
+        // seed 000 Table 6.2 at 200 req/s: measured 66.04 ms; the simulator's round robin, deterministic: 66.17 ms
+        assertEquals(0, run("--servers", "2", "--service-rate", "104.13", "--arrival-rate", "200", "--service-scv", "0"));
+        String text = out();
+        assertTrue(text.contains("constant service (c_s² = 0)"), text);
+        assertTrue(text.matches("(?s).*M/D/1 R .*\\(M/D/1\\)\\^n R .*RR E_n/D/1 .*M/D/n R .*"), text);
+        assertTrue(text.matches("(?s).*200\\.00\\s+0\\.960 \\|\\s+∞\\s+∞ \\|\\s+125\\.87\\s+25\\.173 \\|\\s+66\\.68 \\|"
+                + "\\s+66\\.56 .*"), text);
+        assertTrue(text.contains("Lee-Longton approximation"), text);
     }
 
     @Test
@@ -68,7 +81,9 @@ class CapacityCommandTest {
         "--servers 2.5 --service-rate 100|--servers: 2.5 is not a whole number",
         "--servers 2 --measure ftp://host/|only http:// and https:// URLs can be measured",
         "--nodes 2|unknown option '--nodes'",
-        "--servers 2 --measure http:/nohost|the URL has no host"})
+        "--servers 2 --measure http:/nohost|the URL has no host",
+        "--servers 2 --service-rate 100 --service-scv -1|--service-scv: must be a number >= 0 (0 constant, 1 exponential), got -1.0",
+        "--servers 2 --service-rate 100 --service-scv x|--service-scv"})
     void badOptionsFailWithASpecificMessage(String args, String message) {
         assertEquals(2, run(args.split(" ")));
         assertTrue(err.toString(StandardCharsets.UTF_8).contains(message), err.toString(StandardCharsets.UTF_8));

@@ -74,6 +74,7 @@ class SimulateCommandTest {
         "--rate 10 --nodes 3 --speeds 1,2|--speeds: 2 values for 3 nodes",
         "--rate 10 --service gamma|--service gamma: unknown service-time model",
         "--rate 10 --service size-linear:1,2|size-linear needs 4 values",
+        "--rate 10 --service bounded-pareto:1.1,0.5|bounded Pareto max/min ratio must be a number > 1, got 0.5",
         "--rate 10 --service-ms 5 --service-rate 3|give either --service-ms or --service-rate, not both",
         "--rate 10..5|--rate: range 10..5 needs FROM <= TO",
         "--workload clf:/no/such/file --rate 5|cannot read /no/such/file",
@@ -84,7 +85,13 @@ class SimulateCommandTest {
         "--rate 10 --requests 100 --warmup 100|warm-up of 100 requests leaves none",
         "--rate 10 --requests many|loadwise simulate: --requests needs an integer, got 'many'; see loadwise simulate --help",
         "--rate 10 --agent-noise=x|--agent-noise needs a number, got 'x'",
-        "--rate 10 --workload|--workload needs a value"})
+        "--rate 10 --workload|--workload needs a value",
+        "--scheduling ps --workload surge|--link-load is required with --scheduling",
+        "--scheduling ps,lifo --link-load 0.5|--scheduling lifo: unknown discipline, expected ps, fifo, srpt or srrt",
+        "--scheduling ps --link-load 1.2|--link-load: loads must be within (0, 1) for a steady state, got 1.2",
+        "--scheduling ps --link-load 0.5 --rate 10|--scheduling sets the rates from --link-load",
+        "--scheduling ps --link-load 0.5 --wan mars|--wan mars: expected seed002 or none",
+        "--scheduling ps --link-load 0.5 --link-mbps 0|--link-mbps: must be a positive number"})
     void badOptionsFailWithASpecificMessage(String args, String message) {
         assertEquals(2, run(args.split(" ")));
         assertTrue(err().contains(message), "stderr: " + err());
@@ -111,6 +118,30 @@ class SimulateCommandTest {
     }
 
     @Test
+    void heavyTailedServiceWithPoissonArrivalsNeedsNoTrace(@TempDir Path dir) throws IOException {
+        assertEquals(0, run("--rate", "150", "--nodes", "2", "--requests", "20000", "--service", "bounded-pareto:1.1,1000",
+                "--policy", "round-robin", "--out", dir.toString()), err());
+        assertTrue(out().contains("service:  bounded Pareto α = 1.10, 1.822 .. 1822 ms, mean 10.00 ms, c_s² = 19.3"), out());
+        assertTrue(out().contains("(capacity --service-scv)"), out());
+        assertTrue(out().contains("policy                            rejected P(wait)    W mean"), out());
+        List<String> csv = Files.readAllLines(dir.resolve("results.csv"));
+        assertTrue(csv.get(0).endsWith(",util_per_node,p_wait"), csv.get(0));
+        double pWait = Double.parseDouble(csv.get(1).substring(csv.get(1).lastIndexOf(',') + 1));
+        assertTrue(pWait > 0.3 && pWait < 0.9, "P(wait) at ρ = 0.75: " + pWait);
+    }
+
+    @Test
+    void responseSchedulingReportsSeed002sComparisons() {
+        assertEquals(0, run("--scheduling", "ps,srpt,srrt", "--workload", "surge", "--dynamic-fraction", "0",
+                "--requests", "5000", "--warmup", "500", "--link-load", "0.5,0.8"), err());
+        String text = out();
+        assertTrue(text.contains("Link load ρ = 0.80"), text);
+        assertTrue(text.contains("seed 002's WAN1-WAN6"), text);
+        assertTrue(text.matches("(?s).*\nSRRT:SRPT average .*\nSRRT:SRPT max .*\nSRRT:PS   average .*\nSRPT:PS   max .*"), text);
+        assertTrue(text.matches("(?s).*\nsrpt\\s+\\d+\\.\\d .*"), text);
+    }
+
+    @Test
     void scopedPolicyOptionsReachOnlyTheirPolicy() {
         assertEquals(0, run("--rate", "50", "--nodes", "2", "--requests", "2000", "--policy", "round-robin,jvm-aware",
                 "--policy-option", "jvm-aware:heapThreshold=80"), err());
@@ -120,6 +151,9 @@ class SimulateCommandTest {
     void requestsAPolicyFindsNoNodeForAreCountedAsRejected() {
         assertEquals(0, run("--rate", "50", "--nodes", "2", "--requests", "1000", "--policy", "test-reject-all"), err());
         assertTrue(out().contains("test-reject-all at 50.00 req/s returned no node for 1000 requests (100.000 %)"), out());
+        assertTrue(out().matches("(?s).*\ntest-reject-all\\s+1000 \\(100\\.00%\\)\\s+n/a .*"),
+                "rejections in the table, next to the waits: " + out());
+        assertTrue(out().matches("(?s).*\noracle-lwl\\s+0\\s+0\\.\\d{3} .*"), out());
     }
 
     @Test

@@ -27,6 +27,14 @@ public final class ProxiedRequest extends DefaultHttpRequest {
         this.clientVersion = version;
     }
 
+    /**
+     * A request that did not come through {@link RequestDecoder}: an HTTP/2 stream's, whose framing the
+     * HTTP/2 layer decided ({@code content-length}, or chunked to the node when it gave none).
+     */
+    public static ProxiedRequest of(HttpMethod method, String uri, HttpHeaders headers, long bodyLength) {
+        return new ProxiedRequest(HttpVersion.HTTP_1_1, method, uri, headers, bodyLength, false);
+    }
+
     /** The version the client spoke, whatever the request is forwarded as. */
     public HttpVersion clientVersion() {
         return clientVersion;

@@ -1,6 +1,7 @@
 package io.loadwise.agent.http;
 
 import io.loadwise.agent.sample.MetricsSnapshot;
+import io.loadwise.wire.FilterMetric;
 import io.loadwise.wire.MetricGroup;
 import io.loadwise.wire.SeedMetric;
 import java.time.Instant;
@@ -29,6 +30,13 @@ final class HtmlReport {
                 if (v != null) {
                     row(out, metric.seedName(), v, metric.unit(), metric.description());
                 }
+            }
+        }
+        out.append("<tr><th colspan=\"4\">Measured by the filter (not in the seed)</th></tr>\n");
+        for (FilterMetric metric : FilterMetric.values()) {
+            Double v = others.remove(metric.metricName());
+            if (v != null) {
+                row(out, metric.metricName(), v, metric.unit(), metric.description());
             }
         }
         if (!others.isEmpty()) {

@@ -12,8 +12,8 @@ import java.util.Properties;
 /** The built-in adapters, shipped as mapping files next to this class, in detection order. */
 public final class JmxAdapters {
 
-    /** GlassFish first: its web container also registers some Catalina-style MBeans. */
-    public static final List<String> BUILT_IN = List.of("glassfish", "tomcat");
+    /** GlassFish first: its web container also registers some Catalina-style MBeans; Tomcat, whose Engine pattern is the widest, last. */
+    public static final List<String> BUILT_IN = List.of("glassfish", "liberty", "wildfly", "tomcat");
 
     private JmxAdapters() {
     }

@@ -8,36 +8,55 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.LongSupplier;
 import javax.management.MBeanServer;
 
 /**
  * Samples application-server metrics through the chosen {@link JmxAdapter}. A mapping that matches no
- * MBean, or whose attribute is missing, produces no value: the metric is absent, never 0. The full
- * sampler's instance logs which mapped metrics are missing whenever that set changes (GlassFish reports
- * nothing until its monitoring levels are raised, and the adapter's hint says how).
+ * MBean, or whose attribute is missing, produces no value: the metric is absent, never 0. Every sample
+ * queries the MBeans anew, so MBeans that a server registers late (Liberty's session, JDBC and servlet
+ * statistics appear on first use) are picked up as soon as they exist. The full sampler's instance logs
+ * which mapped metrics are missing whenever that set changes, but only once the node has served traffic
+ * for {@value #MISSING_GRACE_MILLIS} ms: a metric missing before then may just not be registered yet.
+ * (GlassFish reports nothing until its monitoring levels are raised, and the adapter's hint says how.)
  */
 public final class JmxMappingSource implements MetricSource {
 
     private static final System.Logger LOG = System.getLogger(JmxMappingSource.class.getName());
 
+    /** Traffic a node serves before a mapped metric it does not report is logged as missing. */
+    public static final long MISSING_GRACE_MILLIS = 60_000;
+
     private final MBeanServer server;
     private final JmxAdapterChoice choice;
     private final Set<String> only;
     private final boolean reportMissing;
+    private final LongSupplier trafficMillis;
     private JmxAdapter sampledAdapter;
     private JmxAdapter restricted;
     private boolean initInvoked;
     private Set<String> lastMissing = Set.of();
+    private Set<String> loggedMissing = Set.of();
 
     /**
      * @param only the metrics to sample (the policy subset), or {@code null} for all mapped metrics
      * @param reportMissing whether this instance logs missing metrics (only one instance should)
      */
     public JmxMappingSource(MBeanServer server, JmxAdapterChoice choice, Set<String> only, boolean reportMissing) {
+        this(server, choice, only, reportMissing, () -> Long.MAX_VALUE);
+    }
+
+    /**
+     * @param trafficMillis how long the node has served traffic, -1 before its first request; missing
+     *     metrics are logged only past {@link #MISSING_GRACE_MILLIS}
+     */
+    public JmxMappingSource(MBeanServer server, JmxAdapterChoice choice, Set<String> only, boolean reportMissing,
+                            LongSupplier trafficMillis) {
         this.server = server;
         this.choice = choice;
         this.only = only;
         this.reportMissing = reportMissing;
+        this.trafficMillis = trafficMillis;
     }
 
     @Override
@@ -104,10 +123,11 @@ public final class JmxMappingSource implements MetricSource {
     private void reportMissing(JmxAdapter adapter, Map<String, Double> values) {
         Set<String> missing = new TreeSet<>(adapter.metrics());
         missing.removeAll(values.keySet());
-        if (missing.equals(lastMissing)) {
+        lastMissing = missing;
+        if (missing.equals(loggedMissing) || trafficMillis.getAsLong() < MISSING_GRACE_MILLIS) {
             return;
         }
-        lastMissing = missing;
+        loggedMissing = missing;
         if (missing.isEmpty()) {
             LOG.log(Level.INFO, "Loadwise agent: JMX adapter ''{0}'' now reports all {1} mapped metrics",
                     adapter.name(), adapter.metrics().size());
@@ -117,8 +137,19 @@ public final class JmxMappingSource implements MetricSource {
         }
     }
 
+    /** Every metric the chosen adapter maps (empty while none is chosen). */
+    public Set<String> mapped() {
+        JmxAdapter adapter = choice.resolve(server);
+        return adapter == null ? Set.of() : adapter.metrics();
+    }
+
     /** The mapped metrics missing from the latest sample (for the HTML page and tests). */
     public Set<String> missing() {
         return lastMissing;
+    }
+
+    /** The missing metrics as last logged (empty until something was logged missing). */
+    public Set<String> loggedMissing() {
+        return loggedMissing;
     }
 }

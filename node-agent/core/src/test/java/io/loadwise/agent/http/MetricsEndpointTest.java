@@ -28,6 +28,7 @@ class MetricsEndpointTest {
                 sink.put("OS_CPU_USED%", 23.5);
                 sink.put("AMX_SESSIONS_ACT", 12);
                 sink.put("CUSTOM_<b>", 1);
+                sink.put("APP_RQST_RATE", 40);
             }
         };
         Sampler sampler = new Sampler(List.of(), List.of(source), () -> Map.of("os", "sigar", "appserver", "jmx:tomcat"),
@@ -55,6 +56,8 @@ class MetricsEndpointTest {
         assertTrue(r.body().contains("<td>OS_CPU_USED%</td><td class=\"v\">23.50</td><td>%</td><td>OS CPU Utilization (%)</td>"), r.body());
         assertTrue(r.body().contains("APP_SERVER (source: jmx:tomcat)"));
         assertTrue(r.body().contains("CUSTOM_&lt;b&gt;"));
+        assertTrue(r.body().contains("<td>APP_RQST_RATE</td><td class=\"v\">40.00</td><td>req/s</td>"), r.body());
+        assertTrue(r.body().indexOf("Measured by the filter") < r.body().indexOf("APP_RQST_RATE"));
         assertFalse(r.body().contains("CUSTOM_<b>"));
     }
 

@@ -102,6 +102,19 @@ class JmxMappingTest {
     }
 
     @Test
+    void addsAttributesOfOneMBeanOnlyWhenEveryTermIsThere() throws Exception {
+        Map<String, Double> v = sample(
+                "jmx.map.TOTAL = *:type=ThreadPool,name=* | currentThreadsBusy+maxThreads\n"
+                + "jmx.map.BUSY_SHARE% = *:type=ThreadPool,name=* | currentThreadsBusy / currentThreadsBusy+maxThreads\n"
+                + "jmx.map.PARTIAL = *:type=ThreadPool,name=* | currentThreadsBusy+nothing\n"
+                + "jmx.map.FALLBACK = *:type=ThreadPool,name=* | currentThreadsBusy+nothing,maxThreads\n");
+        assertEquals(48.0, v.get("TOTAL"), "(3+10)+(5+30)");
+        assertEquals(100.0 * 8 / 48, v.get("BUSY_SHARE%"), 1e-9);
+        assertFalse(v.containsKey("PARTIAL"), "a sum with a term missing is no value");
+        assertEquals(40.0, v.get("FALLBACK"));
+    }
+
+    @Test
     void missingMetricsAreTrackedForTheOperator() throws Exception {
         Properties p = new Properties();
         p.setProperty("jmx.map.AMX_SESSIONS_ACT", "*:type=Manager,* | activeSessions");
@@ -134,9 +147,20 @@ class JmxMappingTest {
 
     @Test
     void builtInAdaptersParseAndCoverThePolicyMetrics() {
+        // what the filter stands in for (the queue and busy inputs), and Liberty's documented JDBC gap
+        Map<String, Set<String>> notMapped = Map.of(
+                "glassfish", Set.of(), "tomcat", Set.of(),
+                "wildfly", Set.of("AMX_CONNS_Q_USED%"),
+                "liberty", Set.of("AMX_CONNS_Q_USED%", "AMX_CONNS_Q_THRBSY%", "AMX_JDBC_ACTC%"));
+        assertEquals(notMapped.keySet(), Set.copyOf(JmxAdapters.BUILT_IN));
         for (JmxAdapter adapter : JmxAdapters.builtIn()) {
-            assertTrue(adapter.metrics().containsAll(Set.of("AMX_CONNS_Q_THRBSY%", "AMX_SESSIONS_ACT",
-                    "AMX_JDBC_ACTC%", "AMX_CONNS_Q_USED%")), adapter.name() + ": " + adapter.metrics());
+            Set<String> policyMetrics = new java.util.HashSet<>(Set.of("AMX_CONNS_Q_THRBSY%", "AMX_SESSIONS_ACT",
+                    "AMX_JDBC_ACTC%", "AMX_CONNS_Q_USED%"));
+            policyMetrics.removeAll(notMapped.get(adapter.name()));
+            assertTrue(adapter.metrics().containsAll(policyMetrics), adapter.name() + ": " + adapter.metrics());
+            for (String absent : notMapped.get(adapter.name())) {
+                assertFalse(adapter.metrics().contains(absent), adapter.name() + " maps " + absent);
+            }
             assertFalse(adapter.hint().isEmpty());
         }
         assertThrows(InvalidMappingException.class, () -> JmxAdapters.builtIn("websphere"));
@@ -152,6 +176,7 @@ class JmxMappingTest {
         assertInvalid("jmx.map.X = A + B", "expected");
         assertInvalid("jmx.map.X\\ Y = *:type=A | a", "not a valid metric name");
         assertInvalid("jmx.map.X = *:type=A | a,,b", "empty attribute");
+        assertInvalid("jmx.map.X = *:type=A | a+", "empty attribute");
         assertInvalid("jmx.adapter.init = *:type=A", "must be '<ObjectName> | <operation>'");
     }
 

@@ -196,7 +196,13 @@ public abstract class AgentOnTomcatContract {
         assertEquals(404, get("/loadwise-agent/nope", true).statusCode());
     }
 
-    private AgentMetricsDocument pollMetrics(Predicate<AgentMetricsDocument> until) throws Exception {
+    /** The application's URL, {@code http://127.0.0.1:<port>/app}. */
+    protected String root() {
+        return root;
+    }
+
+    /** Polls the metrics endpoint (with the secret) until the document satisfies {@code until}, at most 15 s. */
+    protected AgentMetricsDocument pollMetrics(Predicate<AgentMetricsDocument> until) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
         while (true) {
             HttpResponse<String> response = get("/loadwise-agent/metrics", true);

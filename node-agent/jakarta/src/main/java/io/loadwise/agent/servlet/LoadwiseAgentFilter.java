@@ -2,7 +2,10 @@ package io.loadwise.agent.servlet;
 
 import io.loadwise.agent.AgentRuntime;
 import io.loadwise.agent.http.HeaderGate;
+import io.loadwise.agent.load.RequestRecorder;
 import io.loadwise.wire.OrcaLoadReport;
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.FilterConfig;
@@ -14,17 +17,23 @@ import java.io.IOException;
 
 /**
  * Attaches the latest pre-encoded {@code endpoint-load-metrics} header to responses, at most once per
- * configured interval. It never collects anything: the sampler thread did that already. The header is
- * set before the chain runs, while the response cannot yet be committed.
+ * configured interval, and records each request's time in the application for the agent's own load
+ * figures ({@link RequestRecorder}: two clock reads and a few atomic adds). It never collects anything:
+ * the sampler thread does that. The header is set before the chain runs, while the response cannot yet
+ * be committed. An asynchronous request counts until its {@code AsyncContext} completes.
  */
 public class LoadwiseAgentFilter implements Filter {
 
     private volatile HeaderGate gate;
+    private volatile RequestRecorder requests;
 
     @Override
     public void init(FilterConfig config) {
         Object runtime = config.getServletContext().getAttribute(LoadwiseAgentListener.RUNTIME_ATTRIBUTE);
-        gate = runtime instanceof AgentRuntime ? ((AgentRuntime) runtime).headerGate() : null;
+        if (runtime instanceof AgentRuntime) {
+            gate = ((AgentRuntime) runtime).headerGate();
+            requests = ((AgentRuntime) runtime).requests();
+        }
     }
 
     @Override
@@ -37,11 +46,66 @@ public class LoadwiseAgentFilter implements Filter {
                 ((HttpServletResponse) response).setHeader(OrcaLoadReport.HEADER_NAME, value);
             }
         }
-        chain.doFilter(request, response);
+        RequestRecorder recorder = requests;
+        if (recorder == null) {
+            chain.doFilter(request, response);
+            return;
+        }
+        long start = recorder.begin();
+        boolean async = false;
+        try {
+            chain.doFilter(request, response);
+            if (request.isAsyncStarted()) {
+                try {
+                    request.getAsyncContext().addListener(new EndOnComplete(recorder, start));
+                    async = true;
+                } catch (IllegalStateException e) {
+                    // the context completed meanwhile: the request is over, end its record now
+                }
+            }
+        } finally {
+            if (!async) {
+                recorder.end(start);
+            }
+        }
     }
 
     @Override
     public void destroy() {
         gate = null;
+        requests = null;
+    }
+
+    /** Ends an asynchronous request's record when its context completes (also after a timeout or error). */
+    private static final class EndOnComplete implements AsyncListener {
+
+        private final RequestRecorder recorder;
+        private final long start;
+
+        EndOnComplete(RequestRecorder recorder, long start) {
+            this.recorder = recorder;
+            this.start = start;
+        }
+
+        @Override
+        public void onComplete(AsyncEvent event) {
+            recorder.end(start);
+        }
+
+        @Override
+        public void onTimeout(AsyncEvent event) {
+            // the container completes the context next, and onComplete ends the record
+        }
+
+        @Override
+        public void onError(AsyncEvent event) {
+            // as for a timeout
+        }
+
+        @Override
+        public void onStartAsync(AsyncEvent event) {
+            // a new async cycle drops the listeners that do not add themselves again
+            event.getAsyncContext().addListener(this);
+        }
     }
 }

@@ -1,0 +1,48 @@
+package io.loadwise.console.web;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import io.loadwise.dispatcher.config.ClusterConfig;
+import io.loadwise.dispatcher.config.HealthCheckConfig;
+import io.loadwise.dispatcher.config.Mode;
+import io.loadwise.dispatcher.config.NodeConfig;
+import io.loadwise.dispatcher.config.OutlierDetectionConfig;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The cluster form does not show health checks, outlier detection or slow start: an edit keeps them. */
+class ClusterFormResilienceTest {
+
+    private static final HealthCheckConfig READY = new HealthCheckConfig("/ready", null, null, null, null, null);
+
+    private static ClusterConfig cluster() {
+        return ClusterConfig.builder().name("web").mode(Mode.HTTP).listen("127.0.0.1:8080").policy("round-robin")
+                .healthCheck(new HealthCheckConfig("/health", 2000, 1000, 2, 3, null))
+                .outlierDetection(new OutlierDetectionConfig(5, 3, 30_000, 50, null)).slowStartMs(10_000)
+                .nodes(List.of(new NodeConfig("a", "127.0.0.1:9001", null, null, null, null, READY),
+                        new NodeConfig("b", "127.0.0.1:9002", null, null, null, null)))
+                .build();
+    }
+
+    @Test
+    void anEditKeepsTheClustersAndTheNodesSettings() {
+        ClusterConfig before = cluster();
+        ClusterConfig after = ClusterForm.of(before).build(before);
+        assertEquals(before.healthCheck(), after.healthCheck());
+        assertEquals(before.outlierDetection(), after.outlierDetection());
+        assertEquals(10_000, after.slowStartMsOrDefault());
+        assertEquals(READY, after.nodes().get(0).healthCheck(), "the node's override survives the form");
+        assertNull(after.nodes().get(1).healthCheck());
+    }
+
+    @Test
+    void switchingToTcpDropsOutlierDetectionWhichIsHttpOnly() {
+        ClusterConfig before = cluster();
+        ClusterForm form = ClusterForm.of(before);
+        form.values.put("mode", "tcp");
+        ClusterConfig after = form.build(before);
+        assertNull(after.outlierDetection());
+        assertEquals(before.healthCheck(), after.healthCheck(), "a TCP cluster may have health checks");
+    }
+}

@@ -1,0 +1,68 @@
+package io.loadwise.dispatcher.config;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import java.util.List;
+
+/**
+ * TLS termination on an HTTP listener ({@code "tls"} of a cluster). The top-level certificate and key are
+ * the default, served to clients that send no server name or one no entry of {@link #certificates} names.
+ * Paths are PEM files, relative to the dispatcher's working directory.
+ *
+ * @param certificate the certificate chain, leaf first
+ * @param key the private key (PKCS#8; encrypted when {@code keyPassword} is given)
+ * @param keyPassword the password of an encrypted key
+ * @param protocols TLS versions offered; default TLS 1.3 and 1.2
+ * @param ciphers cipher suites (names as the JDK spells them); default the modern AEAD suites
+ * @param clientCa CA certificates that client certificates must chain to
+ * @param clientAuth {@code none}, {@code optional} or {@code require}; default {@code require} with a
+ *     {@code clientCa}, {@code none} without
+ * @param certificates more certificates, chosen by the server name the client asks for (SNI)
+ * @param reloadCheckMs how often the files are checked for changes; default 5 s
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record TlsConfig(
+        String certificate,
+        String key,
+        String keyPassword,
+        List<String> protocols,
+        List<String> ciphers,
+        String clientCa,
+        String clientAuth,
+        List<SniCertificate> certificates,
+        Integer reloadCheckMs) {
+
+    public static final List<String> DEFAULT_PROTOCOLS = List.of("TLSv1.3", "TLSv1.2");
+    public static final int DEFAULT_RELOAD_CHECK_MS = 5_000;
+
+    public List<String> protocolsOrDefault() {
+        return protocols == null ? DEFAULT_PROTOCOLS : protocols;
+    }
+
+    public List<SniCertificate> certificatesOrEmpty() {
+        return certificates == null ? List.of() : certificates;
+    }
+
+    /** {@code none}, {@code optional} or {@code require}. */
+    public String clientAuthOrDefault() {
+        if (clientAuth != null) {
+            return clientAuth;
+        }
+        return clientCa == null ? "none" : "require";
+    }
+
+    public int reloadCheckMsOrDefault() {
+        return reloadCheckMs == null ? DEFAULT_RELOAD_CHECK_MS : reloadCheckMs;
+    }
+
+    /**
+     * A certificate served to clients asking for one of {@code serverNames} ({@code *.example.com} matches
+     * one label).
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record SniCertificate(List<String> serverNames, String certificate, String key, String keyPassword) {
+
+        public List<String> serverNamesOrEmpty() {
+            return serverNames == null ? List.of() : serverNames;
+        }
+    }
+}

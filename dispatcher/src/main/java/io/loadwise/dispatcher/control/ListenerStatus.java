@@ -1,0 +1,23 @@
+package io.loadwise.dispatcher.control;
+
+import io.loadwise.dispatcher.tls.CertificateInfo;
+import java.util.List;
+
+/**
+ * What a cluster's listener speaks, for the operator: its protocols and, on a TLS listener, the TLS
+ * implementation, versions and certificates in use (as reloaded), with a warning for each certificate
+ * expired or expiring within {@link CertificateInfo#EXPIRY_WARNING}.
+ *
+ * @param protocols e.g. {@code ["h2", "http/1.1"]} (TLS, ALPN order), {@code ["http/1.1", "h2c"]}, {@code ["tcp"]}
+ * @param tlsProvider {@code null} on a clear-text listener
+ */
+public record ListenerStatus(List<String> protocols, boolean tls, String tlsProvider, List<String> tlsVersions,
+        List<CertificateInfo> certificates, List<String> warnings) {
+
+    public ListenerStatus {
+        protocols = List.copyOf(protocols);
+        tlsVersions = List.copyOf(tlsVersions);
+        certificates = List.copyOf(certificates);
+        warnings = List.copyOf(warnings);
+    }
+}

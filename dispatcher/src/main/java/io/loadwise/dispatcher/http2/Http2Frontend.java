@@ -1,0 +1,126 @@
+package io.loadwise.dispatcher.http2;
+
+import io.loadwise.dispatcher.cluster.VirtualCluster;
+import io.loadwise.dispatcher.config.Http2Config;
+import io.loadwise.dispatcher.http.HttpProxyServer;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.handler.codec.http2.Http2FrameCodec;
+import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
+import io.netty.handler.codec.http2.Http2MultiplexHandler;
+import io.netty.handler.codec.http2.Http2Settings;
+import io.netty.handler.codec.http2.Http2StreamChannel;
+import io.netty.util.concurrent.GlobalEventExecutor;
+
+/**
+ * HTTP/2 on one listener: turns a client connection into an HTTP/2 connection whose streams are each
+ * served as one HTTP/1.1 exchange to a node, through the listener's own {@code FrontendHandler}, so
+ * pools, policies, affinity, header rewriting and counters are the same as for HTTP/1.1.
+ *
+ * <p>Protections, each with its case in the adversarial suite:
+ * <ul>
+ *   <li>{@code SETTINGS_MAX_CONCURRENT_STREAMS} ({@code maxConcurrentStreams}, default 100) and
+ *       {@code SETTINGS_MAX_HEADER_LIST_SIZE}: a header block larger than that, however compressed
+ *       (an HPACK bomb) or however split into CONTINUATION frames, is refused while it is decoded;</li>
+ *   <li>rapid reset (CVE-2023-44487): more than {@link #MAX_RESETS} RST_STREAM frames in
+ *       {@link #RESET_WINDOW_SECONDS} s end the connection with GOAWAY ENHANCE_YOUR_CALM;</li>
+ *   <li>SETTINGS and PING floods: {@link ControlFrameGuard}; answers the peer does not read are capped
+ *       by the codec's queue of control frames;</li>
+ *   <li>empty DATA frames (CVE-2019-9518): at most {@link #MAX_EMPTY_DATA_FRAMES} in a row.</li>
+ * </ul>
+ * Flow control: a stream's window is returned to the client only as its bytes go to the node, so a
+ * slow node slows that stream's upload; a client that does not read makes its stream unwritable, which
+ * stops reading from the node.
+ */
+public final class Http2Frontend {
+
+    public static final int MAX_RESETS = 200;
+    public static final int RESET_WINDOW_SECONDS = 30;
+    public static final int MAX_EMPTY_DATA_FRAMES = 2;
+    public static final int MAX_QUEUED_CONTROL_FRAMES = 1_000;
+    /** Per stream, as RFC 9113's default; the connection's window is larger so one slow stream stalls no other. */
+    public static final int STREAM_WINDOW = 65_535;
+    public static final int CONNECTION_WINDOW = 1024 * 1024;
+    /** How long streams may finish after a GOAWAY at shutdown. */
+    public static final long GRACEFUL_SHUTDOWN_MS = 5_000;
+
+    private final HttpProxyServer server;
+    private final VirtualCluster cluster;
+    private final int maxConcurrentStreams;
+    private final int maxHeaderListSize;
+    private final boolean secure;
+    private final ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
+
+    public Http2Frontend(HttpProxyServer server, Http2Config config, int maxHeaderBytes, boolean secure) {
+        this.server = server;
+        this.cluster = server.cluster();
+        this.maxConcurrentStreams = config.maxConcurrentStreamsOrDefault();
+        this.maxHeaderListSize = config.maxHeaderListSize() != null ? config.maxHeaderListSize() : maxHeaderBytes;
+        this.secure = secure;
+    }
+
+    /** Adds the detectors of HTTP/2 (ALPN h2, the connection preface, and on clear text Upgrade: h2c). */
+    public void addDetectors(ChannelPipeline pipeline) {
+        pipeline.addBefore(HttpProxyServer.CODEC, "h2-detect", new PrefaceDetector(this));
+        if (!secure) {
+            pipeline.addAfter(HttpProxyServer.CODEC, "h2c-upgrade", new H2cUpgrade(this));
+        }
+    }
+
+    /** A new frame codec with this listener's settings and limits. */
+    Http2FrameCodec newCodec() {
+        Http2Settings settings = Http2Settings.defaultSettings()
+                .maxConcurrentStreams(maxConcurrentStreams)
+                .maxHeaderListSize(maxHeaderListSize)
+                .initialWindowSize(STREAM_WINDOW); // no ENABLE_PUSH: a server may not send it (RFC 9113 §6.5.2)
+        return Http2FrameCodecBuilder.forServer()
+                .initialSettings(settings)
+                .validateHeaders(true)
+                .decoderEnforceMaxRstFramesPerWindow(MAX_RESETS, RESET_WINDOW_SECONDS)
+                .decoderEnforceMaxConsecutiveEmptyDataFrames(MAX_EMPTY_DATA_FRAMES)
+                .encoderEnforceMaxQueuedControlFrames(MAX_QUEUED_CONTROL_FRAMES)
+                .gracefulShutdownTimeoutMillis(GRACEFUL_SHUTDOWN_MS)
+                .build();
+    }
+
+    /** The handlers after the frame codec: flood guard, stream multiplexer, connection accounting. */
+    ChannelHandler[] afterCodec() {
+        return new ChannelHandler[] {
+            new ControlFrameGuard(cluster.name()),
+            new Http2MultiplexHandler(new ChannelInitializer<Http2StreamChannel>() {
+                @Override
+                protected void initChannel(Http2StreamChannel ch) {
+                    ch.pipeline().addLast("h2-stream", new StreamAdapter(cluster));
+                    ch.pipeline().addLast("frontend", server.newStreamFrontend());
+                }
+            }),
+            new ConnectionEnd(cluster)};
+    }
+
+    /** Switches {@code channel} (no request served yet) from HTTP/1.1 to HTTP/2 with prior knowledge or ALPN. */
+    void switchToHttp2(Channel channel) {
+        ChannelPipeline pipeline = channel.pipeline();
+        server.leaveHttp1(pipeline);
+        if (pipeline.get("h2c-upgrade") != null) {
+            pipeline.remove("h2c-upgrade");
+        }
+        pipeline.addLast("h2-codec", newCodec());
+        pipeline.addLast(afterCodec());
+        connections.add(channel);
+    }
+
+    /** Called by the h2c upgrade: the HTTP/1.1 handlers leave, the upgrade codec adds the rest. */
+    void upgraded(Channel channel) {
+        server.leaveHttp1(channel.pipeline());
+        connections.add(channel);
+    }
+
+    /** Sends GOAWAY on every HTTP/2 connection; their streams may finish within {@link #GRACEFUL_SHUTDOWN_MS}. */
+    public void close() {
+        connections.close();
+    }
+}

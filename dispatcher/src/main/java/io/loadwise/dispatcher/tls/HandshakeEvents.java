@@ -1,0 +1,63 @@
+package io.loadwise.dispatcher.tls;
+
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.DecoderException;
+import io.netty.handler.ssl.NotSslRecordException;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
+import javax.net.ssl.SSLException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Handshake failures (a client offering only TLS 1.0, no common cipher, a client certificate missing or
+ * not trusted) are logged here at debug, in one line, and the connection closed; they never reach the
+ * HTTP handlers as stack traces.
+ */
+final class HandshakeEvents extends ChannelInboundHandlerAdapter {
+
+    private static final Logger log = LoggerFactory.getLogger(HandshakeEvents.class);
+
+    private final String listener;
+    private boolean failed;
+
+    HandshakeEvents(String listener) {
+        this.listener = listener;
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+        if (evt instanceof SslHandshakeCompletionEvent done && !done.isSuccess()) {
+            if (!failed) {
+                failed = true;
+                log.debug("{}: TLS handshake with {} failed: {}", listener, ctx.channel().remoteAddress(),
+                        reason(done.cause()));
+            }
+            ctx.close();
+            return;
+        }
+        ctx.fireUserEventTriggered(evt);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        Throwable tls = cause instanceof DecoderException && cause.getCause() != null ? cause.getCause() : cause;
+        if (tls instanceof SSLException || tls instanceof NotSslRecordException) {
+            if (!failed) {
+                failed = true;
+                log.debug("{}: TLS error with {}: {}", listener, ctx.channel().remoteAddress(), reason(tls));
+            }
+            ctx.close();
+            return;
+        }
+        ctx.fireExceptionCaught(cause);
+    }
+
+    private static String reason(Throwable cause) {
+        Throwable root = cause;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root.getMessage() != null ? root.getMessage() : root.getClass().getSimpleName();
+    }
+}

@@ -1,0 +1,216 @@
+package io.loadwise.dispatcher.adversarial;
+
+import static io.loadwise.dispatcher.adversarial.H2RawClient.CONTINUATION;
+import static io.loadwise.dispatcher.adversarial.H2RawClient.DATA;
+import static io.loadwise.dispatcher.adversarial.H2RawClient.END_HEADERS;
+import static io.loadwise.dispatcher.adversarial.H2RawClient.END_STREAM;
+import static io.loadwise.dispatcher.adversarial.H2RawClient.ENHANCE_YOUR_CALM;
+import static io.loadwise.dispatcher.adversarial.H2RawClient.HEADERS;
+import static io.loadwise.dispatcher.adversarial.H2RawClient.PING;
+import static io.loadwise.dispatcher.adversarial.H2RawClient.RST_STREAM;
+import static io.loadwise.dispatcher.adversarial.H2RawClient.SETTINGS;
+import static io.loadwise.dispatcher.adversarial.H2RawClient.frame;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * HTTP/2 attacks, frame by frame over h2c with prior knowledge: each must end in a GOAWAY (or a refused
+ * stream) with nothing, or only what the limit allows, reaching the node.
+ */
+final class Http2Cases {
+
+    static final String GROUP = "http2";
+
+    private Http2Cases() {
+    }
+
+    static List<JavaCase> all() {
+        return List.of(
+                new JavaCase(GROUP, "a-plain-h2c-request-is-served", "h2", Http2Cases::served),
+                new JavaCase(GROUP, "rapid-reset-gets-goaway", "CVE-2023-44487", Http2Cases::rapidReset),
+                new JavaCase(GROUP, "continuation-flood-gets-goaway", "CVE-2024-27316", Http2Cases::continuationFlood),
+                new JavaCase(GROUP, "hpack-bomb-never-reaches-the-node", "CVE-2016-6581", Http2Cases::hpackBomb),
+                new JavaCase(GROUP, "settings-flood-gets-goaway", "CVE-2019-9515", c -> controlFlood(c, SETTINGS)),
+                new JavaCase(GROUP, "ping-flood-gets-goaway", "CVE-2019-9512", c -> controlFlood(c, PING)),
+                new JavaCase(GROUP, "crlf-in-a-value-never-reaches-the-node", "h2-downgrade", Http2Cases::crlfValue),
+                new JavaCase(GROUP, "data-beyond-content-length-never-reaches-the-node", "h2-downgrade",
+                        Http2Cases::dataBeyondContentLength),
+                new JavaCase(GROUP, "streams-beyond-max-concurrent-are-refused", "h2", Http2Cases::tooManyStreams),
+                new JavaCase(GROUP, "goaway-on-shutdown", "h2", Http2Cases::goAwayOnShutdown));
+    }
+
+    private static H2RawClient client(CaseContext ctx, ProxyUnderTest proxy) throws Exception {
+        return ctx.register(new H2RawClient(proxy.address(), 3_000));
+    }
+
+    /** The response HEADERS of {@code stream}: its :status (a static-table index or a literal). */
+    private static H2RawClient.Frame responseHeaders(H2RawClient client, int stream) throws Exception {
+        H2RawClient.Frame frame;
+        while ((frame = client.read()) != null) {
+            if (frame.type() == HEADERS && frame.stream() == stream) {
+                return frame;
+            }
+        }
+        return null;
+    }
+
+    private static void served(CaseContext ctx) throws Exception {
+        RawNode node = ctx.node(NodeScript.ECHO_LINE);
+        H2RawClient client = client(ctx, ctx.proxy(new ClusterOverrides(), node));
+        client.write(frame(HEADERS, END_HEADERS | END_STREAM, 1, H2RawClient.requestBlock("GET", "/ok")));
+        H2RawClient.Frame head = responseHeaders(client, 1);
+        assertNotNull(head, "no response");
+        assertEquals((byte) 0x88, head.payload()[0], "not :status 200 (static index 8)");
+        assertEquals(1, node.requests().size());
+        assertEquals("GET /ok HTTP/1.1", node.requests().get(0).requestLine());
+    }
+
+    private static void rapidReset(CaseContext ctx) throws Exception {
+        RawNode node = ctx.node(NodeScript.ECHO_LINE);
+        H2RawClient client = client(ctx, ctx.proxy(new ClusterOverrides(), node));
+        ByteArrayOutputStream burst = new ByteArrayOutputStream();
+        int streams = 400;
+        for (int i = 0; i < streams; i++) {
+            int stream = 1 + 2 * i;
+            burst.writeBytes(frame(HEADERS, END_HEADERS, stream, H2RawClient.requestBlock("POST", "/r" + i)));
+            burst.writeBytes(frame(RST_STREAM, 0, stream, new byte[] {0, 0, 0, 8})); // CANCEL
+        }
+        client.write(burst.toByteArray());
+        // Netty may first send a graceful GOAWAY (NO_ERROR) as it closes, then ENHANCE_YOUR_CALM
+        List<Integer> errors = new java.util.ArrayList<>();
+        StringBuilder debug = new StringBuilder();
+        H2RawClient.Frame frame;
+        while ((frame = client.read()) != null) {
+            if (frame.type() == H2RawClient.GOAWAY) {
+                errors.add(frame.goAwayError());
+                debug.append(new String(frame.payload(), 8, frame.payload().length - 8, StandardCharsets.UTF_8));
+            }
+        }
+        assertTrue(errors.contains(ENHANCE_YOUR_CALM), "GOAWAY errors after " + streams + " resets: " + errors
+                + " " + debug + "; node saw " + node.requests().size());
+        assertTrue(client.closedByServer(), "connection left open");
+        assertTrue(node.requests().size() <= 201, node.requests().size() + " requests reached the node");
+    }
+
+    private static void continuationFlood(CaseContext ctx) throws Exception {
+        RawNode node = ctx.node(NodeScript.ECHO_LINE);
+        H2RawClient client = client(ctx, ctx.proxy(new ClusterOverrides(), node));
+        client.write(frame(HEADERS, 0, 1, H2RawClient.requestBlock("GET", "/flood")));
+        ByteArrayOutputStream junk = new ByteArrayOutputStream();
+        H2RawClient.literal(junk, "x-junk", "j".repeat(1000));
+        byte[] piece = frame(CONTINUATION, 0, 1, junk.toByteArray());
+        for (int i = 0; i < 2_000 && client.write(piece); i++) {
+            // the server gives up long before: writes then fail
+        }
+        H2RawClient.Frame goAway = client.readUntilGoAway();
+        assertNotNull(goAway, "no GOAWAY for an endless header block");
+        assertTrue(client.closedByServer(), "connection left open");
+        assertEquals(0, node.requests().size(), "the flooded request reached the node");
+    }
+
+    private static void hpackBomb(CaseContext ctx) throws Exception {
+        RawNode node = ctx.node(NodeScript.ECHO_LINE);
+        H2RawClient client = client(ctx, ctx.proxy(new ClusterOverrides(), node));
+        ByteArrayOutputStream block = new ByteArrayOutputStream();
+        block.writeBytes(H2RawClient.requestBlock("GET", "/bomb"));
+        H2RawClient.indexedLiteral(block, "x-bomb", "b".repeat(4_000)); // enters the dynamic table as index 62
+        for (int i = 0; i < 2_000; i++) {
+            H2RawClient.integer(block, 0x80, 7, 62); // ~2 bytes each, 4 KB decoded each: 8 MB in all
+        }
+        client.write(frame(HEADERS, END_HEADERS | END_STREAM, 1, block.toByteArray()));
+        H2RawClient.Frame frame;
+        boolean refused = false;
+        while ((frame = client.read()) != null) {
+            boolean status431 = frame.type() == HEADERS && frame.stream() == 1;
+            if (frame.type() == H2RawClient.GOAWAY || frame.type() == RST_STREAM || status431) {
+                refused = true;
+                break;
+            }
+        }
+        assertTrue(refused, "an 8 MB header list was neither refused nor answered");
+        assertEquals(0, node.requests().size(), "the bomb reached the node");
+    }
+
+    private static void controlFlood(CaseContext ctx, int type) throws Exception {
+        RawNode node = ctx.node(NodeScript.ECHO_LINE);
+        H2RawClient client = client(ctx, ctx.proxy(new ClusterOverrides(), node));
+        byte[] one = type == PING ? frame(PING, 0, 0, new byte[8]) : frame(SETTINGS, 0, 0, new byte[0]);
+        ByteArrayOutputStream burst = new ByteArrayOutputStream();
+        for (int i = 0; i < 500; i++) {
+            burst.writeBytes(one);
+        }
+        client.write(burst.toByteArray());
+        H2RawClient.Frame goAway = client.readUntilGoAway();
+        assertNotNull(goAway, "no GOAWAY after 500 " + (type == PING ? "PING" : "SETTINGS") + " frames");
+        assertEquals(ENHANCE_YOUR_CALM, goAway.goAwayError());
+        assertTrue(client.closedByServer(), "connection left open");
+    }
+
+    private static void crlfValue(CaseContext ctx) throws Exception {
+        RawNode node = ctx.node(NodeScript.ECHO_LINE);
+        H2RawClient client = client(ctx, ctx.proxy(new ClusterOverrides(), node));
+        client.write(frame(HEADERS, END_HEADERS | END_STREAM, 1, H2RawClient.requestBlock("GET", "/a",
+                "x-evil", "1\r\nContent-Length: 0\r\n\r\nGET /smuggled HTTP/1.1")));
+        H2RawClient.Frame refusal;
+        while ((refusal = client.read()) != null && refusal.stream() != 1 && refusal.type() != H2RawClient.GOAWAY) {
+            // settings and the like
+        }
+        assertNotNull(refusal, "neither a response nor a reset");
+        assertEquals(0, node.requests().size(), "a value with CR LF reached the node");
+    }
+
+    private static void dataBeyondContentLength(CaseContext ctx) throws Exception {
+        RawNode node = ctx.node(NodeScript.ECHO_LINE);
+        H2RawClient client = client(ctx, ctx.proxy(new ClusterOverrides(), node));
+        client.write(frame(HEADERS, END_HEADERS, 1, H2RawClient.requestBlock("POST", "/a", "content-length", "5")));
+        client.write(frame(DATA, END_STREAM, 1, "12345GET /smuggled HTTP/1.1\r\nHost: x\r\n\r\n"
+                .getBytes(StandardCharsets.ISO_8859_1)));
+        H2RawClient.Frame frame;
+        while ((frame = client.read()) != null && !(frame.stream() == 1 && frame.type() != DATA)) {
+            // until the stream's response or reset
+        }
+        StringBuilder raw = new StringBuilder();
+        for (NodeRequest request : node.requests()) {
+            raw.append(new String(request.raw(), StandardCharsets.ISO_8859_1));
+        }
+        assertTrue(node.requests().size() <= 1, node.requests().size() + " requests reached the node");
+        assertTrue(raw.indexOf("smuggled") < 0, "bytes beyond content-length reached the node: "
+                + Escapes.show(raw.toString()));
+    }
+
+    private static void tooManyStreams(CaseContext ctx) throws Exception {
+        RawNode node = ctx.node(NodeScript.ECHO_LINE);
+        H2RawClient client = client(ctx, ctx.proxy(new ClusterOverrides(), node));
+        ByteArrayOutputStream burst = new ByteArrayOutputStream();
+        for (int i = 0; i < 101; i++) { // open, never ended: each holds a slot
+            burst.writeBytes(frame(HEADERS, END_HEADERS, 1 + 2 * i, H2RawClient.requestBlock("POST", "/s" + i)));
+        }
+        client.write(burst.toByteArray());
+        H2RawClient.Frame frame;
+        boolean refused = false;
+        while ((frame = client.read()) != null) {
+            if (frame.type() == RST_STREAM && frame.stream() == 201 || frame.type() == H2RawClient.GOAWAY) {
+                refused = true;
+                break;
+            }
+        }
+        assertTrue(refused, "the 101st concurrent stream was accepted");
+    }
+
+    private static void goAwayOnShutdown(CaseContext ctx) throws Exception {
+        RawNode node = ctx.node(NodeScript.ECHO_LINE);
+        ProxyUnderTest proxy = ctx.proxy(new ClusterOverrides(), node);
+        H2RawClient client = client(ctx, proxy);
+        client.write(frame(HEADERS, END_HEADERS | END_STREAM, 1, H2RawClient.requestBlock("GET", "/before")));
+        assertNotNull(responseHeaders(client, 1), "no response before the shutdown");
+        proxy.close();
+        H2RawClient.Frame goAway = client.readUntilGoAway();
+        assertNotNull(goAway, "no GOAWAY when the listener closed");
+        assertEquals(0, goAway.goAwayError(), "GOAWAY NO_ERROR");
+    }
+}

@@ -1,0 +1,120 @@
+package io.loadwise.dispatcher.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.loadwise.dispatcher.config.ClusterConfig;
+import io.loadwise.dispatcher.config.Mode;
+import io.loadwise.dispatcher.testsupport.Configs;
+import io.loadwise.policy.NodeView;
+import io.loadwise.policy.PolicyOptions;
+import io.loadwise.policy.PolicyRegistry;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Slow start on a virtual clock: the ramp's shape, over the policies, and that it costs nothing after. */
+class SlowStartTest {
+
+    private static final long MS = 1_000_000L;
+    private final AtomicLong clock = new AtomicLong(1_000 * MS);
+
+    private VirtualCluster cluster(String policy) {
+        return new VirtualCluster(ClusterConfig.builder().name("web").mode(Mode.HTTP).listen("127.0.0.1:0")
+                .policy(policy).nodes(Configs.nodes("127.0.0.1:9001", "127.0.0.1:9002", "127.0.0.1:9003")).build(),
+                PolicyRegistry.load(), clock::get);
+    }
+
+    /** Share of {@code picks} picks that go to node {@code name}. */
+    private static double share(VirtualCluster cluster, String name, int picks) {
+        int hits = 0;
+        for (int i = 0; i < picks; i++) {
+            NodeView node = cluster.pick(null);
+            hits += node.name().equals(name) ? 1 : 0;
+        }
+        return hits / (double) picks;
+    }
+
+    @Test
+    void theFactorRisesLinearlyFromTenPercentToFull() {
+        long d = 10_000 * MS;
+        assertEquals(0.1, SlowStart.factor(0, d), 1e-9);
+        assertEquals(0.55, SlowStart.factor(d / 2, d), 1e-9);
+        assertEquals(1.0, SlowStart.factor(d, d), 1e-9);
+        assertEquals(0.1, SlowStart.factor(-5, d), 1e-9);
+    }
+
+    @Test
+    void aReturningNodeRampsItsRoundRobinShareAndThePickerIsThePolicysOwnAfterwards() {
+        VirtualCluster cluster = cluster("round-robin");
+        NodeState n1 = cluster.node("n1");
+        SlowStart slowStart = new SlowStart(cluster, 10_000, clock::get);
+        cluster.setSlowStart(slowStart);
+        assertFalse(slowStart.tick(), "nodes usable at start do not ramp");
+
+        n1.setHealth(new HealthReport(true, HealthState.DOWN, null));
+        cluster.refresh();
+        assertFalse(slowStart.tick());
+        assertEquals(0, share(cluster, "n1", 300));
+        n1.setHealth(new HealthReport(true, HealthState.UP, null));
+        assertTrue(slowStart.tick(), "the tick notices the return");
+
+        // As if n1's weight were multiplied by the factor f: a share of f / (f + 2) against two full nodes.
+        assertEquals(0.1 / 2.1, share(cluster, "n1", 30_000), 0.01);
+        clock.addAndGet(5_000 * MS);
+        slowStart.tick();
+        assertEquals(0.55 / 2.55, share(cluster, "n1", 30_000), 0.015);
+        clock.addAndGet(5_000 * MS);
+        assertFalse(slowStart.tick(), "the ramp is over");
+        assertEquals(1.0, slowStart.factor(n1));
+        assertEquals(1 / 3.0, share(cluster, "n1", 3_000), 1e-9, "exactly round robin again");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"least-connections", "random", "static-wrr", "jvm-aware", "fastest-response-time"})
+    void everyPolicysPicksOfARampingNodeAreThinnedOut(String policy) {
+        VirtualCluster cluster = cluster(policy);
+        SlowStart slowStart = new SlowStart(cluster, 10_000, clock::get);
+        cluster.setSlowStart(slowStart);
+        slowStart.begin(cluster.node("n2"));
+        double ramping = share(cluster, "n2", 20_000);
+        assertTrue(ramping < 0.1, policy + ": a node at 10 % of its ramp got " + ramping + " of the picks");
+        assertTrue(ramping > 0.005, policy + ": the ramping node still gets some picks, got " + ramping);
+    }
+
+    @Test
+    void aRampingNodeThatIsTheOnlyUsableOneStillGetsEveryPick() {
+        VirtualCluster cluster = cluster("round-robin");
+        SlowStart slowStart = new SlowStart(cluster, 10_000, clock::get);
+        cluster.setSlowStart(slowStart);
+        cluster.setEnabled(cluster.node("n2"), false);
+        cluster.setEnabled(cluster.node("n3"), false);
+        slowStart.begin(cluster.node("n1"));
+        assertEquals(1.0, share(cluster, "n1", 500), "slow start never fails a request");
+    }
+
+    @Test
+    void aPolicySwitchDuringTheRampKeepsTheRamp() {
+        VirtualCluster cluster = cluster("round-robin");
+        SlowStart slowStart = new SlowStart(cluster, 10_000, clock::get);
+        cluster.setSlowStart(slowStart);
+        slowStart.begin(cluster.node("n3"));
+        cluster.switchPolicy(PolicyRegistry.load().get("static-wrr"), PolicyOptions.EMPTY);
+        assertEquals(0.1 / 2.1, share(cluster, "n3", 30_000), 0.01);
+    }
+
+    @Test
+    void enablingADisabledNodeStartsItsRamp() {
+        VirtualCluster cluster = cluster("round-robin");
+        SlowStart slowStart = new SlowStart(cluster, 10_000, clock::get);
+        cluster.setSlowStart(slowStart);
+        NodeState n1 = cluster.node("n1");
+        cluster.setEnabled(n1, false);
+        cluster.setEnabled(n1, true);
+        assertEquals(0.1, slowStart.factor(n1), 1e-9);
+        assertSame(n1, cluster.node("n1"));
+    }
+}

@@ -1,0 +1,107 @@
+package io.loadwise.dispatcher.faults;
+
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A node for the fault-injection suite, run as its own process ({@code main}) so that it can be SIGKILLed
+ * and SIGSTOPped. A plain blocking HTTP/1.1 server with keep-alive: {@code GET /health} and every other
+ * path answer as the current mode says; {@code GET /_fault/MODE} switches the mode (the suite calls it
+ * directly, never through the proxy). Modes: {@code ok} (200, body = the node's name), {@code 500}
+ * (everything answers 500), {@code slow} (answers after 2 s), {@code reset} (every connection is reset
+ * as soon as its request arrives).
+ *
+ * <p>Arguments: name, port (0: any). Prints {@code PORT n} once it listens.
+ */
+public final class FaultNode {
+
+    private static volatile String mode = "ok";
+
+    private FaultNode() {
+    }
+
+    public static void main(String[] args) throws IOException {
+        String name = args[0];
+        ServerSocket server = new ServerSocket();
+        server.setReuseAddress(true);
+        server.bind(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), Integer.parseInt(args[1])), 512);
+        System.out.println("PORT " + server.getLocalPort());
+        System.out.flush();
+        while (true) {
+            Socket socket = server.accept();
+            Thread t = new Thread(() -> serve(name, socket), "conn");
+            t.setDaemon(true);
+            t.start();
+        }
+    }
+
+    private static void serve(String name, Socket socket) {
+        try (socket) {
+            socket.setTcpNoDelay(true);
+            InputStream in = new BufferedInputStream(socket.getInputStream());
+            OutputStream out = socket.getOutputStream();
+            while (true) {
+                String path = readHead(in);
+                if (path == null) {
+                    return;
+                }
+                if (path.startsWith("/_fault/")) {
+                    mode = path.substring("/_fault/".length());
+                    respond(out, 200, "mode " + mode);
+                    continue;
+                }
+                switch (mode) {
+                    case "500" -> respond(out, 500, "broken");
+                    case "slow" -> {
+                        Thread.sleep(2_000); // the fault: a node slowed to 2 s per request
+                        respond(out, 200, name);
+                    }
+                    case "reset" -> {
+                        socket.setSoLinger(true, 0);
+                        return; // closing with linger 0 sends RST
+                    }
+                    default -> respond(out, 200, name);
+                }
+            }
+        } catch (IOException e) {
+            // the peer went away
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The request target of the next request head, or {@code null} at the end of the connection. */
+    private static String readHead(InputStream in) throws IOException {
+        StringBuilder head = new StringBuilder();
+        int matched = 0;
+        int b;
+        while ((b = in.read()) >= 0) {
+            head.append((char) b);
+            matched = (b == '\r' && (matched == 0 || matched == 2)) || (b == '\n' && (matched == 1 || matched == 3))
+                    ? matched + 1 : 0;
+            if (matched == 4) {
+                String line = head.substring(0, head.indexOf("\r\n"));
+                String[] parts = line.split(" ");
+                return parts.length > 1 ? parts[1] : "/";
+            }
+            if (head.length() > 16_384) {
+                return null;
+            }
+        }
+        return null;
+    }
+
+    private static void respond(OutputStream out, int status, String body) throws IOException {
+        byte[] bytes = body.getBytes(StandardCharsets.US_ASCII);
+        out.write(("HTTP/1.1 " + status + (status == 200 ? " OK" : " Error") + "\r\nContent-Length: " + bytes.length
+                + "\r\nContent-Type: text/plain\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+        out.write(bytes);
+        out.flush();
+    }
+}

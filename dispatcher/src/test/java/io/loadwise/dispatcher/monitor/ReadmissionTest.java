@@ -1,0 +1,139 @@
+package io.loadwise.dispatcher.monitor;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.loadwise.dispatcher.cluster.AgentState;
+import io.loadwise.dispatcher.cluster.NodeState;
+import io.loadwise.dispatcher.cluster.VirtualCluster;
+import io.loadwise.dispatcher.config.ClusterConfig;
+import io.loadwise.dispatcher.config.Mode;
+import io.loadwise.dispatcher.config.NodeConfig;
+import io.loadwise.dispatcher.testsupport.Await;
+import io.loadwise.policy.AgentSample;
+import io.loadwise.policy.PolicyRegistry;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 18, item 2: a node that comes back is readmitted within about a second, whatever the back-off has
+ * grown to and whatever {@code unhealthyRetryMs} says. Real agent endpoints on loopback, stopped and
+ * started again on the same port; the default timings (1 s polls, 60 s re-probe) except a short expiry.
+ */
+class ReadmissionTest {
+
+    private static final Map<String, Double> METRICS = Map.of("JVM_HEAP_USED%", 30.0, "OS_CPU_USED%", 10.0);
+
+    private final NodeMonitor monitor = new NodeMonitor(Map.of());
+    private AgentEndpoint agentA;
+    private final AgentEndpoint agentB;
+
+    ReadmissionTest() throws Exception {
+        agentA = new AgentEndpoint();
+        agentB = new AgentEndpoint();
+        agentA.report(METRICS);
+        agentB.report(METRICS);
+    }
+
+    @AfterEach
+    void close() {
+        monitor.close();
+        agentA.close();
+        agentB.close();
+    }
+
+    private VirtualCluster cluster(String policy) {
+        ClusterConfig config = ClusterConfig.builder().name("web").mode(Mode.HTTP).listen("127.0.0.1:0")
+                .policy(policy).agentExpiryMs(300)
+                .nodes(List.of(new NodeConfig("a", agentA.address(), 1, true, null, null),
+                        new NodeConfig("b", agentB.address(), 1, true, null, null))).build();
+        return new VirtualCluster(config, PolicyRegistry.load(), System::nanoTime);
+    }
+
+    /** Stops a's endpoint and starts a new one on its port, reporting {@link #METRICS}. */
+    private void restartA() throws Exception {
+        int port = agentA.port();
+        agentA.close();
+        agentA = new AgentEndpoint(port);
+        agentA.report(METRICS);
+    }
+
+    @Test
+    void aNodeHeldOutByAConnectFailureIsReadmittedByTheProbeNotAfterUnhealthyRetryMs() {
+        VirtualCluster cluster = cluster("round-robin");
+        monitor.watch(cluster);
+        NodeState a = cluster.node("a");
+        a.markConnectFailure(60_000); // as the proxy does, with a retry interval far beyond the test
+        assertTrue(a.connectDown());
+        long start = System.nanoTime();
+        Await.until("a readmitted by the probe", Duration.ofSeconds(3), () -> !a.connectDown());
+        assertTrue(System.nanoTime() - start < Duration.ofMillis(1_500).toNanos(), "a probe a second at most");
+        assertTrue(agentA.requests.get() >= 1, "the node was asked");
+        assertEquals(0, agentB.requests.get(), "round robin reads no agent: b, never held out, is never asked");
+    }
+
+    @Test
+    void aRestartedNodeWhoseAgentHasBeenSilentForLongIsBackWithinASecondOfAnswering() throws Exception {
+        VirtualCluster cluster = cluster("jvm-aware");
+        monitor.watch(cluster);
+        NodeState a = cluster.node("a");
+        Await.until("a polled", () -> a.agentState() == AgentState.OK);
+        int port = agentA.port();
+        agentA.close(); // killed
+        Await.until("a's silence reported", () -> monitor.stats(a).silent());
+        // The back-off grows to 1 s, then 2 s, then 4 s: wait until the next probe is 4 s away.
+        long before = monitor.stats(a).pollsFailed();
+        Await.until("two back-off steps taken", Duration.ofSeconds(10),
+                () -> monitor.stats(a).pollsFailed() >= before + 2);
+        a.markConnectFailure(60_000); // a client request found it dead
+
+        agentA = new AgentEndpoint(port);
+        agentA.report(METRICS);
+        long restarted = System.nanoTime();
+        Await.until("a back in selection with its metrics", Duration.ofSeconds(5),
+                () -> !a.connectDown() && a.agentState() == AgentState.OK);
+        long millis = (System.nanoTime() - restarted) / 1_000_000;
+        assertTrue(millis < 2_000, "readmitted " + millis + " ms after it answered again");
+        assertEquals(AgentSample.Source.POLL, a.agentSample().source());
+    }
+
+    @Test
+    void aSignOfLifeWhileBackingOffPollsTheAgentAtOnce() throws Exception {
+        VirtualCluster cluster = cluster("jvm-aware");
+        agentA.reportRaw("<html>not yet</html>");
+        monitor.watch(cluster);
+        NodeState a = cluster.node("a");
+        Await.until("a's silence reported", () -> monitor.stats(a).silent());
+        long failed = monitor.stats(a).pollsFailed();
+        Await.until("two back-off steps taken", Duration.ofSeconds(10),
+                () -> monitor.stats(a).pollsFailed() >= failed + 2); // the next is 4 s away
+        agentA.report(METRICS);
+
+        long signOfLife = System.nanoTime();
+        monitor.acceptLoadReport(cluster, a, "TEXT cpu_utilization=0.10"); // a piggybacked report
+        Await.until("the full sample polled at once", Duration.ofSeconds(3),
+                () -> a.latestAgentSample().source() == AgentSample.Source.POLL);
+        assertTrue(System.nanoTime() - signOfLife < Duration.ofMillis(1_500).toNanos(),
+                "polled before the next back-off step");
+
+        // The same for the first successful connect after connect failures.
+        restartA();
+        agentA.reportRaw("<html>broken again</html>");
+        Await.until("a silent again", Duration.ofSeconds(10), () -> monitor.stats(a).silent());
+        a.markConnectFailure(10); // the proxy failed to connect once; the window is soon over
+        Await.until("the failure window over", () -> !a.connectDown());
+        long failedAgain = monitor.stats(a).pollsFailed();
+        Await.until("two back-off steps taken", Duration.ofSeconds(10),
+                () -> monitor.stats(a).pollsFailed() >= failedAgain + 2); // the next is 4 s away
+        agentA.report(METRICS);
+        long okBefore = monitor.stats(a).pollsOk();
+        long reconnected = System.nanoTime();
+        a.markConnectSuccess(); // the proxy connected again: the node is back
+        Await.until("polled at once", Duration.ofSeconds(3), () -> monitor.stats(a).pollsOk() > okBefore);
+        assertTrue(System.nanoTime() - reconnected < Duration.ofMillis(1_500).toNanos(),
+                "polled before the next back-off step");
+    }
+}

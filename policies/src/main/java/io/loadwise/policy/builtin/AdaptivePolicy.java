@@ -1,0 +1,68 @@
+package io.loadwise.policy.builtin;
+
+import io.loadwise.policy.ClusterSnapshot;
+import io.loadwise.policy.LoadBalancingPolicy;
+import io.loadwise.policy.Picker;
+import io.loadwise.policy.PolicyEnvironment;
+import io.loadwise.policy.PolicyInput;
+import io.loadwise.policy.PolicyOptions;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Adaptive: power of two choices (Mitzenmacher; Envoy's and NGINX's least-request) over the cost of
+ * one more request on a node,
+ * <pre>
+ * cost = (active + 1) × latency / (headroom × ramp × weight)
+ * </pre>
+ * <ul>
+ *   <li>{@code active}: the node's work in flight, live (requests in flight in per-request mode);</li>
+ *   <li>{@code latency}: the node's peak-EWMA response time ({@link io.loadwise.policy.PeakEwma}), at
+ *       least a quarter of the rival's ({@link AdaptiveCost#cheaper});</li>
+ *   <li>{@code headroom}: {@code 1 - load/100} with jvm-aware's load (Equation 2, six agent metrics);
+ *       a node whose load is 100 (queue or heap over its threshold) is excluded, even as a last resort;
+ *       as the sample ages it fades to the cluster's average, so without fresh samples the policy is
+ *       least requests weighted by latency;</li>
+ *   <li>{@code ramp}: slow start for a node that joins or comes back;</li>
+ *   <li>{@code weight}: the configured weight.</li>
+ * </ul>
+ * In a cluster of up to {@link AdaptivePicker#FULL_SCAN_MAX} nodes every pick compares them all instead.
+ * Why two random choices and not the argmin in larger ones: the argmin sends every request between two samples to the
+ * same node (the herd jvm-aware-classic shows); two choices send a burst to many nodes and still avoid the
+ * bad ones, at a cost independent of the cluster size.
+ */
+public final class AdaptivePolicy implements LoadBalancingPolicy {
+
+    private static final Set<PolicyInput> INPUTS = Set.of(PolicyInput.AGENT_METRICS, PolicyInput.RESPONSE_TIMES);
+
+    @Override
+    public String id() {
+        return "adaptive";
+    }
+
+    @Override
+    public String description() {
+        return "Adaptive: the cheaper of two random nodes by (in flight + 1) x peak-EWMA response time / agent"
+                + " headroom; excludes saturated nodes, slow start, least requests when samples age";
+    }
+
+    @Override
+    public Set<PolicyInput> inputs() {
+        return INPUTS;
+    }
+
+    @Override
+    public List<String> validate(PolicyOptions options) {
+        return AdaptiveSettings.validate(options);
+    }
+
+    @Override
+    public Picker newPicker(ClusterSnapshot snapshot, Picker previous, PolicyEnvironment env) {
+        AdaptiveSettings settings = AdaptiveSettings.from(env.options());
+        AdaptiveMemory before = previous instanceof AdaptivePicker p ? p.memory : null;
+        AdaptiveMemory memory = AdaptiveMemory.of(snapshot, before, env.nanoClock().getAsLong(),
+                settings.slowStartNanos());
+        return new AdaptivePicker(snapshot, new AdaptiveCost(snapshot, settings, memory), memory, env.random(),
+                env.nanoClock());
+    }
+}
