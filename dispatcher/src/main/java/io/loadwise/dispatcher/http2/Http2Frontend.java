@@ -77,7 +77,7 @@ public final class Http2Frontend {
                 .maxConcurrentStreams(maxConcurrentStreams)
                 .maxHeaderListSize(maxHeaderListSize)
                 .initialWindowSize(STREAM_WINDOW); // no ENABLE_PUSH: a server may not send it (RFC 9113 §6.5.2)
-        return Http2FrameCodecBuilder.forServer()
+        Http2FrameCodec codec = Http2FrameCodecBuilder.forServer()
                 .initialSettings(settings)
                 .validateHeaders(true)
                 .decoderEnforceMaxRstFramesPerWindow(MAX_RESETS, RESET_WINDOW_SECONDS)
@@ -85,6 +85,11 @@ public final class Http2Frontend {
                 .encoderEnforceMaxQueuedControlFrames(MAX_QUEUED_CONTROL_FRAMES)
                 .gracefulShutdownTimeoutMillis(GRACEFUL_SHUTDOWN_MS)
                 .build();
+        // Netty applies our SETTINGS_MAX_CONCURRENT_STREAMS only once the client acknowledges it, so a
+        // client that never sends the ACK could open streams without limit. Enforce it from the first
+        // frame: a stream beyond it is refused with RST_STREAM REFUSED_STREAM, which a client may retry.
+        codec.connection().remote().maxActiveStreams(maxConcurrentStreams);
+        return codec;
     }
 
     /** The handlers after the frame codec: flood guard, stream multiplexer, connection accounting. */
