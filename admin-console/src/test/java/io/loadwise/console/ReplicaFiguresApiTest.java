@@ -213,6 +213,41 @@ class ReplicaFiguresApiTest {
     }
 
     @Test
+    void anOversizedOrMalformedAnswerIsRefusedNotRead() throws Exception {
+        HttpServer peers = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        peers.createContext("/huge/api/figures", exchange -> {
+            exchange.sendResponseHeaders(200, 0); // chunked: no length to refuse up front
+            byte[] chunk = new byte[64 * 1024];
+            java.util.Arrays.fill(chunk, (byte) ' ');
+            try (var out = exchange.getResponseBody()) {
+                for (int i = 0; i < 64; i++) { // 4 MiB, past the 1 MiB cap
+                    out.write(chunk);
+                }
+            } catch (IOException refused) {
+                // the reader gave up at the cap: what this test expects
+            }
+        });
+        peers.createContext("/garbage/api/figures", exchange -> {
+            byte[] body = "{\"replica\": \"x\", \"clusters\": 7}".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(200, body.length);
+            try (var out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        });
+        peers.start();
+        extras.add(() -> peers.stop(0));
+        String base = "http://127.0.0.1:" + peers.getAddress().getPort();
+        registry.add(entry("huge", base + "/huge"));
+        registry.add(entry("garbage", base + "/garbage"));
+
+        JsonNode body = api(r1).get("/api/replicas/figures").json();
+
+        assertEquals("its answer is larger than 1048576 bytes", replica(body, "huge").path("problem").asText());
+        assertEquals("its answer is not a figures document", replica(body, "garbage").path("problem").asText());
+        assertTrue(replica(body, "r2").path("alive").asBoolean());
+    }
+
+    @Test
     void withTheRegistryUnreachableOnlyThisReplicaIsListedWithTheReason() {
         registryFailure.set(new ConfigUnavailableException("etcd http://127.0.0.1:1 cannot be reached (refused)"));
 
