@@ -2,6 +2,7 @@ package io.loadwise.console;
 
 import io.loadwise.console.api.ApiErrorReportValve;
 import io.loadwise.console.api.ApiServlet;
+import io.loadwise.console.replicas.PeerFigures;
 import io.loadwise.console.api.AuthFilter;
 import io.loadwise.console.auth.LoginGuard;
 import io.loadwise.console.web.ConsoleWeb;
@@ -59,11 +60,13 @@ public final class AdminServer implements AutoCloseable {
     private final Tomcat tomcat;
     private final Connector connector;
     private final Path baseDir;
+    private final PeerFigures peers;
 
-    private AdminServer(Tomcat tomcat, Connector connector, Path baseDir) {
+    private AdminServer(Tomcat tomcat, Connector connector, Path baseDir, PeerFigures peers) {
         this.tomcat = tomcat;
         this.connector = connector;
         this.baseDir = baseDir;
+        this.peers = peers;
     }
 
     /**
@@ -103,7 +106,9 @@ public final class AdminServer implements AutoCloseable {
         StandardManager sessions = new StandardManager();
         sessions.setPathname(null);
         context.setManager(sessions);
-        ConsoleWeb.install(context, control, login);
+        // The console and the API ask the other replicas for their figures with this replica's token.
+        PeerFigures peers = PeerFigures.withDefaults(token);
+        ConsoleWeb.install(context, control, login, peers);
         AuthFilter bearer = new AuthFilter(token);
         // Tomcat's background thread fires PERIODIC_EVENT every 10 s: the rate-limited failure logs write
         // their "N more failures" summaries then, even when no further failure comes.
@@ -122,11 +127,11 @@ public final class AdminServer implements AutoCloseable {
         authMap.addURLPatternDecoded("/api/*");
         authMap.addURLPatternDecoded("/metrics");
         context.addFilterMap(authMap);
-        Tomcat.addServlet(context, "api", new ApiServlet(control, stores));
+        Tomcat.addServlet(context, "api", new ApiServlet(control, stores, peers));
         context.addServletMappingDecoded("/api/*", "api");
         context.addServletMappingDecoded("/metrics", "api");
 
-        AdminServer server = new AdminServer(tomcat, connector, baseDir);
+        AdminServer server = new AdminServer(tomcat, connector, baseDir, peers);
         TOMCAT_LIFECYCLE_JUL.setLevel(Level.OFF);
         try {
             tomcat.start();
@@ -165,6 +170,7 @@ public final class AdminServer implements AutoCloseable {
 
     @Override
     public void close() {
+        peers.close(); // first: its threads were started from requests, Tomcat would report them as leaked
         try {
             if (tomcat.getServer().getState().isAvailable()) {
                 tomcat.stop();

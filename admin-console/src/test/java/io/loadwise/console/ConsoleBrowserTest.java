@@ -282,6 +282,53 @@ class ConsoleBrowserTest {
         assertTrue(text("article.doc h1").contains("Task assignment policies"));
     }
 
+    /**
+     * Two real replicas that list each other (as the etcd registry would) and one registered replica whose port
+     * is closed: the Replicas page lists all three, fetches the other replica's figures server-side, marks the
+     * dead one unreachable, and its "All replicas" row is the sum of the two that answered.
+     */
+    @Test
+    @Order(6)
+    void replicasPageShowsEveryReplicaWithItsFiguresAndTheSum() throws Exception {
+        int closedPort;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            closedPort = s.getLocalPort();
+        }
+        try (ConsoleFixture other = new ConsoleFixture(Files.createDirectories(dir.resolve("replica-2")))) {
+            List<io.loadwise.dispatcher.control.ReplicaInfo> registry = List.of(
+                    new io.loadwise.dispatcher.control.ReplicaInfo("lb1", fixture.base(), List.of("shop=127.0.0.1:"
+                            + fixture.listener("shop").getPort()), "test", "2026-11-23T14:00:00Z"),
+                    new io.loadwise.dispatcher.control.ReplicaInfo("lb2", other.base(), List.of("shop=127.0.0.1:"
+                            + other.listener("shop").getPort()), "test", "2026-11-23T14:00:05Z"),
+                    new io.loadwise.dispatcher.control.ReplicaInfo("lb3", "http://127.0.0.1:" + closedPort,
+                            List.of(), "test", "2026-11-23T14:00:09Z"));
+            fixture.dispatcher.setReplica("lb1", () -> registry);
+            other.dispatcher.setReplica("lb2", () -> registry);
+            try {
+                for (int i = 0; i < 7; i++) {
+                    HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                            + other.listener("shop").getPort() + "/")).build(), HttpResponse.BodyHandlers.ofString());
+                    assertEquals(200, r.statusCode());
+                }
+                open("/replicas");
+                assertEquals("Replicas", text("h1"));
+                assertEquals(3, browser.findElements(By.cssSelector("#replicas tr.replica")).size());
+                assertTrue(text("#replicas tr[data-replica='lb1']").contains("this one"));
+                assertEquals("alive", text("#replicas tr[data-replica='lb2'] .alive"));
+                assertTrue(text("#replicas tr[data-replica='lb3'] .alive").startsWith("unreachable: connection refused"),
+                        text("#replicas tr[data-replica='lb3'] .alive"));
+                assertEquals("7", text("#replica-figures-shop tr[data-replica='lb2'] .completed"),
+                        "lb2's own figures, fetched from its admin API");
+                long own = Long.parseLong(text("#replica-figures-shop tr[data-replica='lb1'] .completed"));
+                assertEquals(String.valueOf(own + 7), text("#replica-figures-shop tr.sum .completed"), "the sum");
+                assertEquals("unreachable", text("#replica-figures-shop tr[data-replica='lb3'] td.hint"));
+                screenshot("replicas");
+            } finally {
+                fixture.dispatcher.setReplica(null, List::of);
+            }
+        }
+    }
+
     /** Stops the crawl on a console that grows links without end. */
     private static final int MAX_VISITS = 120;
     /**

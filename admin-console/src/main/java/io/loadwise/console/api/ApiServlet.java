@@ -1,5 +1,6 @@
 package io.loadwise.console.api;
 
+import io.loadwise.console.replicas.PeerFigures;
 import io.loadwise.console.store.MetricStores;
 import io.loadwise.dispatcher.config.ConfigValidationException;
 import io.loadwise.dispatcher.control.ClusterControl;
@@ -30,8 +31,9 @@ public final class ApiServlet extends HttpServlet {
 
     /**
      * @param stores the metric stores the graph and series endpoints read
+     * @param peers how {@code /api/replicas/figures} asks the other replicas for their figures
      */
-    public ApiServlet(ClusterControl control, MetricStores stores) {
+    public ApiServlet(ClusterControl control, MetricStores stores, PeerFigures peers) {
         PoliciesResource policies = new PoliciesResource(control);
         ClustersResource clusters = new ClustersResource(control);
         StatsResource stats = new StatsResource(control);
@@ -42,6 +44,7 @@ public final class ApiServlet extends HttpServlet {
         MetricStoresResource storeUsage = new MetricStoresResource(stores);
         PrometheusResource prometheus = new PrometheusResource(control);
         ReloadResource reload = new ReloadResource(control);
+        ReplicaFiguresResource replicaFigures = new ReplicaFiguresResource(control, peers);
         this.routes = List.of(
                 new Route("/api/policies", Map.of("GET", policies::list)),
                 new Route("/api/clusters", Map.of("GET", clusters::list, "POST", clusters::create)),
@@ -60,6 +63,8 @@ public final class ApiServlet extends HttpServlet {
                 new Route("/api/metrics/stores", Map.of("GET", storeUsage::get)),
                 new Route("/api/reload", Map.of("POST", reload::reload)),
                 new Route("/api/replicas", Map.of("GET", reload::replicas)),
+                new Route("/api/replicas/figures", Map.of("GET", replicaFigures::all)),
+                new Route("/api/figures", Map.of("GET", replicaFigures::own)),
                 new Route("/metrics", Map.of("GET", prometheus::scrape)));
     }
 

@@ -3,6 +3,7 @@ package io.loadwise.console.web;
 import io.loadwise.console.api.Incident;
 import io.loadwise.console.auth.LoginGuard;
 import io.loadwise.console.auth.RequestPaths;
+import io.loadwise.console.replicas.PeerFigures;
 import io.loadwise.dispatcher.control.ClusterControl;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -25,16 +26,18 @@ public final class ConsoleServlet extends HttpServlet {
     private final transient ClustersPage clusters;
     private final transient MetricsPage metrics;
     private final transient LogsPage logs;
+    private final transient ReplicasPage replicas;
     private final transient JvmPage jvm = new JvmPage();
     private final transient DocsPage docs = new DocsPage();
     private final transient CapacityPage capacity = new CapacityPage();
 
-    public ConsoleServlet(ClusterControl control, LoginGuard guard) {
+    public ConsoleServlet(ClusterControl control, LoginGuard guard, PeerFigures peers) {
         this.login = new LoginPage(guard);
         this.overview = new OverviewPage(control);
         this.clusters = new ClustersPage(control);
         this.metrics = new MetricsPage(control);
         this.logs = new LogsPage(control);
+        this.replicas = new ReplicasPage(control, peers);
     }
 
     @Override
@@ -106,6 +109,7 @@ public final class ConsoleServlet extends HttpServlet {
             case "/clusters/new" -> clusters.newForm(request, response);
             case "/clusters/edit" -> clusters.editForm(request, response);
             case "/graphs" -> metrics.get(request, response);
+            case "/replicas" -> replicas.get(request, response);
             case "/logs" -> logs.list(request, response);
             case "/logs/view" -> logs.view(request, response);
             case "/logs/download" -> logs.download(request, response);

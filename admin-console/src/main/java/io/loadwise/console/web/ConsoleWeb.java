@@ -2,6 +2,7 @@ package io.loadwise.console.web;
 
 import io.loadwise.console.auth.ConsoleAuthFilter;
 import io.loadwise.console.auth.LoginGuard;
+import io.loadwise.console.replicas.PeerFigures;
 import io.loadwise.dispatcher.control.ClusterControl;
 import jakarta.servlet.Filter;
 import jakarta.servlet.SessionTrackingMode;
@@ -25,8 +26,12 @@ public final class ConsoleWeb {
     private ConsoleWeb() {
     }
 
-    /** Call before the API's filters are added, so these run first. */
-    public static void install(Context context, ClusterControl control, LoginGuard guard) {
+    /**
+     * Call before the API's filters are added, so these run first.
+     *
+     * @param peers how the Replicas page asks the other replicas for their figures
+     */
+    public static void install(Context context, ClusterControl control, LoginGuard guard, PeerFigures peers) {
         // Session id in a cookie only (never in URLs): HttpOnly, SameSite=Strict, Path=/, and Secure
         // whenever the request came over TLS (Tomcat adds it for secure requests).
         context.setCookies(true);
@@ -42,7 +47,7 @@ public final class ConsoleWeb {
 
         addFilter(context, "security-headers", new SecurityHeadersFilter(), "/*");
         addFilter(context, "console-auth", new ConsoleAuthFilter(), "/*");
-        Tomcat.addServlet(context, "console", new ConsoleServlet(control, guard));
+        Tomcat.addServlet(context, "console", new ConsoleServlet(control, guard, peers));
         context.addServletMappingDecoded("/", "console");
     }
 

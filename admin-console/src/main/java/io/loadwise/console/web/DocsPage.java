@@ -25,6 +25,7 @@ final class DocsPage {
         PAGES.put("agent", "Installing the node agent on Tomcat and GlassFish");
         PAGES.put("policies", "The task assignment policies and their formulas");
         PAGES.put("operations", "Running, logging, upgrading");
+        PAGES.put("scale-out", "Scale-out: several replicas sharing one configuration through etcd");
         PAGES.put("metrics", "Metric stores, graphs, CSV and Prometheus");
         PAGES.put("rest-api", "The REST API");
         PAGES.put("architecture", "Architecture");
