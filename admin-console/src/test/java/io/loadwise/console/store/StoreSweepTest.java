@@ -49,6 +49,14 @@ class StoreSweepTest {
     private static final StoreKey N1 = StoreKey.node("web", "n1");
     private static final StoreKey N2 = StoreKey.node("web", "n2");
 
+    /** The last write of a store as the sweep reads it: the later of the file's and its journal's times. */
+    private long lastWriteOf(StoreKey key) throws Exception {
+        Path file = key.file(dir);
+        Path journal = JournaledBackend.journalOf(file);
+        long journalTime = Files.exists(journal) ? Files.getLastModifiedTime(journal).toMillis() : 0;
+        return Math.max(Files.getLastModifiedTime(file).toMillis(), journalTime);
+    }
+
     private void recordSeconds(StoreKey key, long from, long to) throws Exception {
         for (long t = from; t <= to; t++) {
             stores.record(key, t, key.isNode() ? Rows.node(t, HEAP) : Rows.full(SeriesCatalog.CLUSTER, t));
@@ -69,7 +77,8 @@ class StoreSweepTest {
         assertEquals(1, usage.pendingRemoval().size());
         StoreUsage.PendingRemoval pending = usage.pendingRemoval().get(0);
         assertEquals("n2", pending.node());
-        long lastWritten = Files.getLastModifiedTime(N2.file(dir)).toMillis();
+        long lastWritten = lastWriteOf(N2);
+        assertTrue(lastWritten >= Files.getLastModifiedTime(N2.file(dir)).toMillis());
         assertEquals(lastWritten + 24 * HOUR, pending.deleteAtMillis(), 0, "24 h after its last write");
 
         clock.set(lastWritten + 24 * HOUR - 60_000);
@@ -77,7 +86,9 @@ class StoreSweepTest {
         assertTrue(Files.exists(N2.file(dir)), "a minute before the end of the retention period");
         assertTrue(stores.existing(N2) != null, "its history is still readable");
 
-        clock.set(lastWritten + 24 * HOUR);
+        // The open store's journal may be touched again as the store syncs: the period runs from the last
+        // write the sweep can see, which is what an operator's "last written" means.
+        clock.set(lastWriteOf(N2) + 24 * HOUR);
         stores.sweep(withoutN2);
         assertFalse(Files.exists(N2.file(dir)));
         assertFalse(Files.exists(JournaledBackend.journalOf(N2.file(dir))));
