@@ -62,13 +62,15 @@ public record SeriesPoints(long start, long end, long step, long archiveStep, lo
             return grid;
         }
         long archiveStep = window.resolutionSeconds();
-        FetchData data = store.fetch(series, ConsolFun.AVERAGE, grid.start - grid.step, grid.end, archiveStep);
+        // From the first point, not the step before it: a longer span would make rrd4j read a coarser archive (the
+        // 1 s one holds an hour). The first point of a consolidated grid thus holds its last archive step only.
+        FetchData data = store.fetch(series, ConsolFun.AVERAGE, grid.start, grid.end, archiveStep);
         long[] times = data.getTimestamps();
         double[] raw = data.getValues(0);
         double[] sums = new double[grid.values.length];
         int[] counts = new int[grid.values.length];
         for (int i = 0; i < times.length; i++) {
-            if (Double.isNaN(raw[i]) || times[i] <= grid.start - grid.step || times[i] > grid.end) {
+            if (Double.isNaN(raw[i]) || times[i] < grid.start || times[i] > grid.end) {
                 continue;
             }
             // The point whose step (t - step, t] holds this archive value.
