@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.loadwise.console.testing.ApiClient;
+import io.loadwise.console.testing.Await;
 import io.loadwise.console.testing.BrowserCheck;
 import io.loadwise.console.testing.ConsoleFixture;
 import io.loadwise.console.testing.TrafficLoop;
@@ -346,6 +348,12 @@ class ConsoleBrowserTest {
                             "2026-11-23T14:00:05Z"));
             fixture.dispatcher.setReplica("lb1", () -> registry);
             other.dispatcher.setReplica("lb2", () -> registry);
+            try (TrafficLoop traffic = TrafficLoop.start(other.listener("shop"), Duration.ofSeconds(60))) {
+                // Some seconds of traffic recorded on lb2, so that the sum differs from lb1's own graph.
+                ApiClient lb2 = new ApiClient(other.adminPort, ConsoleFixture.TOKEN);
+                Await.until(() -> countPositive(lb2.get("/api/clusters/shop/series/TD_AVE_THROUGHPUT.json?window=10m")
+                        .json().path("values")) >= 3, "three recorded seconds of throughput on lb2");
+            }
             try {
                 open("/graphs?cluster=shop&window=10m");
                 assertEquals(3, browser.findElements(By.cssSelector("#replica-view a")).size());
@@ -392,6 +400,14 @@ class ConsoleBrowserTest {
             waitForGraph("TD_AVE_THROUGHPUT", "/api/clusters/shop/graphs/TD_AVE_THROUGHPUT.png?window=10m");
             assertTrue(browser.findElements(By.id("replica-view")).isEmpty(), "no switch without other replicas");
         }
+    }
+
+    private static int countPositive(com.fasterxml.jackson.databind.JsonNode values) {
+        int count = 0;
+        for (com.fasterxml.jackson.databind.JsonNode v : values) {
+            count += v.isNumber() && v.asDouble() > 0 ? 1 : 0;
+        }
+        return count;
     }
 
     /** The graph image of a metric once the page script has listed it, checked to load from {@code path}. */
