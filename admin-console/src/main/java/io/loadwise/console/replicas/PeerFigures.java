@@ -25,9 +25,10 @@ import java.util.function.Function;
 
 /**
  * Fetches other replicas' {@link LiveFigures} from their admin API ({@code GET <adminUrl>/api/figures}), or
- * another answer of theirs such as a series ({@link PeerSeries}), all at once, authenticated with this replica's bearer token (replicas of one site share it). Every fetch is
- * bounded: a connect timeout, one deadline for the whole fan-out, a cap on the answer's size and on the
- * number of replicas asked, so a dead or stalled replica shows as unreachable and never holds up a page.
+ * another answer of theirs such as a series ({@link PeerSeries}), all at once, authenticated with this
+ * replica's bearer token (replicas of one site share it). Every fetch is bounded: a connect timeout, one
+ * deadline for the whole fan-out, a cap on the answer's size and on the number of replicas asked, so a dead or
+ * stalled replica shows as unreachable and never holds up a page.
  * Redirects are not followed: the token goes only to the address the replica registered.
  */
 public final class PeerFigures implements AutoCloseable {

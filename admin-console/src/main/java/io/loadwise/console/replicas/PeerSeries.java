@@ -71,7 +71,7 @@ public final class PeerSeries {
         }
         try {
             return new Answer(document.toPoints(series.metric(), step), null);
-        } catch (IllegalArgumentException | NullPointerException e) {
+        } catch (IllegalArgumentException e) {
             return Answer.failed("its answer is not a usable series: " + e.getMessage());
         }
     }
