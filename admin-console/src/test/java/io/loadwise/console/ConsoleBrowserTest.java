@@ -324,6 +324,8 @@ class ConsoleBrowserTest {
                 long own = Long.parseLong(text("#replica-figures-shop tr[data-replica='lb1'] .completed"));
                 assertEquals(String.valueOf(own + 7), text("#replica-figures-shop tr.sum .completed"), "the sum");
                 assertEquals("unreachable", text("#replica-figures-shop tr[data-replica='lb3'] td.hint"));
+                assertTrue(browser.findElement(By.linkText("summed")).getAttribute("href")
+                        .endsWith("/graphs?cluster=shop&view=sum"), "the cluster's graphs summed over replicas");
                 screenshot("replicas");
             } finally {
                 fixture.dispatcher.setReplica(null, List::of);
