@@ -13,6 +13,9 @@ import java.util.Map;
  * @param sent requests sent
  * @param failed requests that failed, all phases
  * @param failedByCause failures by what the client saw ({@code HTTP 502}, {@code connection reset}, ...)
+ * @param failedByNode failures after the warm-up by the node the dispatcher's access log names for them: a node's name (the
+ *     request went to it), {@code dispatcher} (the dispatcher answered by itself: no usable node, or none could
+ *     be reached) or {@code no access-log line} (the request never reached the dispatcher)
  * @param failedByPhase failures by when the request was sent: {@code warm-up}, {@code fault} (from 1 s before
  *     the fault, the response timeout, until the node left selection: sent to, or in flight to, the faulty
  *     node), {@code out} (the node out of selection), {@code return} (from the repair on)
@@ -22,9 +25,10 @@ import java.util.Map;
  * @param toFirstAnswerMs from the repair to the first request the node answered
  * @param rampShare the node's share of the answers in each second from its readmission on
  * @param rampExpected the share round robin gives it with the slow-start factor at the middle of that second
+ * @param loadAverage the machine's one-minute load average at the start and at the end of the case
  * @param note the case's own figures (policies switched, reloads applied, ...)
  */
 record CaseResult(String name, String what, double seconds, long sent, long failed, Map<String, Long> failedByCause,
-        Map<String, Long> failedByPhase, Long toOutMs, String outBy, Long toReadmissionMs, Long toFirstAnswerMs,
-        List<Double> rampShare, List<Double> rampExpected, String note) {
+        Map<String, Long> failedByNode, Map<String, Long> failedByPhase, Long toOutMs, String outBy, Long toReadmissionMs, Long toFirstAnswerMs,
+        List<Double> rampShare, List<Double> rampExpected, String loadAverage, String note) {
 }

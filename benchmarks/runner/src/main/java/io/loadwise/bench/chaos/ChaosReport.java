@@ -4,10 +4,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /** The arithmetic of the chaos bench over its {@link Outcome}s, and its results: chaos.csv, chaos.json, the README table. */
@@ -27,6 +31,36 @@ final class ChaosReport {
             }
         }
         return causes;
+    }
+
+    private static final Pattern ACCESS_LINE = Pattern.compile(
+            "\"GET /work\\?i=(\\d+)\" \\d+ (\\S+) ");
+
+    /**
+     * The node of each request in the dispatcher's access log ({@code ... "GET /work?i=17" 502 c - 1000ms}):
+     * request number to node name, {@code -} when the dispatcher answered by itself.
+     */
+    static Map<Long, String> accessLogNodes(List<String> lines) {
+        Map<Long, String> nodes = new HashMap<>();
+        for (String line : lines) {
+            Matcher m = ACCESS_LINE.matcher(line);
+            if (m.find()) {
+                nodes.put(Long.parseLong(m.group(1)), m.group(2));
+            }
+        }
+        return nodes;
+    }
+
+    /** Failures among the requests sent in [from, to), by the node the access log names (see {@link CaseResult}). */
+    static Map<String, Long> failuresByNode(List<Outcome> outcomes, Map<Long, String> nodes, long fromNanos, long toNanos) {
+        Map<String, Long> byNode = new TreeMap<>();
+        for (Outcome o : outcomes) {
+            if (!o.ok() && o.startNanos() >= fromNanos && o.startNanos() < toNanos) {
+                String node = nodes.get(o.id());
+                byNode.merge(node == null ? "no access-log line" : node.equals("-") ? "dispatcher" : node, 1L, Long::sum);
+            }
+        }
+        return byNode;
     }
 
     /** Failures among the requests sent in [from, to). */
@@ -125,29 +159,31 @@ final class ChaosReport {
 
     /** The results table, one row per case (Markdown). */
     static String table(List<CaseResult> results) {
-        StringBuilder md = new StringBuilder("| case | load | sent | failed | failed by cause | failed by phase"
-                + " | out after | out by | back after | ramp (share per s) | expected ramp | verdict | notes |\n"
-                + "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+        StringBuilder md = new StringBuilder("| case | load | sent | failed | failed by cause | failed at node | failed by phase"
+                + " | out after | out by | back after | ramp (share per s) | expected ramp | verdict | load avg | notes |\n"
+                + "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (CaseResult r : results) {
             md.append("| ").append(r.name()).append(" | ").append(String.format(Locale.ROOT, "%.0f s, %.0f req/s",
                     r.seconds(), r.seconds() == 0 ? 0 : r.sent() / r.seconds())).append(" | ").append(r.sent())
                     .append(" | ").append(r.failed()).append(" | ").append(describe(r.failedByCause())).append(" | ")
-                    .append(describe(r.failedByPhase())).append(" | ").append(ms(r.toOutMs())).append(" | ")
+                    .append(describe(r.failedByNode())).append(" | ").append(describe(r.failedByPhase())).append(" | ").append(ms(r.toOutMs())).append(" | ")
                     .append(r.outBy() == null ? "-" : r.outBy()).append(" | ").append(ms(r.toReadmissionMs()))
                     .append(" | ").append(shares(r.rampShare())).append(" | ").append(shares(r.rampExpected()))
-                    .append(" | ").append(verdict(r)).append(" | ").append(r.note() == null ? "" : r.note()).append(" |\n");
+                    .append(" | ").append(verdict(r)).append(" | ").append(r.loadAverage()).append(" | ").append(r.note() == null ? "" : r.note()).append(" |\n");
         }
         return md.toString();
     }
 
     /** One row per case; causes and ramps as {@code ;}-separated lists inside a field. */
     static String csv(List<CaseResult> results) {
-        StringBuilder csv = new StringBuilder("case,seconds,sent,failed,failed_by_cause,failed_warm_up,failed_fault,"
-                + "failed_out,failed_return,failed_soak,verdict,to_out_ms,out_by,to_readmission_ms,to_first_answer_ms,ramp_share,ramp_expected\n");
+        StringBuilder csv = new StringBuilder("case,seconds,sent,failed,failed_by_cause,failed_by_node,failed_warm_up,failed_fault,"
+                + "failed_out,failed_return,failed_soak,verdict,to_out_ms,out_by,to_readmission_ms,to_first_answer_ms,ramp_share,ramp_expected,load_average\n");
         for (CaseResult r : results) {
             csv.append(r.name()).append(',').append(String.format(Locale.ROOT, "%.1f", r.seconds())).append(',')
                     .append(r.sent()).append(',').append(r.failed()).append(',')
                     .append(quote(r.failedByCause().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+                            .collect(Collectors.joining(";")))).append(',')
+                    .append(quote(r.failedByNode().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
                             .collect(Collectors.joining(";"))));
             for (String phase : List.of("warm-up", "fault", "out", "return", "soak")) {
                 Long n = r.failedByPhase().get(phase);
@@ -156,7 +192,8 @@ final class ChaosReport {
             csv.append(',').append(quote(verdict(r)));
             csv.append(',').append(blank(r.toOutMs())).append(',').append(r.outBy() == null ? "" : quote(r.outBy()))
                     .append(',').append(blank(r.toReadmissionMs())).append(',').append(blank(r.toFirstAnswerMs()))
-                    .append(',').append(list(r.rampShare())).append(',').append(list(r.rampExpected())).append('\n');
+                    .append(',').append(list(r.rampShare())).append(',').append(list(r.rampExpected())).append(',')
+                    .append(quote(r.loadAverage())).append('\n');
         }
         return csv.toString();
     }
@@ -176,7 +213,7 @@ final class ChaosReport {
     }
 
     static String json(Map<String, Object> run, List<CaseResult> results) throws IOException {
-        Map<String, Object> all = new java.util.LinkedHashMap<>(run);
+        Map<String, Object> all = new LinkedHashMap<>(run);
         all.put("cases", results);
         return JSON.writeValueAsString(all);
     }

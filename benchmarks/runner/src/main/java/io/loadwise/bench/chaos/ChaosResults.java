@@ -64,17 +64,24 @@ public final class ChaosResults {
 
                 ## What the figures mean
 
-                - **load**: how long the open-loop load ran (warm-up included) and the rate it reached: one `GET /work`
+                - **load**: how long the open-loop load ran (warm-up included) and the rate it reached: one `GET /work?i=N`
                   every 1/N s through the dispatcher, whatever the answers take, from the JDK HTTP client over
-                  HTTP/1.1 keep-alive connections, with a 10 s client timeout.
+                  HTTP/1.1 keep-alive connections (connect timeout 5 s, request timeout 10 s).
                 - **failed**: requests that got anything but a 200 from the dispatcher, all phases. **By cause**: the
-                  status the client got (`HTTP 502` no answer from the node, `HTTP 504` the node did not answer within
-                  `responseTimeoutMs`, `HTTP 500` the node's own answer passed on) or what the client saw instead
-                  (`connection reset`, `connection closed`, `client timeout`).
-                - **By phase**, by when the request was sent: `warm-up` (5 s before the fault; should be 0), `fault`
-                  (from 1 s, one response timeout, before the fault until node c left selection: requests sent to c or
-                  in flight to it), `out` (c out of selection, a and b healthy), `return` (from the repair on, the
-                  ramp included). `soak` is the whole policies or reload run after its warm-up.
+                  status the client got (`HTTP 502` the node closed or reset the connection, `HTTP 504` the node did
+                  not answer within `responseTimeoutMs`, `HTTP 503` no usable node, `HTTP 500` the node's own answer
+                  passed on) or what the client saw instead (`connection reset`, `connection closed`,
+                  `client timeout`, `client connect timeout`).
+                - **failed at node**: the failures after the warm-up by the node the dispatcher's access log names for
+                  the request (`i=N` finds its line): `c` is the broken node, `a`, `b` (`d`) healthy ones,
+                  `dispatcher` a request the dispatcher answered itself (no usable node, or none reachable), `no
+                  access-log line` a request that never reached it.
+                - **By phase**, by when the request was sent: `warm-up` (at least 5 s, and until no request of the
+                  last 2 s failed, at most 30 s: fresh JVMs on a busy machine answer their first requests slowly;
+                  not judged), `fault` (from one response timeout, 1.5 s, before the fault until node c left
+                  selection: requests sent to c or in flight to it), `out` (c out of selection, a and b healthy),
+                  `return` (from the repair on, the ramp included). `soak` is the whole policies or reload run after
+                  its warm-up.
                 - **out after**: from the fault to the moment the dispatcher took c out of selection, from the admin
                   API's own timestamps (`ejectedUntil` less the 5 s base ejection, or the end of the health check
                   that took it down), else the first of the polls made every 100 ms. **out by**: every reason the API
@@ -89,16 +96,18 @@ public final class ChaosResults {
                   out or after its repair failed; failures in the `fault` phase are requests that went to the broken
                   node before it was taken out, which only retries can save, and are reported, not judged. A soak
                   case passes with 0 failures after its warm-up.
+                - **load avg**: the machine's one-minute load average at the start and the end of the case. Above
+                  the number of CPUs, every process waits for a CPU, and time-outs of healthy nodes are the machine's.
 
                 ## Settings
 
                 Cluster `chaos`, `mode` http, `round-robin` (the policies case switches it), `connectTimeoutMs` 500,
-                `responseTimeoutMs` 1000, `unhealthyRetryMs` 1000, `healthCheck` `/health` every 500 ms (timeout
-                400 ms, rise 2, fall 2), `outlierDetection` 5 × 5xx or 3 gateway failures in a row, `baseEjectionMs`
-                5000, `maxEjectionPercent` 50, `slowStartMs` 5000. Nodes: `io.loadwise.bench.chaos.ChaosNode`, a
-                blocking HTTP/1.1 server per process (thread per connection) answering its own name. Each case starts
-                fresh processes and waits until every node's health check is up. The processes' logs are in
-                `benchmarks/runner/target/chaos-work/<case>/` (not kept here).
+                `responseTimeoutMs` 1500, `unhealthyRetryMs` 1000, `healthCheck` `/health` every second (timeout
+                1 s, rise 2, fall 2), `outlierDetection` 5 × 5xx or 3 gateway failures in a row, `baseEjectionMs`
+                5000, `maxEjectionPercent` 50, `slowStartMs` 5000, an access log. Nodes:
+                `io.loadwise.bench.chaos.ChaosNode`, a blocking HTTP/1.1 server per JVM (a thread per connection)
+                answering its own name. Each case starts fresh processes and waits until every node's health check
+                is up. The processes' logs are in `benchmarks/runner/target/chaos-work/<case>/` (not kept here).
 
                 ## Reproduce
 

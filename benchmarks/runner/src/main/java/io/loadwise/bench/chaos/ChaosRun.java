@@ -3,15 +3,18 @@ package io.loadwise.bench.chaos;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * The cases of {@code loadwise bench chaos}, one at a time, each on fresh processes: three (four for
@@ -25,6 +28,8 @@ public final class ChaosRun {
     /** The fault cases, in run order, then the soak cases. */
     public static final List<String> CASES = List.of("kill", "stop", "500", "slow", "reset", "policies", "reload");
     static final int WARM_UP_S = 5;
+    static final int SETTLE_S = 2;
+    static final int MAX_WARM_UP_S = 30;
     static final int HOLD_S = 8;
     static final int RAMP_S = ChaosDispatcher.SLOW_START_MS / 1_000 + 3;
     static final int POLL_MS = 100;
@@ -104,6 +109,46 @@ public final class ChaosRun {
         }
     }
 
+    /**
+     * Warms up for at least {@value #WARM_UP_S} s and until no request sent in the last {@value #SETTLE_S} s has
+     * failed (a freshly started JVM answers its first requests slowly, more so on a busy machine), at most
+     * {@value #MAX_WARM_UP_S} s. Returns how long it took, in ns on the load's clock.
+     */
+    private long warmUp(String name, OpenLoad load, long origin) throws InterruptedException {
+        until(origin, WARM_UP_S * S);
+        while (now(origin) < MAX_WARM_UP_S * S
+                && load.lastFailureStart() > now(origin) - SETTLE_S * S - ChaosDispatcher.RESPONSE_TIMEOUT_MS * MS) {
+            Thread.sleep(POLL_MS);
+        }
+        long took = now(origin);
+        if (took >= MAX_WARM_UP_S * S) {
+            progress(name, "the cluster did not settle within " + MAX_WARM_UP_S + " s of warm-up; going on");
+        }
+        return took;
+    }
+
+    /** The one-minute load average, from /proc/loadavg ({@code ?} elsewhere). */
+    static String loadAverage() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).trim().split(" ", 2)[0];
+        } catch (IOException | RuntimeException e) {
+            return "?";
+        }
+    }
+
+    /** A case's work folder, emptied: its configuration, logs and metric stores from an earlier run go. */
+    private Path freshDir(String name) throws IOException {
+        Path dir = work.resolve(name);
+        if (Files.exists(dir)) {
+            try (Stream<Path> files = Files.walk(dir)) {
+                for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.delete(p);
+                }
+            }
+        }
+        return Files.createDirectories(dir);
+    }
+
     /** Parks until the load's clock reads {@code nanos}: the scenario's schedule, not a synchronisation. */
     private static void until(long origin, long nanos) throws InterruptedException {
         long left = nanos - (System.nanoTime() - origin);
@@ -168,7 +213,7 @@ public final class ChaosRun {
         }
         progress(name, what);
         List<ChaosNodeProcess> nodes = startNodes("a", "b", "c");
-        try (ChaosDispatcher dispatcher = ChaosDispatcher.start(dispatcherJar, work.resolve(name), nodes, STARTUP)) {
+        try (ChaosDispatcher dispatcher = ChaosDispatcher.start(dispatcherJar, freshDir(name), nodes, STARTUP)) {
             awaitAllUp(dispatcher, nodes);
             ChaosNodeProcess c = nodes.get(2);
             long origin = System.nanoTime();
@@ -179,8 +224,9 @@ public final class ChaosRun {
             long repairAt;
             long backAt;
             Set<String> outBy = new LinkedHashSet<>();
+            String loadAtStart = loadAverage();
             try (OpenLoad load = new OpenLoad(dispatcher.port(), rate, origin)) {
-                until(origin, WARM_UP_S * S);
+                warmUp(name, load, origin);
                 fault0 = now(origin);
                 fault.apply(c);
                 progress(name, "fault at " + seconds(fault0));
@@ -219,6 +265,7 @@ public final class ChaosRun {
                 outcomes = load.stop();
             }
             long end = now(origin) + 1;
+            Map<Long, String> sentTo = ChaosReport.accessLogNodes(dispatcher.accessLog());
             Map<String, Long> phases = new LinkedHashMap<>();
             long faultPhase = fault0 - ChaosDispatcher.RESPONSE_TIMEOUT_MS * MS;
             phases.put("warm-up", ChaosReport.failed(outcomes, 0, faultPhase));
@@ -233,13 +280,16 @@ public final class ChaosRun {
                 }
             }
             CaseResult result = new CaseResult(name, what, end / (double) S, outcomes.size(),
-                    ChaosReport.failed(outcomes, 0, end), ChaosReport.causes(outcomes, 0, end), phases,
+                    ChaosReport.failed(outcomes, 0, end), ChaosReport.causes(outcomes, 0, end),
+                    ChaosReport.failuresByNode(outcomes, sentTo, faultPhase, end), phases,
                     (outAt - fault0) / MS, String.join(" + ", outBy), (backAt - repairAt) / MS, firstAnswer,
                     ChaosReport.shareBySecond(outcomes, "c", backAt, RAMP_S),
-                    ChaosReport.expectedRamp(RAMP_S, ChaosDispatcher.SLOW_START_MS, nodes.size()), null);
+                    ChaosReport.expectedRamp(RAMP_S, ChaosDispatcher.SLOW_START_MS, nodes.size()),
+                    loadAtStart + " → " + loadAverage(), "fault after " + seconds(fault0) + " of warm-up");
             progress(name, result.sent() + " sent, " + result.failed() + " failed ("
                     + ChaosReport.describe(result.failedByCause()) + "); by phase: " + ChaosReport.describe(phases)
-                    + "; ramp " + result.rampShare() + "; " + ChaosReport.verdict(result));
+                    + "; at node: " + ChaosReport.describe(result.failedByNode()) + "; ramp " + result.rampShare()
+                    + "; " + ChaosReport.verdict(result));
             return result;
         } finally {
             closeAll(nodes);
@@ -266,7 +316,7 @@ public final class ChaosRun {
     private CaseResult policies() throws IOException, InterruptedException {
         String name = "policies";
         List<ChaosNodeProcess> nodes = startNodes("a", "b", "c");
-        try (ChaosDispatcher dispatcher = ChaosDispatcher.start(dispatcherJar, work.resolve(name), nodes, STARTUP)) {
+        try (ChaosDispatcher dispatcher = ChaosDispatcher.start(dispatcherJar, freshDir(name), nodes, STARTUP)) {
             awaitAllUp(dispatcher, nodes);
             List<String> policies = dispatcher.policies();
             String what = "a live policy switch every second through all " + policies.size() + " policies for "
@@ -277,8 +327,9 @@ public final class ChaosRun {
             long start;
             int switched = 0;
             List<String> refused = new ArrayList<>();
+            String loadAtStart = loadAverage();
             try (OpenLoad load = new OpenLoad(dispatcher.port(), rate, origin)) {
-                until(origin, WARM_UP_S * S);
+                warmUp(name, load, origin);
                 start = now(origin);
                 for (int i = 0; i < soakSeconds; i++) {
                     until(origin, start + i * S);
@@ -299,7 +350,7 @@ public final class ChaosRun {
             String note = switched + " switches (" + policies.size() + " policies, each " + (soakSeconds / policies.size())
                     + "-" + ((soakSeconds + policies.size() - 1) / policies.size()) + " times)"
                     + (refused.isEmpty() ? ", none refused" : ", refused: " + String.join("; ", refused));
-            return soakResult(name, what, outcomes, origin, start, note);
+            return soakResult(name, what, outcomes, dispatcher.accessLog(), origin, start, loadAtStart, note);
         } finally {
             closeAll(nodes);
         }
@@ -311,7 +362,7 @@ public final class ChaosRun {
                 + " and SIGHUP by turns)";
         progress(name, what);
         List<ChaosNodeProcess> nodes = startNodes("a", "b", "c", "d");
-        try (ChaosDispatcher dispatcher = ChaosDispatcher.start(dispatcherJar, work.resolve(name), nodes, STARTUP)) {
+        try (ChaosDispatcher dispatcher = ChaosDispatcher.start(dispatcherJar, freshDir(name), nodes, STARTUP)) {
             awaitAllUp(dispatcher, nodes);
             long origin = System.nanoTime();
             List<Outcome> outcomes;
@@ -320,8 +371,9 @@ public final class ChaosRun {
             int viaApi = 0;
             List<String> problems = new ArrayList<>();
             long slowest = 0;
+            String loadAtStart = loadAverage();
             try (OpenLoad load = new OpenLoad(dispatcher.port(), rate, origin)) {
-                until(origin, WARM_UP_S * S);
+                warmUp(name, load, origin);
                 start = now(origin);
                 long interval = soakSeconds * S / reloads;
                 for (int i = 0; i < reloads; i++) {
@@ -360,7 +412,7 @@ public final class ChaosRun {
             String note = applied + " of " + reloads + " reloads in force (" + viaApi + " through the API, "
                     + (reloads - viaApi) + " by SIGHUP; the slowest took " + slowest / MS + " ms to show in the API)"
                     + (problems.isEmpty() ? "" : "; " + String.join("; ", problems));
-            return soakResult(name, what, outcomes, origin, start, note);
+            return soakResult(name, what, outcomes, dispatcher.accessLog(), origin, start, loadAtStart, note);
         } finally {
             closeAll(nodes);
         }
@@ -376,16 +428,20 @@ public final class ChaosRun {
         return set;
     }
 
-    private CaseResult soakResult(String name, String what, List<Outcome> outcomes, long origin, long start, String note) {
+    private CaseResult soakResult(String name, String what, List<Outcome> outcomes, List<String> accessLog, long origin,
+            long start, String loadAtStart, String note) {
         long end = now(origin) + 1;
         Map<String, Long> phases = new LinkedHashMap<>();
         phases.put("warm-up", ChaosReport.failed(outcomes, 0, start));
         phases.put("soak", ChaosReport.failed(outcomes, start, end));
         CaseResult result = new CaseResult(name, what, end / (double) S, outcomes.size(),
-                ChaosReport.failed(outcomes, 0, end), ChaosReport.causes(outcomes, 0, end), phases, null, null, null,
-                null, List.of(), List.of(), note);
+                ChaosReport.failed(outcomes, 0, end), ChaosReport.causes(outcomes, 0, end),
+                ChaosReport.failuresByNode(outcomes, ChaosReport.accessLogNodes(accessLog), start, end), phases, null, null,
+                null, null, List.of(), List.of(), loadAtStart + " → " + loadAverage(),
+                "soak after " + seconds(start) + " of warm-up; " + note);
         progress(name, result.sent() + " sent, " + result.failed() + " failed (" + ChaosReport.describe(result.failedByCause())
-                + "); " + note + "; " + ChaosReport.verdict(result));
+                + "); by phase: " + ChaosReport.describe(phases) + "; at node: " + ChaosReport.describe(result.failedByNode())
+                + "; " + note + "; " + ChaosReport.verdict(result));
         return result;
     }
 }

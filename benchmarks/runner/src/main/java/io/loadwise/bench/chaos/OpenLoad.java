@@ -18,11 +18,13 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A steady, open-loop stream of {@code GET /work} through the dispatcher: one request every
  * {@code 1/rate} s whatever the answers take, as independent clients behave, over HTTP/1.1 keep-alive
- * connections of the JDK client. Every request becomes an {@link Outcome}; a failure keeps its cause.
+ * connections of the JDK client (connect timeout 5 s). Every request becomes an {@link Outcome}; a failure keeps
+ * its cause. Request N is {@code GET /work?i=N}, so that the dispatcher's access log says which node it went to.
  * The client gives each request {@value #TIMEOUT_SECONDS} s.
  */
 final class OpenLoad implements AutoCloseable {
@@ -30,27 +32,41 @@ final class OpenLoad implements AutoCloseable {
     static final int TIMEOUT_SECONDS = 10;
 
     private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(3)).build();
+            .connectTimeout(Duration.ofSeconds(5)).build();
     private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "chaos-load");
         t.setDaemon(true);
         return t;
     });
     private final ConcurrentLinkedQueue<CompletableFuture<Outcome>> pending = new ConcurrentLinkedQueue<>();
-    private final HttpRequest request;
+    private final String target;
     private final long origin;
+    private final AtomicLong sent = new AtomicLong();
+    private final AtomicLong lastFailureStart = new AtomicLong(Long.MIN_VALUE);
 
     OpenLoad(int port, int requestsPerSecond, long originNanos) {
-        this.request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/work"))
-                .timeout(Duration.ofSeconds(TIMEOUT_SECONDS)).GET().build();
+        this.target = "http://127.0.0.1:" + port + "/work?i=";
         this.origin = originNanos;
         ticker.scheduleAtFixedRate(this::fire, 0, 1_000_000L / requestsPerSecond, TimeUnit.MICROSECONDS);
     }
 
     private void fire() {
         long start = System.nanoTime() - origin;
-        pending.add(client.sendAsync(request, HttpResponse.BodyHandlers.ofString())
-                .handle((r, e) -> e != null ? Outcome.failed(start, cause(e)) : Outcome.answered(start, r.statusCode(), r.body())));
+        long id = sent.incrementAndGet();
+        HttpRequest request = HttpRequest.newBuilder(URI.create(target + id)).timeout(Duration.ofSeconds(TIMEOUT_SECONDS))
+                .GET().build();
+        pending.add(client.sendAsync(request, HttpResponse.BodyHandlers.ofString()).handle((r, e) -> {
+            Outcome o = e != null ? Outcome.failed(id, start, cause(e)) : Outcome.answered(id, start, r.statusCode(), r.body());
+            if (!o.ok()) {
+                lastFailureStart.accumulateAndGet(start, Math::max);
+            }
+            return o;
+        }));
+    }
+
+    /** When the latest failure known so far was sent (ns since the load began), {@link Long#MIN_VALUE} before any. */
+    long lastFailureStart() {
+        return lastFailureStart.get();
     }
 
     /** A failure without a status, named by what the client saw. */
