@@ -20,7 +20,7 @@ import java.util.Map;
  *     the fault, the response timeout, until the node left selection: sent to, or in flight to, the faulty
  *     node), {@code out} (the node out of selection), {@code return} (from the repair on)
  * @param toOutMs from the fault to the first poll that shows the node out of selection
- * @param outBy why it left: {@code ejected}, {@code health down}, {@code connect down} (several joined by +)
+ * @param outBy why it left: {@code ejected}, {@code health down}, {@code connect failure} (several joined by +)
  * @param toReadmissionMs from the repair to the first poll that shows the node back in selection
  * @param toFirstAnswerMs from the repair to the first request the node answered
  * @param rampShare the node's share of the answers in each second from its readmission on

@@ -85,8 +85,8 @@ public final class ChaosResults {
                 - **out after**: from the fault to the moment the dispatcher took c out of selection, from the admin
                   API's own timestamps (`ejectedUntil` less the 5 s base ejection, or the end of the health check
                   that took it down), else the first of the polls made every 100 ms. **out by**: every reason the API
-                  gave while c was out: `ejected` (outlier detection), `health down` (active checks), `connect down`
-                  (a refused connect).
+                  gave while c was out: `ejected` (outlier detection), `health down` (active checks), `connect
+                  failure` (neither: a refused connect holds it out for `unhealthyRetryMs`).
                 - **back after**: from the repair (restart, SIGCONT, normal answers again) to the first poll that
                   shows c in selection again (within about 100 ms).
                 - **ramp**: c's share of the answered requests in each second after it came back; **expected**: the

@@ -165,7 +165,11 @@ public final class ChaosRun {
         return String.format(Locale.ROOT, "%.1f s", nanos / (double) S);
     }
 
-    /** Why a node is out of selection, from its API state: {@code ejected}, {@code health down}, {@code connect down}. */
+    /**
+     * Why a node is out of selection, from its API state: {@code ejected} (outlier detection), {@code health down}
+     * (active checks), else {@code connect failure}. The API's {@code connectDown} is not read: this version
+     * reports it as the negation of {@code healthy}, whatever the reason.
+     */
     static Set<String> reasons(JsonNode node) {
         Set<String> reasons = new LinkedHashSet<>();
         if (node.path("ejected").asBoolean()) {
@@ -174,8 +178,8 @@ public final class ChaosRun {
         if (node.path("health").path("state").asText().equals("down")) {
             reasons.add("health down");
         }
-        if (node.path("connectDown").asBoolean()) {
-            reasons.add("connect down");
+        if (reasons.isEmpty() && !node.path("healthy").asBoolean(true)) {
+            reasons.add("connect failure");
         }
         return reasons;
     }
@@ -202,7 +206,8 @@ public final class ChaosRun {
             case "500", "slow", "reset" -> {
                 what = switch (name) {
                     case "500" -> "node c answers 500 to everything, then 200 again";
-                    case "slow" -> "node c takes 2 s per request (response timeout 1 s), then answers at once again";
+                    case "slow" -> "node c takes 2 s per request (response timeout " + ChaosDispatcher.RESPONSE_TIMEOUT_MS
+                            + " ms), then answers at once again";
                     default -> "node c resets every connection, then answers again";
                 };
                 fault = n -> n.mode(name);
