@@ -29,7 +29,7 @@ public final class ChaosResults {
         run.put("rate", rate);
         run.put("soakSeconds", duration);
         run.put("reloads", reloads);
-        run.put("cases", cases);
+        run.put("chosenCases", cases); // "cases" holds the results
         run.put("machine", machine());
     }
 
@@ -53,7 +53,7 @@ public final class ChaosResults {
 
     private String readme() {
         StringBuilder md = new StringBuilder("# Chaos bench, ").append(run.get("started")).append("\n\n");
-        md.append("`./loadwise bench chaos --cases ").append(run.get("cases")).append(" --rate ").append(run.get("rate"))
+        md.append("`./loadwise bench chaos --cases ").append(run.get("chosenCases")).append(" --rate ").append(run.get("rate"))
                 .append(" --duration ").append(run.get("soakSeconds")).append(" --reloads ").append(run.get("reloads"))
                 .append("` on ").append(run.get("machine")).append("\n\n");
         md.append(ChaosReport.table(results));
