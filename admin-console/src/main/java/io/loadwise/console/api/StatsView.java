@@ -31,6 +31,9 @@ final class StatsView {
         m.put("TD_AVE_SLOWDOWN", Figures.finite(s.slowdown()));
         m.put("TD_AVE_TRAF_IN", Figures.finite(s.trafficInMBps()));
         m.put("TD_AVE_TRAF_OUT", Figures.finite(s.trafficOutMBps()));
+        m.put("TD_QUEUE_LENGTH", s.queueLength());
+        m.put("TD_QUEUE_TIME", Figures.finite(s.queueMillis()));
+        m.put("TD_RETRIES", Figures.finite(s.retries()));
         return m;
     }
 
@@ -60,6 +63,9 @@ final class StatsView {
         m.put("selections", r.selections());
         m.put("bytesIn", r.bytesIn());
         m.put("bytesOut", r.bytesOut());
+        m.put("retries", r.retries());
+        m.put("queueLength", r.queueLength());
+        m.put("queueMillis", Figures.meanMillis(r.queueNanos(), r.queueWaits()));
         return m;
     }
 
