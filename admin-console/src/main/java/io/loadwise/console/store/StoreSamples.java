@@ -13,15 +13,10 @@ final class StoreSamples {
     private StoreSamples() {
     }
 
-    /** A cluster store's row: Table 2, queue and retries of the last second, all unknown without a snapshot. */
+    /** A cluster store's row: Table 2 of the last second, all unknown without a snapshot. */
     static double[] cluster(MetricsSnapshot latest) {
         double[] row = new double[SeriesCatalog.CLUSTER.size()];
-        if (latest == null) {
-            Arrays.fill(row, Double.NaN);
-            return row;
-        }
-        double[] values = LastSecond.cluster(latest);
-        System.arraycopy(values, 0, row, 0, values.length);
+        fillTable2(row, 0, latest);
         return row;
     }
 
