@@ -43,6 +43,12 @@ class PrometheusEndpointTest extends ApiTestBase {
         assertEquals(30, metrics.value("loadwise_cluster_bytes_in_total", web), "5 × 'hello\\n'");
         assertEquals(30, metrics.value("loadwise_cluster_bytes_out_total", web));
         assertEquals(0, metrics.value("loadwise_cluster_active_connections", web));
+        assertEquals(0, metrics.value("loadwise_cluster_retries_total", web), "nothing failed, nothing retried");
+        assertEquals(0, metrics.value("loadwise_cluster_queue_length", web));
+        assertEquals(0, metrics.value("loadwise_cluster_queue_waits_total", web));
+        assertEquals(0, metrics.value("loadwise_cluster_queue_seconds_total", web));
+        assertEquals("gauge", metrics.types.get("loadwise_cluster_queue_length"));
+        assertTrue(metrics.all("loadwise_retries_total").isEmpty(), "retries and the queue are the cluster's only");
         double perNode = 0;
         for (ExpositionParser.Sample s : metrics.all("loadwise_requests_total")) {
             assertEquals("web", s.labels().get("cluster"));
