@@ -60,7 +60,9 @@ class PrometheusEndpointTest extends ApiTestBase {
                 + metrics.value("loadwise_selections_total", Map.of("cluster", "web", "node", "n2")));
         assertEquals(2, metrics.value("loadwise_node_weight", Map.of("cluster", "web", "node", "n2")));
         assertEquals(1, metrics.value("loadwise_node_up", Map.of("cluster", "web", "node", "n1")));
-        assertEquals(12, metrics.all("loadwise_cluster_last_second").size(), "every Table 2 figure");
+        assertEquals(15, metrics.all("loadwise_cluster_last_second").size(), "every Table 2 figure, queue and retries");
+        assertTrue(metrics.all("loadwise_cluster_last_second").stream()
+                .anyMatch(s -> s.labels().get("metric").equals("TD_RETRIES")));
         assertTrue(metrics.all("loadwise_cluster_last_second").stream()
                 .anyMatch(s -> s.labels().get("metric").equals("TD_AVE_THROUGHPUT")));
 

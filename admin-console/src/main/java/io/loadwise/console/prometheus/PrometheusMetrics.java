@@ -28,7 +28,8 @@ public final class PrometheusMetrics {
 
     public static final String CONTENT_TYPE = TextExposition.CONTENT_TYPE;
 
-    private static final List<String> TABLE_2 = SeriesCatalog.CLUSTER.metricNames();
+    /** Table 2 with the queue and retries, in {@link LastSecond#cluster} order; a node's are the first 12. */
+    private static final List<String> CLUSTER_FIGURES = SeriesCatalog.CLUSTER.metricNames();
 
     private PrometheusMetrics() {
     }
@@ -71,12 +72,17 @@ public final class PrometheusMetrics {
                 }
             }
             counters(out, "loadwise_cluster_", cluster.totals(), "cluster", name);
-            lastSecond(out, "loadwise_cluster_last_second", LastSecond.of(control.history(name), now), "cluster", name);
+            MetricsSnapshot clusterSecond = LastSecond.of(control.history(name), now);
+            if (clusterSecond != null) {
+                lastSecond(out, "loadwise_cluster_last_second", LastSecond.cluster(clusterSecond), "cluster", name);
+            }
             for (NodeStatus node : cluster.nodes()) {
                 String[] labels = {"cluster", name, "node", node.name()};
                 counters(out, "loadwise_", node.counters(), labels);
-                lastSecond(out, "loadwise_node_last_second", LastSecond.of(control.nodeHistory(name, node.name()), now),
-                        labels);
+                MetricsSnapshot nodeSecond = LastSecond.of(control.nodeHistory(name, node.name()), now);
+                if (nodeSecond != null) {
+                    lastSecond(out, "loadwise_node_last_second", LastSecond.table2(nodeSecond), labels);
+                }
                 out.sample("loadwise_node_up", node.inService() ? 1 : 0, labels);
                 out.sample("loadwise_node_weight", node.weight(), labels);
                 health(out, node.health(), labels);
@@ -153,13 +159,9 @@ public final class PrometheusMetrics {
         }
     }
 
-    private static void lastSecond(TextExposition out, String family, MetricsSnapshot s, String... labels) {
-        if (s == null) {
-            return;
-        }
-        double[] values = LastSecond.table2(s);
-        for (int i = 0; i < TABLE_2.size(); i++) {
-            out.sample(family, values[i], with(labels, "metric", TABLE_2.get(i)));
+    private static void lastSecond(TextExposition out, String family, double[] values, String... labels) {
+        for (int i = 0; i < values.length; i++) {
+            out.sample(family, values[i], with(labels, "metric", CLUSTER_FIGURES.get(i)));
         }
     }
 
