@@ -40,6 +40,7 @@ final class RetryQueueCases {
                 new JavaCase(RETRY, "post-whose-body-was-not-sent-goes-to-the-other-node-with-its-body", "R5",
                         RetryQueueCases::postBodyFollowsTheRetry),
                 new JavaCase(RETRY, "retried-once-only", "R5", RetryQueueCases::retriedOnce),
+                new JavaCase(RETRY, "no-retry-without-budget", "R5", RetryQueueCases::noBudget),
                 new JavaCase(QUEUE, "full-node-queues-and-serves-when-it-frees", "Q4", RetryQueueCases::queuedThenServed),
                 new JavaCase(QUEUE, "queue-timeout-is-503-with-retry-after", "Q4", RetryQueueCases::queueTimeout),
                 new JavaCase(QUEUE, "beyond-max-queue-is-503-at-once", "Q4", RetryQueueCases::queueOverflow),
@@ -150,6 +151,18 @@ final class RetryQueueCases {
         assertEquals(1, a.requests().size(), NodeChecks.describe(a));
         assertEquals(1, b.requests().size(), NodeChecks.describe(b));
         assertEquals(1, proxy.cluster().counters().totalRetries());
+    }
+
+    private static void noBudget(CaseContext ctx) throws Exception {
+        AtomicInteger seen = new AtomicInteger();
+        RawNode a = ctx.node(firstThen(seen, RESET));
+        RawNode b = ctx.node(firstThen(seen, RESET));
+        ProxyUnderTest proxy = ctx.proxy(new ClusterOverrides().set("retryBudgetPercent", 0), a, b);
+        RawClient client = ctx.client(proxy);
+        client.write(latin1("GET /once HTTP/1.1\r\nHost: x\r\n\r\n"));
+        read(client, 502, "retryBudgetPercent 0");
+        assertEquals(1, both(a, b).size(), "never sent again");
+        assertEquals(0, proxy.cluster().counters().totalRetries());
     }
 
     /** A node that holds its first request until {@code release}, then echoes. */

@@ -171,4 +171,18 @@ class ExchangeQueueTest {
         proxy.nodeSends(0, OK);
         assertEquals(2, proxy.nodeConnections.size(), "nothing is sent for a client that left");
     }
+
+    @Test
+    void aRequestThatFindsEveryNodeRefusingWaitsInTheQueueInsteadOf502() {
+        proxy = new EmbeddedProxy(c -> c.queueTimeoutMs(1_000));
+        proxy.next = EmbeddedProxy.Connect.REFUSE;
+        proxy.clientSends("GET /x HTTP/1.1\r\nHost: h\r\n\r\n");
+        assertEquals(RequestPhase.QUEUED, proxy.frontend.exchangeForTests().requestPhase(), "both refused: it waits");
+        assertEquals("", proxy.clientReceived());
+        proxy.advance(1_001);
+        String answer = proxy.clientReceived();
+        assertTrue(answer.startsWith("HTTP/1.1 503 Service Unavailable\r\n"), answer);
+        assertTrue(answer.contains("\r\nretry-after: 1\r\n"), answer);
+        proxy.assertSettled();
+    }
 }
