@@ -89,6 +89,10 @@ class NodeMetricsApiTest extends ApiTestBase {
         assertEquals(200, proxied.statusCode(), proxied.body());
         assertTrue(proxied.headers().firstValue("endpoint-load-metrics").isEmpty(), "load report reached the client");
 
+        // Reports are parsed off the event loop (NodeMonitor.offerLoadReport), so the sample lands shortly
+        // after the response: wait for it with a deadline rather than reading once.
+        awaitTrue(() -> "piggyback".equals(api.get("/api/clusters/shop/nodes/a/metrics").json()
+                .path("sample").path("source").asText()), "the piggybacked report applied");
         JsonNode piggybacked = api.get("/api/clusters/shop/nodes/a/metrics").json();
         JsonNode metrics = piggybacked.path("sample").path("metrics");
         // The agent is polled once at start, then every 60 s: this sample is the header's.
