@@ -291,7 +291,8 @@ class ReplicaSeriesApiTest {
         assertEquals(400, mean.status());
         assertEquals("TD_AVE_RSPS_TIME is a mean time (ms): it does not add up over replicas; ask view=each for one "
                 + "line per replica. Series that add up: TD_AVE_CONNS_ACT, TD_AVE_FAIL_RQSTS, TD_AVE_RQSTS_ACT, "
-                + "TD_AVE_SRV_SELS, TD_AVE_THROUGHPUT, TD_AVE_TRAF_IN, TD_AVE_TRAF_OUT", mean.json().path("error").asText());
+                + "TD_AVE_SRV_SELS, TD_AVE_THROUGHPUT, TD_AVE_TRAF_IN, TD_AVE_TRAF_OUT, TD_QUEUE_LENGTH, TD_RETRIES",
+                mean.json().path("error").asText());
         assertEquals(400, api(r1).get("/api/clusters/shop/replicas/graphs/TD_AVE_SLOWDOWN.png").status());
         assertTrue(api(r1).get("/api/clusters/shop/replicas/graphs/TD_AVE_SLOWDOWN.png").json().path("error").asText()
                 .startsWith("TD_AVE_SLOWDOWN is a ratio: it does not add up"));

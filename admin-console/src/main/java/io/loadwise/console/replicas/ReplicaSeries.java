@@ -14,9 +14,13 @@ import java.util.Set;
  */
 public final class ReplicaSeries {
 
-    /** The cluster series (seed Table 2) that add up over replicas. */
+    /**
+     * The cluster series that add up over replicas: counts and rates of seed Table 2, and each replica's
+     * queue length and retries (TD_QUEUE_TIME is a mean, like the response times).
+     */
     public static final Set<String> ADDITIVE = Set.of("TD_AVE_CONNS_ACT", "TD_AVE_RQSTS_ACT", "TD_AVE_THROUGHPUT",
-            "TD_AVE_FAIL_RQSTS", "TD_AVE_SRV_SELS", "TD_AVE_TRAF_IN", "TD_AVE_TRAF_OUT");
+            "TD_AVE_FAIL_RQSTS", "TD_AVE_SRV_SELS", "TD_AVE_TRAF_IN", "TD_AVE_TRAF_OUT", "TD_QUEUE_LENGTH",
+            "TD_RETRIES");
 
     private ReplicaSeries() {
     }
