@@ -3,6 +3,7 @@ package io.loadwise.dispatcher.cluster;
 import io.loadwise.dispatcher.config.ClusterConfig;
 import io.loadwise.dispatcher.config.NodeConfig;
 import io.loadwise.dispatcher.metrics.TrafficCounters;
+import io.loadwise.dispatcher.registration.ContextPickers;
 import io.loadwise.policy.ClusterSnapshot;
 import io.loadwise.policy.LoadBalancingPolicy;
 import io.loadwise.policy.NodeView;
@@ -48,6 +49,8 @@ public final class VirtualCluster {
     /** Ramp factors per node index while some node ramps up ({@link SlowStart}), else {@code null}. */
     private double[] ramp;
     private volatile SlowStart slowStart;
+    /** Per-context pickers of a cluster that takes registrations ({@link #pick(NodeView, String)}), else null. */
+    private volatile ContextPickers contextPickers;
     private volatile OutcomeSink outcomes = OutcomeSink.NONE;
 
     /**
@@ -69,6 +72,19 @@ public final class VirtualCluster {
         this.environment = environmentFor(PolicyOptions.of(config.policyOptionsOrEmpty()));
         this.policyPicker = policy.newPicker(snapshot, null, environment);
         this.picker = policyPicker;
+        this.contextPickers = contextPickersFor(null);
+    }
+
+    /** The per-context pickers when the cluster takes registrations (it routes by context), else null. */
+    private ContextPickers contextPickersFor(ContextPickers previous) {
+        if (!config.registrationEnabled()) {
+            return null;
+        }
+        List<List<String>> contexts = new ArrayList<>(nodes.size());
+        for (NodeConfig node : config.nodesOrEmpty()) {
+            contexts.add(node.contextsOrEmpty());
+        }
+        return ContextPickers.build(config.name(), nodes, contexts, policy, environment, previous);
     }
 
     private PolicyEnvironment environmentFor(PolicyOptions options) {
@@ -147,6 +163,47 @@ public final class VirtualCluster {
         return node;
     }
 
+    /**
+     * Chooses a node for one request to {@code target} (the request target as received). In a cluster that
+     * takes registrations only nodes serving the target's context are candidates; {@code null} when none of
+     * them is usable, or when no node serves the target at all ({@link #servesTarget} tells which). Otherwise
+     * the same as {@link #pick(NodeView)}.
+     */
+    public NodeState pick(NodeView avoid, String target) {
+        ContextPickers routing = contextPickers;
+        if (routing == null) {
+            return pick(avoid);
+        }
+        int context = routing.context(target);
+        if (context < 0) {
+            return null;
+        }
+        long start = nanoClock.getAsLong();
+        NodeState node = routing.pick(context, avoid instanceof NodeState state ? state : null);
+        long elapsed = nanoClock.getAsLong() - start;
+        if (node != null) {
+            counters.selected(elapsed);
+            node.counters().selected(elapsed);
+        }
+        return node;
+    }
+
+    /** Whether some node serves {@code target}: always, unless the cluster routes by context and none does. */
+    public boolean servesTarget(String target) {
+        ContextPickers routing = contextPickers;
+        return routing == null || routing.context(target) >= 0;
+    }
+
+    /** Whether {@code node} may take a request to {@code target} (affinity must not cross contexts). */
+    public boolean serves(NodeState node, String target) {
+        ContextPickers routing = contextPickers;
+        if (routing == null) {
+            return true;
+        }
+        int context = routing.context(target);
+        return context >= 0 && routing.serves(context, node);
+    }
+
     /** Switches the policy live. Validation of id and options is the caller's job (it throws otherwise). */
     public synchronized void switchPolicy(LoadBalancingPolicy newPolicy, PolicyOptions options) {
         List<String> problems = newPolicy.validate(options);
@@ -160,6 +217,7 @@ public final class VirtualCluster {
         this.policy = newPolicy;
         this.policyPicker = next;
         this.picker = ramped(next);
+        this.contextPickers = contextPickersFor(null);
         log.info("cluster {}: policy switched from {} to {}", name(), old.id(), newPolicy.id());
     }
 
@@ -185,6 +243,7 @@ public final class VirtualCluster {
     public synchronized void refresh() {
         policyPicker = policy.newPicker(snapshot, policyPicker, environment);
         picker = ramped(policyPicker);
+        contextPickers = contextPickersFor(contextPickers);
     }
 
     /**

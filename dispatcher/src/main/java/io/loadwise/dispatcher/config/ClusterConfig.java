@@ -42,7 +42,8 @@ public record ClusterConfig(
         NodeTlsConfig nodeTls,
         HealthCheckConfig healthCheck,
         OutlierDetectionConfig outlierDetection,
-        Integer slowStartMs) {
+        Integer slowStartMs,
+        RegistrationConfig registration) {
 
     public static final int DEFAULT_CONNECT_TIMEOUT_MS = 2_000;
     public static final int DEFAULT_RESPONSE_TIMEOUT_MS = 30_000;
@@ -168,6 +169,11 @@ public record ClusterConfig(
         return slowStartMs == null ? 0 : slowStartMs;
     }
 
+    /** Whether nodes may register themselves with this cluster ({@link RegistrationConfig}). */
+    public boolean registrationEnabled() {
+        return RegistrationConfig.enabledFor(this);
+    }
+
     /** A builder for code that makes or changes a configuration (tests, edits, the console's form). */
     public static Builder builder() {
         return new Builder();
@@ -209,6 +215,7 @@ public record ClusterConfig(
         b.healthCheck = healthCheck;
         b.outlierDetection = outlierDetection;
         b.slowStartMs = slowStartMs;
+        b.registration = registration;
         return b;
     }
 
@@ -247,6 +254,7 @@ public record ClusterConfig(
         private HealthCheckConfig healthCheck;
         private OutlierDetectionConfig outlierDetection;
         private Integer slowStartMs;
+        private RegistrationConfig registration;
 
         private Builder() {
         }
@@ -416,13 +424,18 @@ public record ClusterConfig(
             return this;
         }
 
+        public Builder registration(RegistrationConfig registration) {
+            this.registration = registration;
+            return this;
+        }
+
         public ClusterConfig build() {
             return new ClusterConfig(name, mode, listen, policy, policyOptions, balance, affinity, affinityCookie,
                     connectTimeoutMs, responseTimeoutMs, idleTimeoutMs, maxHeaderBytes, maxConnectionsPerNode,
                     connectAttempts, unhealthyRetryMs, agentPath, agentPollIntervalMs, agentExpiryMs, agentReprobeMs,
                     headerTimeoutMs, requestIdleTimeoutMs, responseIdleTimeoutMs, exchangeTimeoutMs,
                     maxClientConnections, trustedProxies, nodes, agent, tls, http2, nodeTls, healthCheck,
-                    outlierDetection, slowStartMs);
+                    outlierDetection, slowStartMs, registration);
         }
     }
 }

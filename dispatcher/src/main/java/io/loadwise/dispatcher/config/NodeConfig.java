@@ -1,6 +1,7 @@
 package io.loadwise.dispatcher.config;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import java.util.List;
 
 /**
  * One virtual cluster node as configured. Boxed fields are optional in the file; the accessors with
@@ -13,13 +14,24 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * @param route session route carried in JSESSIONID (Tomcat jvmRoute, Liberty cloneId); default: none
  * @param agentPath path of the node agent's metrics endpoint; default: the cluster's
  * @param healthCheck fields that replace the cluster's {@code healthCheck} for this node; default: none
+ * @param contexts the context paths this node serves ({@code "/app"}); default: none named, it serves every
+ *     path. Only a cluster with registration enabled routes by context
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record NodeConfig(String name, String address, Integer weight, Boolean enabled, String route, String agentPath,
-        HealthCheckConfig healthCheck) {
+        HealthCheckConfig healthCheck, List<String> contexts) {
 
     public NodeConfig(String name, String address, Integer weight, Boolean enabled, String route, String agentPath) {
-        this(name, address, weight, enabled, route, agentPath, null);
+        this(name, address, weight, enabled, route, agentPath, null, null);
+    }
+
+    public NodeConfig(String name, String address, Integer weight, Boolean enabled, String route, String agentPath,
+            HealthCheckConfig healthCheck) {
+        this(name, address, weight, enabled, route, agentPath, healthCheck, null);
+    }
+
+    public List<String> contextsOrEmpty() {
+        return contexts == null ? List.of() : contexts;
     }
 
     public int weightOrDefault() {
@@ -31,10 +43,10 @@ public record NodeConfig(String name, String address, Integer weight, Boolean en
     }
 
     public NodeConfig withWeight(int newWeight) {
-        return new NodeConfig(name, address, newWeight, enabled, route, agentPath, healthCheck);
+        return new NodeConfig(name, address, newWeight, enabled, route, agentPath, healthCheck, contexts);
     }
 
     public NodeConfig withEnabled(boolean newEnabled) {
-        return new NodeConfig(name, address, weight, newEnabled, route, agentPath, healthCheck);
+        return new NodeConfig(name, address, weight, newEnabled, route, agentPath, healthCheck, contexts);
     }
 }

@@ -177,7 +177,9 @@ final class Exchange implements NodePool.Waiter {
         head = proxied;
         frontend.deadlineBy(startNanos + firstDeadlineNanos);
         NodeState target = choose(pinned);
-        if (target == null) {
+        if (target == null && !cluster.servesTarget(proxied.uri())) {
+            fail(HttpResponseStatus.NOT_FOUND, "no node of cluster " + cluster.name() + " serves the path");
+        } else if (target == null) {
             fail(HttpResponseStatus.SERVICE_UNAVAILABLE, "no usable node in cluster " + cluster.name());
         } else {
             dispatch(target);
@@ -189,7 +191,7 @@ final class Exchange implements NodePool.Waiter {
         if (affinity != null) {
             if (pinned >= 0) {
                 NodeState pinnedNode = cluster.nodes().get(pinned);
-                if (pinnedNode.usable()) {
+                if (pinnedNode.usable() && cluster.serves(pinnedNode, head.uri())) {
                     server.affinityCounters().recordHit();
                     return pinnedNode;
                 }
@@ -202,7 +204,7 @@ final class Exchange implements NodePool.Waiter {
             insertCookie = true;
         }
         NodeState bound = binding != null ? binding.usableNode() : null;
-        return bound != null ? bound : cluster.pick(null);
+        return bound != null ? bound : cluster.pick(null, head.uri());
     }
 
     private void dispatch(NodeState target) {
@@ -259,7 +261,7 @@ final class Exchange implements NodePool.Waiter {
             fail(HttpResponseStatus.BAD_GATEWAY, "node " + failed.name() + " unreachable");
             return;
         }
-        NodeState next = cluster.pick(failed);
+        NodeState next = cluster.pick(failed, head.uri());
         if (next == null || (next == failed && !failed.usable())) {
             fail(HttpResponseStatus.BAD_GATEWAY, "no node of cluster " + cluster.name() + " reachable");
         } else {
