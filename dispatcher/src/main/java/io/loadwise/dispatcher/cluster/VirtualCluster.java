@@ -36,7 +36,10 @@ public final class VirtualCluster {
     private volatile Consumer<VirtualCluster> refresher;
     private volatile ClusterConfig config;
     private final List<NodeState> nodes;
+    /** {@code null} for a cluster without nodes (one whose nodes all register themselves, before they do). */
     private final ClusterSnapshot snapshot;
+    /** What picks in a cluster without nodes: nothing is usable. */
+    private static final Picker NO_NODE = avoid -> null;
     private final TrafficCounters counters = new TrafficCounters();
     private final LongSupplier nanoClock;
 
@@ -67,10 +70,10 @@ public final class VirtualCluster {
                     config.agentExpiryMsOrDefault(), nanoClock));
         }
         this.nodes = Collections.unmodifiableList(built);
-        this.snapshot = new ClusterSnapshot(config.name(), built);
+        this.snapshot = built.isEmpty() ? null : new ClusterSnapshot(config.name(), built);
         this.policy = policies.get(config.policy());
         this.environment = environmentFor(PolicyOptions.of(config.policyOptionsOrEmpty()));
-        this.policyPicker = policy.newPicker(snapshot, null, environment);
+        this.policyPicker = newPicker(policy, null, environment);
         this.picker = policyPicker;
         this.contextPickers = contextPickersFor(null);
     }
@@ -85,6 +88,10 @@ public final class VirtualCluster {
             contexts.add(node.contextsOrEmpty());
         }
         return ContextPickers.build(config.name(), nodes, contexts, policy, environment, previous);
+    }
+
+    private Picker newPicker(LoadBalancingPolicy with, Picker previous, PolicyEnvironment env) {
+        return snapshot == null ? NO_NODE : with.newPicker(snapshot, previous, env);
     }
 
     private PolicyEnvironment environmentFor(PolicyOptions options) {
@@ -211,7 +218,7 @@ public final class VirtualCluster {
             throw new IllegalArgumentException(String.join("; ", problems));
         }
         PolicyEnvironment env = environmentFor(options);
-        Picker next = newPolicy.newPicker(snapshot, null, env);
+        Picker next = newPicker(newPolicy, null, env);
         LoadBalancingPolicy old = this.policy;
         this.environment = env;
         this.policy = newPolicy;
@@ -241,7 +248,7 @@ public final class VirtualCluster {
 
     /** Rebuilds the picker from the current node state (flags, weights, agent samples). */
     public synchronized void refresh() {
-        policyPicker = policy.newPicker(snapshot, policyPicker, environment);
+        policyPicker = newPicker(policy, policyPicker, environment);
         picker = ramped(policyPicker);
         contextPickers = contextPickersFor(contextPickers);
     }
