@@ -27,7 +27,8 @@ public final class Registrar implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(Registrar.class.getName());
     private static final Duration TIMEOUT = Duration.ofSeconds(5);
 
-    private final RegistrationSettings settings;
+    private volatile RegistrationSettings settings;
+    private final ServerFacts server;
     private final HttpClient http;
     private final ScheduledExecutorService thread;
     private final AtomicInteger successes = new AtomicInteger();
@@ -38,8 +39,9 @@ public final class Registrar implements AutoCloseable {
     private long lastAttemptNanos;
     private volatile String lastProblem;
 
-    private Registrar(RegistrationSettings settings) {
+    private Registrar(RegistrationSettings settings, ServerFacts server) {
         this.settings = settings;
+        this.server = server;
         this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2))
                 .followRedirects(HttpClient.Redirect.NEVER).version(HttpClient.Version.HTTP_1_1).build();
         this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -53,8 +55,8 @@ public final class Registrar implements AutoCloseable {
      * Registers as soon as the application answers on the node's address (its agent endpoint gives anything but
      * 404 or 503: the server's connector is up and the application started), then every {@code heartbeatMillis}.
      */
-    public static Registrar start(RegistrationSettings settings) {
-        Registrar registrar = new Registrar(settings);
+    public static Registrar start(RegistrationSettings settings, ServerFacts server) {
+        Registrar registrar = new Registrar(settings, server);
         registrar.thread.scheduleWithFixedDelay(registrar::tick, 0, PROBE_MILLIS, TimeUnit.MILLISECONDS);
         return registrar;
     }
@@ -62,6 +64,12 @@ public final class Registrar implements AutoCloseable {
     private static final long PROBE_MILLIS = 250;
 
     private void tick() {
+        if (!settings.resolved()) {
+            settings = settings.resolve(server); // the server's connector starts after the web application
+            if (!settings.resolved()) {
+                return;
+            }
+        }
         if (!serving) {
             serving = probe();
             if (!serving) {
@@ -161,6 +169,9 @@ public final class Registrar implements AutoCloseable {
             return;
         }
         thread.shutdownNow();
+        if (successes.get() == 0) {
+            return; // never registered: nothing to take back
+        }
         try {
             thread.awaitTermination(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
             HttpRequest request = HttpRequest.newBuilder(URI.create(registrations() + "/" + segment(settings.name())))

@@ -12,15 +12,17 @@ import java.util.Properties;
  * @param admin the dispatcher's admin URL ({@code http://lb:8111})
  * @param cluster the cluster to join
  * @param token the registration token (never the admin token)
- * @param name the node's name in the cluster
- * @param address {@code ip:port} the dispatcher connects to
+ * @param name the node's name in the cluster; {@code null} until the address is known when derived from it
+ * @param address {@code ip:port} the dispatcher connects to; {@code null} until the server's HTTP port is known
+ *     (a web application starts before the server's connector), see {@link #resolve}
+ * @param host the host of a derived address
  * @param route the session route, or {@code null}
  * @param contexts the context paths served, this application's first
  * @param heartbeatMillis between two registration calls
  * @param deregisterWaitMillis how long the agent lets requests already on their way finish after deregistering
  */
 public record RegistrationSettings(URI admin, String cluster, String token, String name, String address,
-        String route, List<String> contexts, long heartbeatMillis, long deregisterWaitMillis) {
+        String host, String route, List<String> contexts, long heartbeatMillis, long deregisterWaitMillis) {
 
     public static final String REGISTER = "loadwise.agent.register";
     public static final String CLUSTER = "loadwise.agent.cluster";
@@ -72,18 +74,13 @@ public record RegistrationSettings(URI admin, String cluster, String token, Stri
             route = server.route();
         }
         String address = value(p, ADDRESS);
-        if (address == null) {
-            int port = server.httpPort();
-            if (port <= 0) {
-                throw new IllegalArgumentException(ADDRESS + ": missing, and the server's HTTP port could not be "
-                        + "found over JMX; set it to ip:port");
-            }
-            String host = value(p, HOST);
-            address = (host == null ? server.host() : host) + ":" + port;
+        String host = value(p, HOST);
+        if (host == null) {
+            host = server.host();
         }
         String name = value(p, NAME);
-        if (name == null) {
-            name = route != null ? route : address.replace(':', '-').replace("[", "").replace("]", "");
+        if (name == null && route != null) {
+            name = route;
         }
         List<String> contexts = new ArrayList<>();
         contexts.add(contextPath == null || contextPath.isEmpty() ? "/" : contextPath);
@@ -97,8 +94,34 @@ public record RegistrationSettings(URI admin, String cluster, String token, Stri
         }
         long heartbeat = positive(p, HEARTBEAT, 5_000);
         long wait = positive(p, DEREGISTER_WAIT, 1_000);
-        return new RegistrationSettings(uri, cluster, token, name, address, route, List.copyOf(contexts), heartbeat,
-                wait);
+        return new RegistrationSettings(uri, cluster, token, name, address, host, route, List.copyOf(contexts),
+                heartbeat, wait).resolve(server);
+    }
+
+    /**
+     * These settings with the address (and a name derived from it) filled in from the server's HTTP port once
+     * it is known; unchanged while it is not.
+     */
+    public RegistrationSettings resolve(ServerFacts server) {
+        if (address != null && name != null) {
+            return this;
+        }
+        String a = address;
+        if (a == null) {
+            int port = server.httpPort();
+            if (port <= 0) {
+                return this;
+            }
+            a = (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port;
+        }
+        String n = name != null ? name : a.replace(':', '-').replace("[", "").replace("]", "");
+        return new RegistrationSettings(admin, cluster, token, n, a, host, route, contexts, heartbeatMillis,
+                deregisterWaitMillis);
+    }
+
+    /** Whether name and address are known. */
+    public boolean resolved() {
+        return address != null && name != null;
     }
 
     private static String value(Properties p, String key) {

@@ -61,8 +61,8 @@ class RegistrarTest {
 
     private RegistrationSettings settings(long heartbeat) {
         String here = "127.0.0.1:" + server.getAddress().getPort();
-        return new RegistrationSettings(URI.create("http://" + here), "web", "reg-token-0123456789", "n1", here, "r1",
-                List.of("/app"), heartbeat, 0);
+        return new RegistrationSettings(URI.create("http://" + here), "web", "reg-token-0123456789", "n1", here,
+                "127.0.0.1", "r1", List.of("/app"), heartbeat, 0);
     }
 
     private static void await(java.util.function.BooleanSupplier condition, String what) {
@@ -77,7 +77,7 @@ class RegistrarTest {
 
     @Test
     void registersOnceTheApplicationServesHeartbeatsAndDeregistersOnClose() throws Exception {
-        try (Registrar registrar = Registrar.start(settings(100))) {
+        try (Registrar registrar = Registrar.start(settings(100), ServerFacts.fromJmx())) {
             assertFalse(registrar.awaitRegistered(Duration.ofMillis(600)), "no registration before the app serves");
             assertEquals(List.of(), calls);
             appServing.set(true);
@@ -95,7 +95,7 @@ class RegistrarTest {
     void aRefusalIsReportedAndTriedAgain() throws Exception {
         appServing.set(true);
         answer.set(403);
-        try (Registrar registrar = Registrar.start(settings(100))) {
+        try (Registrar registrar = Registrar.start(settings(100), ServerFacts.fromJmx())) {
             await(() -> calls.size() >= 2, "a second attempt");
             assertEquals(0, registrar.successes());
             assertEquals("403 refused: {}", registrar.lastProblem());

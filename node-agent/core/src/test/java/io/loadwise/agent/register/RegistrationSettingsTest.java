@@ -1,6 +1,8 @@
 package io.loadwise.agent.register;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -92,11 +94,18 @@ class RegistrationSettingsTest {
         assertEquals("loadwise.agent.heartbeat.ms must be a whole number of milliseconds, got 'soon'",
                 message(config("loadwise.agent.register", "http://lb:8111", "loadwise.agent.cluster", "web",
                         "loadwise.agent.register.token", "reg-token-0123456789", "loadwise.agent.heartbeat.ms", "soon")));
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> RegistrationSettings.from(
-                config("loadwise.agent.register", "http://lb:8111", "loadwise.agent.cluster", "web",
-                        "loadwise.agent.register.token", "reg-token-0123456789"), "/a", facts(null, 0)));
-        assertEquals("loadwise.agent.address: missing, and the server's HTTP port could not be found over JMX; set it "
-                + "to ip:port", e.getMessage());
+    }
+
+    @Test
+    void theAddressWaitsForTheServersPort() {
+        RegistrationSettings early = RegistrationSettings.from(config("loadwise.agent.register", "http://lb:8111",
+                "loadwise.agent.cluster", "web", "loadwise.agent.register.token", "reg-token-0123456789",
+                "loadwise.agent.host", "10.2.2.2"), "/a", facts(null, 0));
+        assertFalse(early.resolved(), "the connector has not started yet");
+        assertSame(early, early.resolve(facts(null, 0)));
+        RegistrationSettings later = early.resolve(facts(null, 8443));
+        assertEquals("10.2.2.2:8443", later.address());
+        assertEquals("10.2.2.2-8443", later.name());
     }
 
     private static String message(AgentConfig config) {

@@ -31,6 +31,8 @@ public class LoadwiseAgentListener implements ServletContextListener {
     /** Context attribute holding the {@link Registrar} when the node registers itself. */
     public static final String REGISTRAR_ATTRIBUTE = Registrar.class.getName();
 
+    private static final String HOOK_ATTRIBUTE = TomcatStopHook.class.getName();
+
     private static final System.Logger LOG = System.getLogger(LoadwiseAgentListener.class.getName());
 
     @Override
@@ -48,10 +50,15 @@ public class LoadwiseAgentListener implements ServletContextListener {
             return;
         }
         try {
-            RegistrationSettings settings = RegistrationSettings.from(config, context.getContextPath(),
-                    ServerFacts.fromJmx());
+            ServerFacts facts = ServerFacts.fromJmx();
+            RegistrationSettings settings = RegistrationSettings.from(config, context.getContextPath(), facts);
             if (settings != null) {
-                context.setAttribute(REGISTRAR_ATTRIBUTE, Registrar.start(settings));
+                Registrar registrar = Registrar.start(settings, facts);
+                context.setAttribute(REGISTRAR_ATTRIBUTE, registrar);
+                TomcatStopHook hook = TomcatStopHook.install(context, registrar::close);
+                if (hook != null) {
+                    context.setAttribute(HOOK_ATTRIBUTE, hook);
+                }
             }
         } catch (RuntimeException e) {
             LOG.log(Level.ERROR, "Loadwise agent: node not registered from " + context.getContextPath() + ": "
@@ -61,6 +68,11 @@ public class LoadwiseAgentListener implements ServletContextListener {
 
     @Override
     public void contextDestroyed(ServletContextEvent event) {
+        Object hook = event.getServletContext().getAttribute(HOOK_ATTRIBUTE);
+        if (hook instanceof TomcatStopHook) {
+            event.getServletContext().removeAttribute(HOOK_ATTRIBUTE);
+            ((TomcatStopHook) hook).remove();
+        }
         Object registrar = event.getServletContext().getAttribute(REGISTRAR_ATTRIBUTE);
         if (registrar instanceof Registrar) {
             event.getServletContext().removeAttribute(REGISTRAR_ATTRIBUTE);
