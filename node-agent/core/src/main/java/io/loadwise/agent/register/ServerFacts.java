@@ -9,8 +9,8 @@ import javax.management.ObjectName;
 
 /**
  * What the application server says about itself over JMX, for a registration that does not spell it out: the
- * session route (Tomcat's Engine {@code jvmRoute}, WildFly Undertow's {@code instance-id}, else the
- * {@code jvmRoute} system property) and the HTTP port (Tomcat's HTTP connector, WildFly's {@code http}
+ * session route (Tomcat's Engine {@code jvmRoute}, WildFly Undertow's {@code instance-id} or, undefined, the
+ * {@code jboss.node.name} it defaults to, else the {@code jvmRoute} system property) and the HTTP port (Tomcat's HTTP connector, WildFly's {@code http}
  * socket binding).
  */
 public interface ServerFacts {
@@ -33,6 +33,10 @@ public interface ServerFacts {
                 String route = attribute(mbeans, "Catalina:type=Engine", "jvmRoute");
                 if (route == null) {
                     route = attribute(mbeans, "jboss.as:subsystem=undertow", "instanceId");
+                }
+                if (route == null && mbeans.isRegistered(objectName("jboss.as:subsystem=undertow"))) {
+                    // Undertow's instance-id left undefined defaults to ${jboss.node.name}
+                    route = System.getProperty("jboss.node.name");
                 }
                 if (route == null) {
                     route = System.getProperty("jvmRoute");
@@ -72,6 +76,14 @@ public interface ServerFacts {
                 }
             }
         };
+    }
+
+    private static ObjectName objectName(String name) {
+        try {
+            return new ObjectName(name);
+        } catch (javax.management.MalformedObjectNameException e) {
+            throw new IllegalArgumentException(name, e);
+        }
     }
 
     private static String attribute(MBeanServer mbeans, String name, String attribute) {
