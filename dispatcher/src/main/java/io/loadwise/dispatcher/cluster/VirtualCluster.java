@@ -155,9 +155,19 @@ public final class VirtualCluster {
 
     /**
      * Chooses a node for one connection or request, recording WT1 and the selection. Returns
-     * {@code null} when no node is usable.
+     * {@code null} when no node is usable, and always in a cluster that routes by context (it needs the
+     * request target: {@link #pick(NodeView, String)}).
      */
     public NodeState pick(NodeView avoid) {
+        if (contextPickers != null) {
+            // A cluster that routes by context must know the target: a pick without one finds nothing rather
+            // than a node of another context (every HTTP pick site names it, see pick(NodeView, String)).
+            return null;
+        }
+        return pickAny(avoid);
+    }
+
+    private NodeState pickAny(NodeView avoid) {
         long start = nanoClock.getAsLong();
         NodeView chosen = picker.pick(avoid);
         long elapsed = nanoClock.getAsLong() - start;
@@ -179,7 +189,7 @@ public final class VirtualCluster {
     public NodeState pick(NodeView avoid, String target) {
         ContextPickers routing = contextPickers;
         if (routing == null) {
-            return pick(avoid);
+            return pickAny(avoid);
         }
         int context = routing.context(target);
         if (context < 0) {

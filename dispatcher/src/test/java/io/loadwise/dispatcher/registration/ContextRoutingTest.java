@@ -86,6 +86,13 @@ class ContextRoutingTest {
     }
 
     @Test
+    void aPickWithoutTheTargetFindsNothingRatherThanAnotherContextsNode() {
+        VirtualCluster cluster = cluster("round-robin");
+        assertNull(cluster.pick(null));
+        assertNull(cluster.pick(cluster.node("a1")));
+    }
+
+    @Test
     void affinityMayNotCrossContexts() {
         VirtualCluster cluster = cluster("round-robin");
         assertTrue(cluster.serves(cluster.node("a1"), "/app/x"));
