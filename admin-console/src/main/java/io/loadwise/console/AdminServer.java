@@ -78,6 +78,12 @@ public final class AdminServer implements AutoCloseable {
      */
     public static AdminServer start(InetSocketAddress listen, ClusterControl control, String token,
             MetricStores stores, LoginGuard login) throws IOException {
+        return start(listen, control, token, null, stores, login);
+    }
+
+    /** @param registrationToken the token nodes register with, or {@code null} (see {@link AuthFilter}) */
+    public static AdminServer start(InetSocketAddress listen, ClusterControl control, String token,
+            String registrationToken, MetricStores stores, LoginGuard login) throws IOException {
         Path baseDir = Files.createTempDirectory("loadwise-admin-");
         Tomcat tomcat = new Tomcat();
         tomcat.setBaseDir(baseDir.toString());
@@ -109,7 +115,7 @@ public final class AdminServer implements AutoCloseable {
         // The console and the API ask the other replicas for their figures with this replica's token.
         PeerFigures peers = PeerFigures.withDefaults(token);
         ConsoleWeb.install(context, control, login, peers);
-        AuthFilter bearer = new AuthFilter(token);
+        AuthFilter bearer = new AuthFilter(token, registrationToken, java.time.Clock.systemUTC());
         // Tomcat's background thread fires PERIODIC_EVENT every 10 s: the rate-limited failure logs write
         // their "N more failures" summaries then, even when no further failure comes.
         context.addLifecycleListener(event -> {

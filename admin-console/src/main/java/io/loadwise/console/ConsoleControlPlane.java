@@ -49,7 +49,7 @@ public final class ConsoleControlPlane implements ControlPlane {
         password.initialiseFrom(System.getenv());
         recorder = MetricsRecorder.start(control, dataDir.resolve("rrd"), StoreLimits.of(settings));
         try {
-            server = AdminServer.start(address, control, token, recorder.stores(),
+            server = AdminServer.start(address, control, token, settings.registrationToken(), recorder.stores(),
                     new LoginGuard(password, Clock.systemUTC()));
         } catch (Exception e) {
             recorder.close();

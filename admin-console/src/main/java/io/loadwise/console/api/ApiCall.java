@@ -26,6 +26,11 @@ public final class ApiCall {
         return pathParams.get(i);
     }
 
+    /** The address the request came from (the registration rate limit's key). */
+    String remoteAddress() {
+        return request.getRemoteAddr();
+    }
+
     /** A query parameter, or {@code null} when absent. */
     String query(String name) {
         return request.getParameter(name);
@@ -59,13 +64,18 @@ public final class ApiCall {
      * @throws ApiException 413 when too large, 400 when empty, not JSON or not an object
      */
     ObjectNode jsonObject() throws ApiException, IOException {
+        return jsonObject(MAX_BODY_BYTES);
+    }
+
+    /** As {@link #jsonObject()} with a smaller limit ({@code 413} above {@code maxBytes}). */
+    ObjectNode jsonObject(int maxBytes) throws ApiException, IOException {
         long declared = request.getContentLengthLong();
-        if (declared > MAX_BODY_BYTES) {
-            throw tooLarge(declared + " bytes");
+        if (declared > maxBytes) {
+            throw tooLarge(declared + " bytes", maxBytes);
         }
-        byte[] body = request.getInputStream().readNBytes(MAX_BODY_BYTES + 1);
-        if (body.length > MAX_BODY_BYTES) {
-            throw tooLarge("more than " + MAX_BODY_BYTES + " bytes");
+        byte[] body = request.getInputStream().readNBytes(maxBytes + 1);
+        if (body.length > maxBytes) {
+            throw tooLarge("more than " + maxBytes + " bytes", maxBytes);
         }
         if (body.length == 0) {
             throw ApiException.badRequest("request body is empty; expected a JSON object");
@@ -82,8 +92,8 @@ public final class ApiCall {
         return (ObjectNode) tree;
     }
 
-    private static ApiException tooLarge(String size) {
-        return new ApiException(413, "request body of " + size + " exceeds the limit of " + MAX_BODY_BYTES + " bytes");
+    private static ApiException tooLarge(String size, int limit) {
+        return new ApiException(413, "request body of " + size + " exceeds the limit of " + limit + " bytes");
     }
 
     private static String describeLocation(JacksonException e) {

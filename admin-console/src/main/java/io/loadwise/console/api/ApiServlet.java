@@ -7,6 +7,7 @@ import io.loadwise.dispatcher.config.ConfigValidationException;
 import io.loadwise.dispatcher.control.ClusterControl;
 import io.loadwise.dispatcher.control.ConfigConflictException;
 import io.loadwise.dispatcher.control.ConfigUnavailableException;
+import io.loadwise.dispatcher.control.RegistrationRefusedException;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -35,6 +36,11 @@ public final class ApiServlet extends HttpServlet {
      * @param peers how {@code /api/replicas/figures} and the replica series ask the other replicas
      */
     public ApiServlet(ClusterControl control, MetricStores stores, PeerFigures peers) {
+        this(control, stores, peers, java.time.Clock.systemUTC());
+    }
+
+    /** @param clock the registration rate limit's */
+    public ApiServlet(ClusterControl control, MetricStores stores, PeerFigures peers, java.time.Clock clock) {
         PoliciesResource policies = new PoliciesResource(control);
         ClustersResource clusters = new ClustersResource(control);
         StatsResource stats = new StatsResource(control);
@@ -46,6 +52,7 @@ public final class ApiServlet extends HttpServlet {
         PrometheusResource prometheus = new PrometheusResource(control);
         ReloadResource reload = new ReloadResource(control);
         ReplicaFiguresResource replicaFigures = new ReplicaFiguresResource(control, peers);
+        RegistrationsResource registrations = new RegistrationsResource(control, clock);
         ReplicaGraphsResource replicaGraphs = new ReplicaGraphsResource(control, graphs, new PeerSeries(peers));
         this.routes = List.of(
                 new Route("/api/policies", Map.of("GET", policies::list)),
@@ -56,6 +63,8 @@ public final class ApiServlet extends HttpServlet {
                 new Route("/api/clusters/{}/policy", Map.of("GET", policy::get, "PUT", policy::put)),
                 new Route("/api/clusters/{}/nodes/{}", Map.of("GET", nodes::get, "PUT", nodes::put)),
                 new Route("/api/clusters/{}/nodes/{}/metrics", Map.of("GET", nodeMetrics::get)),
+                new Route("/api/clusters/{}/registrations", Map.of("POST", registrations::register)),
+                new Route("/api/clusters/{}/registrations/{}", Map.of("DELETE", registrations::deregister)),
                 new Route("/api/clusters/{}/graphs", Map.of("GET", graphs::listCluster)),
                 new Route("/api/clusters/{}/graphs/{}", Map.of("GET", graphs::clusterGraph)),
                 new Route("/api/clusters/{}/series/{}", Map.of("GET", graphs::clusterSeries)),
@@ -104,6 +113,9 @@ public final class ApiServlet extends HttpServlet {
             return;
         } catch (ConfigValidationException e) {
             Responses.writeError(response, new ApiException(400, "invalid configuration", e.errors()));
+            return;
+        } catch (RegistrationRefusedException e) {
+            Responses.writeError(response, new ApiException(e.status(), e.getMessage(), e.details()));
             return;
         } catch (ConfigConflictException e) {
             Responses.writeError(response, new ApiException(409, e.getMessage()));

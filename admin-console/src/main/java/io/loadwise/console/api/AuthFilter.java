@@ -40,10 +40,21 @@ public final class AuthFilter extends HttpFilter {
     private static final String BEARER = "Bearer ";
 
     private final byte[] expectedDigest;
+    /** The registration token's digest, {@code null} without one; it reaches the registration calls only. */
+    private final byte[] registrationDigest;
     private final transient SourceThrottle throttle;
     private final transient FailureLog failures;
 
     public AuthFilter(String token, Clock clock) {
+        this(token, null, clock);
+    }
+
+    /**
+     * @param registrationToken the token nodes register with ({@code admin.registrationToken}), or {@code null};
+     *     it gets 403 on every call but {@code POST /api/clusters/{name}/registrations} and
+     *     {@code DELETE /api/clusters/{name}/registrations/{node}}
+     */
+    public AuthFilter(String token, String registrationToken, Clock clock) {
         if (token == null || token.isBlank()) {
             throw new IllegalArgumentException("empty admin token");
         }
@@ -52,6 +63,8 @@ public final class AuthFilter extends HttpFilter {
                     + AdminToken.MIN_LENGTH + " needed");
         }
         this.expectedDigest = sha256(token);
+        this.registrationDigest = registrationToken == null || registrationToken.isBlank() ? null
+                : sha256(registrationToken.strip());
         this.throttle = new SourceThrottle(clock);
         this.failures = new FailureLog(log, "admin API bearer token", clock);
     }
@@ -89,7 +102,20 @@ public final class AuthFilter extends HttpFilter {
             return;
         }
         String presented = header.substring(BEARER.length()).trim();
-        if (!MessageDigest.isEqual(expectedDigest, sha256(presented))) {
+        byte[] digest = sha256(presented);
+        if (registrationDigest != null && MessageDigest.isEqual(registrationDigest, digest)) {
+            throttle.succeeded(remote);
+            String path = request.getServletPath() + (request.getPathInfo() == null ? "" : request.getPathInfo());
+            if (!RegistrationsResource.registrationCall(request.getMethod(), path)) {
+                Responses.writeError(response, new ApiException(403, "the registration token may only register "
+                        + "and deregister nodes (POST /api/clusters/{name}/registrations, DELETE "
+                        + "/api/clusters/{name}/registrations/{node})"));
+                return;
+            }
+            chain.doFilter(request, response);
+            return;
+        }
+        if (!MessageDigest.isEqual(expectedDigest, digest)) {
             int inARow = throttle.failed(remote);
             failures.failed(remote, "invalid token on " + request.getMethod() + " " + request.getServletPath()
                     + " (" + inARow + " in a row)");

@@ -55,7 +55,9 @@ record ClusterView(String name, Mode mode, Listen listen, PolicyInForce policy, 
     record NodeView(String name, String address, String route, int weight, boolean enabled, boolean draining,
             boolean healthy, boolean connectDown, boolean agentDown, int activeConnections, int inFlightRequests,
             Double recentResponseTimeMillis, long requests, long failures, long selections, AgentSummary agent,
-            HealthSummary health, boolean ejected, Long ejectedUntil, long ejections, double slowStartShare) {
+            HealthSummary health, boolean ejected, Long ejectedUntil, long ejections, double slowStartShare,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Boolean registered,
+            @JsonInclude(JsonInclude.Include.NON_NULL) List<String> contexts) {
 
         static NodeView of(PolicyStatus policy, NodeStatus node) {
             InetSocketAddress a = node.address();
@@ -69,7 +71,8 @@ record ClusterView(String name, Mode mode, Listen listen, PolicyInForce policy, 
                     node.counters().selections(), AgentSummary.of(policy, node.agent()),
                     HealthSummary.of(node.health()), node.ejected(),
                     node.ejected() ? node.ejectedUntilMillis() : null, node.counters().ejections(),
-                    node.slowStartShare());
+                    node.slowStartShare(), node.registered() ? Boolean.TRUE : null,
+                    node.contexts().isEmpty() ? null : node.contexts());
         }
     }
 

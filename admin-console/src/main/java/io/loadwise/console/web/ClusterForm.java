@@ -112,17 +112,20 @@ final class ClusterForm {
             String agentPath = null;
             HealthCheckConfig healthCheck = null; // not on the form: a node keeps its override
             Integer maxConnections = null; // nor its limit of requests in flight
+            List<String> contexts = null; // nor the contexts it serves
             if (base != null) {
                 for (NodeConfig old : base.nodesOrEmpty()) {
                     if (old.name() != null && old.name().equals(row.name())) {
                         agentPath = old.agentPath();
                         healthCheck = old.healthCheck();
                         maxConnections = old.maxConnections();
+                        contexts = old.contexts();
                     }
                 }
             }
             nodes.add(new NodeConfig(row.name().trim(), row.address().trim(), weight, row.enabled() ? null : false,
-                    http ? emptyToNull(row.route()) : null, agentPath, healthCheck, http ? maxConnections : null));
+                    http ? emptyToNull(row.route()) : null, agentPath, healthCheck, http ? maxConnections : null,
+                    http ? contexts : null));
             rowOfNode.add(r);
         }
         if (!fieldErrors.isEmpty()) {
@@ -140,7 +143,7 @@ final class ClusterForm {
                     .agentExpiryMs(null).agentReprobeMs(null).headerTimeoutMs(null).requestIdleTimeoutMs(null)
                     .responseIdleTimeoutMs(null).exchangeTimeoutMs(null).trustedProxies(null)
                     .tls(null).http2(null).nodeTls(null).outlierDetection(null)
-                    .queueTimeoutMs(null).maxQueue(null).retryBudgetPercent(null);
+                    .queueTimeoutMs(null).maxQueue(null).retryBudgetPercent(null).registration(null);
         }
         return b.build();
     }

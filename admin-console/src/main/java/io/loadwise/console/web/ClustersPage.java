@@ -105,7 +105,7 @@ final class ClustersPage {
         for (NodeStatus node : cluster.nodes()) {
             String n = node.name();
             b.append("<tr id=\"node-").append(Html.text(name + "-" + n)).append("\"><td>").append(Html.text(n))
-                    .append("</td><td>").append(Html.text(node.address().getHostString() + ":" + node.address().getPort()))
+                    .append(registration(node)).append("</td><td>").append(Html.text(node.address().getHostString() + ":" + node.address().getPort()))
                     .append("</td><td class=\"state\">").append(Html.text(OverviewPage.health(node)))
                     .append(OverviewPage.agentBadge(cluster.policy(), node)).append("</td><td>")
                     .append("<form method=\"post\" action=\"/clusters/node\" class=\"inline\">").append(Layout.csrfField(request))
@@ -119,6 +119,22 @@ final class ClustersPage {
         b.append("</tbody></table><p><a href=\"/clusters/edit?name=").append(Html.url(name)).append("\">Edit cluster and nodes</a> ")
                 .append(Layout.button(request, "/clusters/delete", "Delete cluster", "danger", "name", name))
                 .append("</p></section>");
+        return b.toString();
+    }
+
+    /** A registered node's badge with its contexts (it is not in the configuration file); empty otherwise. */
+    static String registration(NodeStatus node) {
+        if (!node.registered() && node.contexts().isEmpty()) {
+            return "";
+        }
+        StringBuilder b = new StringBuilder();
+        if (node.registered()) {
+            b.append(" <span class=\"badge registered\" title=\"registered itself; not in the configuration file\">")
+                    .append("registered</span>");
+        }
+        if (!node.contexts().isEmpty()) {
+            b.append(" <span class=\"contexts\">").append(Html.text(String.join(", ", node.contexts()))).append("</span>");
+        }
         return b.toString();
     }
 

@@ -8,6 +8,7 @@ import io.loadwise.dispatcher.config.HealthCheckConfig;
 import io.loadwise.dispatcher.config.Mode;
 import io.loadwise.dispatcher.config.NodeConfig;
 import io.loadwise.dispatcher.config.OutlierDetectionConfig;
+import io.loadwise.dispatcher.config.RegistrationConfig;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -24,7 +25,9 @@ class ClusterFormResilienceTest {
                 .healthCheck(new HealthCheckConfig("/health", 2000, 1000, 2, 3, null))
                 .outlierDetection(new OutlierDetectionConfig(5, 3, 30_000, 50, null)).slowStartMs(10_000)
                 .queueTimeoutMs(2_000).maxQueue(50).retryBudgetPercent(10)
-                .nodes(List.of(new NodeConfig("a", "127.0.0.1:9001", null, null, null, null, READY, 8),
+                .registration(new RegistrationConfig(true, List.of("10.0.0.0/8"), null, null))
+                .nodes(List.of(new NodeConfig("a", "127.0.0.1:9001", null, null, null, null, READY, 8,
+                                List.of("/shop")),
                         new NodeConfig("b", "127.0.0.1:9002", null, null, null, null)))
                 .build();
     }
@@ -42,6 +45,8 @@ class ClusterFormResilienceTest {
         assertEquals(2_000, after.queueTimeoutMsOrDefault());
         assertEquals(50, after.maxQueueOrDefault());
         assertEquals(10, after.retryBudgetPercentOrDefault());
+        assertEquals(List.of("/shop"), after.nodes().get(0).contexts(), "the node's contexts survive the form");
+        assertEquals(before.registration(), after.registration());
     }
 
     @Test
@@ -54,6 +59,8 @@ class ClusterFormResilienceTest {
         assertNull(after.queueTimeoutMs(), "queueing is http only");
         assertNull(after.retryBudgetPercent());
         assertNull(after.nodes().get(0).maxConnections());
+        assertNull(after.nodes().get(0).contexts(), "routing by context is http only");
+        assertNull(after.registration());
         assertEquals(before.healthCheck(), after.healthCheck(), "a TCP cluster may have health checks");
     }
 }

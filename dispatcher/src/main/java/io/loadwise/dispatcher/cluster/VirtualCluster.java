@@ -3,6 +3,7 @@ package io.loadwise.dispatcher.cluster;
 import io.loadwise.dispatcher.config.ClusterConfig;
 import io.loadwise.dispatcher.config.NodeConfig;
 import io.loadwise.dispatcher.metrics.TrafficCounters;
+import io.loadwise.dispatcher.registration.ContextPickers;
 import io.loadwise.policy.ClusterSnapshot;
 import io.loadwise.policy.LoadBalancingPolicy;
 import io.loadwise.policy.NodeView;
@@ -35,7 +36,10 @@ public final class VirtualCluster {
     private volatile Consumer<VirtualCluster> refresher;
     private volatile ClusterConfig config;
     private final List<NodeState> nodes;
+    /** {@code null} for a cluster without nodes (one whose nodes all register themselves, before they do). */
     private final ClusterSnapshot snapshot;
+    /** What picks in a cluster without nodes: nothing is usable. */
+    private static final Picker NO_NODE = avoid -> null;
     private final TrafficCounters counters = new TrafficCounters();
     private final LongSupplier nanoClock;
     private final RequestQueue queue;
@@ -50,6 +54,8 @@ public final class VirtualCluster {
     /** Ramp factors per node index while some node ramps up ({@link SlowStart}), else {@code null}. */
     private double[] ramp;
     private volatile SlowStart slowStart;
+    /** Per-context pickers of a cluster that takes registrations ({@link #pick(NodeView, String)}), else null. */
+    private volatile ContextPickers contextPickers;
     private volatile OutcomeSink outcomes = OutcomeSink.NONE;
 
     /**
@@ -66,13 +72,30 @@ public final class VirtualCluster {
                     config.agentExpiryMsOrDefault(), nanoClock));
         }
         this.nodes = Collections.unmodifiableList(built);
-        this.snapshot = new ClusterSnapshot(config.name(), built);
+        this.snapshot = built.isEmpty() ? null : new ClusterSnapshot(config.name(), built);
         this.queue = new RequestQueue(config.queueTimeoutMsOrDefault(), config.maxQueueOrDefault(), counters);
         this.retryBudget = new RetryBudget(config.retryBudgetPercentOrDefault());
         this.policy = policies.get(config.policy());
         this.environment = environmentFor(PolicyOptions.of(config.policyOptionsOrEmpty()));
-        this.policyPicker = policy.newPicker(snapshot, null, environment);
+        this.policyPicker = newPicker(policy, null, environment);
         this.picker = policyPicker;
+        this.contextPickers = contextPickersFor(null);
+    }
+
+    /** The per-context pickers when the cluster takes registrations (it routes by context), else null. */
+    private ContextPickers contextPickersFor(ContextPickers previous) {
+        if (!config.registrationEnabled()) {
+            return null;
+        }
+        List<List<String>> contexts = new ArrayList<>(nodes.size());
+        for (NodeConfig node : config.nodesOrEmpty()) {
+            contexts.add(node.contextsOrEmpty());
+        }
+        return ContextPickers.build(config.name(), nodes, contexts, policy, environment, previous);
+    }
+
+    private Picker newPicker(LoadBalancingPolicy with, Picker previous, PolicyEnvironment env) {
+        return snapshot == null ? NO_NODE : with.newPicker(snapshot, previous, env);
     }
 
     private PolicyEnvironment environmentFor(PolicyOptions options) {
@@ -146,9 +169,19 @@ public final class VirtualCluster {
 
     /**
      * Chooses a node for one connection or request, recording WT1 and the selection. Returns
-     * {@code null} when no node is usable.
+     * {@code null} when no node is usable, and always in a cluster that routes by context (it needs the
+     * request target: {@link #pick(NodeView, String)}).
      */
     public NodeState pick(NodeView avoid) {
+        if (contextPickers != null) {
+            // A cluster that routes by context must know the target: a pick without one finds nothing rather
+            // than a node of another context (every HTTP pick site names it, see pick(NodeView, String)).
+            return null;
+        }
+        return pickAny(avoid);
+    }
+
+    private NodeState pickAny(NodeView avoid) {
         long start = nanoClock.getAsLong();
         NodeView chosen = picker.pick(avoid);
         long elapsed = nanoClock.getAsLong() - start;
@@ -161,6 +194,52 @@ public final class VirtualCluster {
         return node;
     }
 
+    /**
+     * Chooses a node for one request to {@code target} (the request target as received). In a cluster that
+     * takes registrations only nodes serving the target's context are candidates; {@code null} when none of
+     * them is usable, or when no node serves the target at all ({@link #servesTarget} tells which). Otherwise
+     * the same as {@link #pick(NodeView)}.
+     */
+    public NodeState pick(NodeView avoid, String target) {
+        ContextPickers routing = contextPickers;
+        if (routing == null) {
+            return pickAny(avoid);
+        }
+        int context = routing.context(target);
+        if (context < 0) {
+            return null;
+        }
+        long start = nanoClock.getAsLong();
+        NodeState node = routing.pick(context, avoid instanceof NodeState state ? state : null);
+        long elapsed = nanoClock.getAsLong() - start;
+        if (node != null) {
+            counters.selected(elapsed);
+            node.counters().selected(elapsed);
+        }
+        return node;
+    }
+
+    /** Whether the cluster routes requests by context (registration enabled). */
+    public boolean routesByContext() {
+        return contextPickers != null;
+    }
+
+    /** Whether some node serves {@code target}: always, unless the cluster routes by context and none does. */
+    public boolean servesTarget(String target) {
+        ContextPickers routing = contextPickers;
+        return routing == null || routing.context(target) >= 0;
+    }
+
+    /** Whether {@code node} may take a request to {@code target} (affinity must not cross contexts). */
+    public boolean serves(NodeState node, String target) {
+        ContextPickers routing = contextPickers;
+        if (routing == null) {
+            return true;
+        }
+        int context = routing.context(target);
+        return context >= 0 && routing.serves(context, node);
+    }
+
     /** Switches the policy live. Validation of id and options is the caller's job (it throws otherwise). */
     public synchronized void switchPolicy(LoadBalancingPolicy newPolicy, PolicyOptions options) {
         List<String> problems = newPolicy.validate(options);
@@ -168,12 +247,13 @@ public final class VirtualCluster {
             throw new IllegalArgumentException(String.join("; ", problems));
         }
         PolicyEnvironment env = environmentFor(options);
-        Picker next = newPolicy.newPicker(snapshot, null, env);
+        Picker next = newPicker(newPolicy, null, env);
         LoadBalancingPolicy old = this.policy;
         this.environment = env;
         this.policy = newPolicy;
         this.policyPicker = next;
         this.picker = ramped(next);
+        this.contextPickers = contextPickersFor(null);
         log.info("cluster {}: policy switched from {} to {}", name(), old.id(), newPolicy.id());
     }
 
@@ -197,8 +277,9 @@ public final class VirtualCluster {
 
     /** Rebuilds the picker from the current node state (flags, weights, agent samples). */
     public synchronized void refresh() {
-        policyPicker = policy.newPicker(snapshot, policyPicker, environment);
+        policyPicker = newPicker(policy, policyPicker, environment);
         picker = ramped(policyPicker);
+        contextPickers = contextPickersFor(contextPickers);
         if (queue.busy()) {
             queue.slotFreed(); // a node may be back: the head of the queue looks again
         }

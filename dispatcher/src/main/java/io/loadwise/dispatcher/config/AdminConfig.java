@@ -13,10 +13,12 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  *     {@value #DEFAULT_METRICS_DISK_BUDGET_MB}. New stores past it are refused (the proxy is not affected)
  * @param metricsRetentionHours how long the store of a removed cluster or node is kept (and continues if
  *     the name comes back) before it is deleted; default {@value #DEFAULT_METRICS_RETENTION_HOURS}
+ * @param registrationToken the bearer token nodes register with ({@code POST/DELETE
+ *     /api/clusters/{name}/registrations}); it can do nothing else. None: only the admin token registers
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record AdminConfig(String listen, String token, String dataDir, Integer metricsDiskBudgetMb,
-        Integer metricsRetentionHours) {
+        Integer metricsRetentionHours, String registrationToken) {
 
     public static final String DEFAULT_LISTEN = "127.0.0.1:8111";
     public static final int DEFAULT_METRICS_DISK_BUDGET_MB = 1024;
@@ -29,7 +31,13 @@ public record AdminConfig(String listen, String token, String dataDir, Integer m
 
     /** Without the metric store limits (their defaults apply). */
     public AdminConfig(String listen, String token, String dataDir) {
-        this(listen, token, dataDir, null, null);
+        this(listen, token, dataDir, null, null, null);
+    }
+
+    /** Without a registration token. */
+    public AdminConfig(String listen, String token, String dataDir, Integer metricsDiskBudgetMb,
+            Integer metricsRetentionHours) {
+        this(listen, token, dataDir, metricsDiskBudgetMb, metricsRetentionHours, null);
     }
 
     public String listenOrDefault() {

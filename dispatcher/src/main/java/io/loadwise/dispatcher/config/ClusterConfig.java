@@ -45,7 +45,8 @@ public record ClusterConfig(
         Integer slowStartMs,
         Integer queueTimeoutMs,
         Integer maxQueue,
-        Integer retryBudgetPercent) {
+        Integer retryBudgetPercent,
+        RegistrationConfig registration) {
 
     public static final int DEFAULT_CONNECT_TIMEOUT_MS = 2_000;
     public static final int DEFAULT_RESPONSE_TIMEOUT_MS = 30_000;
@@ -193,6 +194,11 @@ public record ClusterConfig(
         return retryBudgetPercent == null ? DEFAULT_RETRY_BUDGET_PERCENT : retryBudgetPercent;
     }
 
+    /** Whether nodes may register themselves with this cluster ({@link RegistrationConfig}). */
+    public boolean registrationEnabled() {
+        return RegistrationConfig.enabledFor(this);
+    }
+
     /** A builder for code that makes or changes a configuration (tests, edits, the console's form). */
     public static Builder builder() {
         return new Builder();
@@ -237,6 +243,7 @@ public record ClusterConfig(
         b.queueTimeoutMs = queueTimeoutMs;
         b.maxQueue = maxQueue;
         b.retryBudgetPercent = retryBudgetPercent;
+        b.registration = registration;
         return b;
     }
 
@@ -278,6 +285,7 @@ public record ClusterConfig(
         private Integer queueTimeoutMs;
         private Integer maxQueue;
         private Integer retryBudgetPercent;
+        private RegistrationConfig registration;
 
         private Builder() {
         }
@@ -462,13 +470,18 @@ public record ClusterConfig(
             return this;
         }
 
+        public Builder registration(RegistrationConfig registration) {
+            this.registration = registration;
+            return this;
+        }
+
         public ClusterConfig build() {
             return new ClusterConfig(name, mode, listen, policy, policyOptions, balance, affinity, affinityCookie,
                     connectTimeoutMs, responseTimeoutMs, idleTimeoutMs, maxHeaderBytes, maxConnectionsPerNode,
                     connectAttempts, unhealthyRetryMs, agentPath, agentPollIntervalMs, agentExpiryMs, agentReprobeMs,
                     headerTimeoutMs, requestIdleTimeoutMs, responseIdleTimeoutMs, exchangeTimeoutMs,
                     maxClientConnections, trustedProxies, nodes, agent, tls, http2, nodeTls, healthCheck,
-                    outlierDetection, slowStartMs, queueTimeoutMs, maxQueue, retryBudgetPercent);
+                    outlierDetection, slowStartMs, queueTimeoutMs, maxQueue, retryBudgetPercent, registration);
         }
     }
 }

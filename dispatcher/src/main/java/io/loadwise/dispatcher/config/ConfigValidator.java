@@ -142,6 +142,7 @@ public final class ConfigValidator {
             httpOnly(at + ".agent", c.agent(), errors);
         }
         ResilienceChecks.cluster(at, c, errors);
+        checkRegistration(at, c, errors);
         checkAgentSecret(at + ".agent.secret", AgentSettings.secretOf(c), errors);
         checkNodes(at, c, errors);
         io.loadwise.dispatcher.tls.TlsConfigCheck.check(at, c, errors);
@@ -216,8 +217,36 @@ public final class ConfigValidator {
         return String.join(" and ", names);
     }
 
+    /** {@code registration}: HTTP only, allowed networks required, per-request balancing (contexts differ per request). */
+    private static void checkRegistration(String at, ClusterConfig c, List<String> errors) {
+        RegistrationConfig r = c.registration();
+        if (r == null) {
+            return;
+        }
+        String rat = at + ".registration";
+        if (c.mode() == Mode.TCP) {
+            errors.add(rat + ": only allowed for mode http");
+            return;
+        }
+        range(rat + ".ttlMs", r.ttlMs(), RegistrationConfig.MIN_TTL_MS, RegistrationConfig.MAX_TTL_MS, errors);
+        range(rat + ".maxNodes", r.maxNodes(), 1, RegistrationConfig.MAX_MAX_NODES, errors);
+        List<String> networks = r.allowedNetworksOrEmpty();
+        if (r.enabledOrDefault() && networks.isEmpty()) {
+            errors.add(rat + ".allowedNetworks: required when registration is enabled (CIDR blocks such as "
+                    + "10.0.0.0/8 that registered node addresses must fall in)");
+        }
+        checkTrustedProxies(rat + ".allowedNetworks", r.allowedNetworks(), errors);
+        if (r.enabledOrDefault() && c.balance() == Balance.PER_CONNECTION) {
+            errors.add(at + ".balance: per-connection cannot be combined with registration (requests of one "
+                    + "connection may name different contexts); use per-request");
+        }
+    }
+
     private void checkNodes(String at, ClusterConfig c, List<String> errors) {
         List<NodeConfig> nodes = c.nodesOrEmpty();
+        if (nodes.isEmpty() && c.registrationEnabled()) {
+            return; // the nodes register themselves
+        }
         if (nodes.isEmpty()) {
             errors.add(at + ".nodes: at least one node is required");
             return;
@@ -247,9 +276,29 @@ public final class ConfigValidator {
             if (n.route() != null && !NAME.matcher(n.route()).matches()) {
                 errors.add(nat + ".route: '" + n.route() + "' may contain only letters, digits, '.', '_' and '-'");
             }
+            checkContexts(nat + ".contexts", c, n.contexts(), errors);
             if (c.mode() == Mode.TCP) {
                 httpOnly(nat + ".route", n.route(), errors);
                 httpOnly(nat + ".agentPath", n.agentPath(), errors);
+            }
+        }
+    }
+
+    private static void checkContexts(String at, ClusterConfig c, List<String> contexts, List<String> errors) {
+        if (contexts == null) {
+            return;
+        }
+        if (!c.registrationEnabled()) {
+            errors.add(at + ": only allowed when registration.enabled is true (contexts route by path there)");
+            return;
+        }
+        if (contexts.isEmpty() || contexts.size() > ContextPath.MAX_PER_NODE) {
+            errors.add(at + ": " + contexts.size() + " contexts, expected 1.." + ContextPath.MAX_PER_NODE);
+        }
+        for (int i = 0; i < contexts.size(); i++) {
+            String problem = ContextPath.problem(contexts.get(i));
+            if (problem != null) {
+                errors.add(at + "[" + i + "]: " + problem);
             }
         }
     }
@@ -268,6 +317,18 @@ public final class ConfigValidator {
         String token = admin == null || admin.token() == null ? null : admin.token().strip();
         if (token != null && !token.isEmpty() && AdminToken.problem(token) != null) {
             errors.add("admin.token: " + AdminToken.problem(token));
+        }
+        String registration = admin == null || admin.registrationToken() == null ? null
+                : admin.registrationToken().strip();
+        if (registration != null) {
+            if (registration.isEmpty()) {
+                errors.add("admin.registrationToken: blank");
+            } else if (AdminToken.problem(registration) != null) {
+                errors.add("admin.registrationToken: " + AdminToken.problem(registration));
+            } else if (registration.equals(token)) {
+                errors.add("admin.registrationToken: must differ from admin.token (it is handed to every node and "
+                        + "may only register)");
+            }
         }
         return checkListen("admin.listen", listen, errors);
     }

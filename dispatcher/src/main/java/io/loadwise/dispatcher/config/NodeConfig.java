@@ -1,6 +1,7 @@
 package io.loadwise.dispatcher.config;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import java.util.List;
 
 /**
  * One virtual cluster node as configured. Boxed fields are optional in the file; the accessors with
@@ -15,23 +16,34 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * @param healthCheck fields that replace the cluster's {@code healthCheck} for this node; default: none
  * @param maxConnections HTTP requests in flight to this node at most; a full node is skipped, and a request
  *     that finds every node full waits in the cluster's queue ({@code queueTimeoutMs}); default: no limit
+ * @param contexts the context paths this node serves ({@code "/app"}); default: none named, it serves every
+ *     path. Only a cluster with registration enabled routes by context
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record NodeConfig(String name, String address, Integer weight, Boolean enabled, String route, String agentPath,
-        HealthCheckConfig healthCheck, Integer maxConnections) {
+        HealthCheckConfig healthCheck, Integer maxConnections, List<String> contexts) {
 
     public NodeConfig(String name, String address, Integer weight, Boolean enabled, String route, String agentPath) {
-        this(name, address, weight, enabled, route, agentPath, null, null);
+        this(name, address, weight, enabled, route, agentPath, null, null, null);
     }
 
     public NodeConfig(String name, String address, Integer weight, Boolean enabled, String route, String agentPath,
             HealthCheckConfig healthCheck) {
-        this(name, address, weight, enabled, route, agentPath, healthCheck, null);
+        this(name, address, weight, enabled, route, agentPath, healthCheck, null, null);
+    }
+
+    public NodeConfig(String name, String address, Integer weight, Boolean enabled, String route, String agentPath,
+            HealthCheckConfig healthCheck, Integer maxConnections) {
+        this(name, address, weight, enabled, route, agentPath, healthCheck, maxConnections, null);
     }
 
     /** Requests in flight at most; 0: no limit. */
     public int maxConnectionsOrDefault() {
         return maxConnections == null ? 0 : maxConnections;
+    }
+
+    public List<String> contextsOrEmpty() {
+        return contexts == null ? List.of() : contexts;
     }
 
     public int weightOrDefault() {
@@ -43,10 +55,12 @@ public record NodeConfig(String name, String address, Integer weight, Boolean en
     }
 
     public NodeConfig withWeight(int newWeight) {
-        return new NodeConfig(name, address, newWeight, enabled, route, agentPath, healthCheck, maxConnections);
+        return new NodeConfig(name, address, newWeight, enabled, route, agentPath, healthCheck, maxConnections,
+                contexts);
     }
 
     public NodeConfig withEnabled(boolean newEnabled) {
-        return new NodeConfig(name, address, weight, newEnabled, route, agentPath, healthCheck, maxConnections);
+        return new NodeConfig(name, address, weight, newEnabled, route, agentPath, healthCheck, maxConnections,
+                contexts);
     }
 }

@@ -66,6 +66,27 @@ public interface ClusterControl {
     }
 
     /**
+     * Registers a node with a cluster that takes registrations, or renews its registration (a heartbeat). The
+     * node is added to the running cluster, never to the configuration file, and removed when no heartbeat
+     * comes within the cluster's {@code registration.ttlMs}.
+     *
+     * @throws RegistrationRefusedException with the status to answer
+     */
+    default RegistrationReply register(String cluster, NodeRegistration registration) {
+        throw new RegistrationRefusedException(404, "registration is not supported here");
+    }
+
+    /**
+     * Deregisters a registered node: it drains at once (takes no new request) and is removed when its requests
+     * in flight have finished, or after the registration's TTL at the latest.
+     *
+     * @throws RegistrationRefusedException 404 when the cluster or the registered node is unknown
+     */
+    default void deregister(String cluster, String node) {
+        throw new RegistrationRefusedException(404, "registration is not supported here");
+    }
+
+    /**
      * The live replicas that share this configuration store, this one included; with the file as the
      * store, just this one.
      *

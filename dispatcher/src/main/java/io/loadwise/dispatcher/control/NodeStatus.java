@@ -2,6 +2,7 @@ package io.loadwise.dispatcher.control;
 
 import io.loadwise.dispatcher.metrics.CounterReading;
 import java.net.InetSocketAddress;
+import java.util.List;
 
 /**
  * One node of a {@link ClusterStatus}, read at the same moment.
@@ -23,11 +24,34 @@ import java.net.InetSocketAddress;
  * @param ejectedUntilMillis wall-clock end of the current ejection (epoch ms), 0 when not ejected
  * @param slowStartShare the share of its picks the node keeps while it ramps up after a return (slow start),
  *     1 when it does not ramp
+ * @param registered the node registered itself (it is not in the configuration file)
+ * @param contexts the context paths it serves in a cluster that routes by context, else empty
  */
 public record NodeStatus(String name, InetSocketAddress address, String route, int weight, boolean enabled,
         boolean draining, boolean healthy, boolean connectDown, int activeConnections, int inFlightRequests,
         double recentResponseTimeMillis, CounterReading counters, AgentStatus agent, HealthStatus health,
-        boolean ejected, long ejectedUntilMillis, double slowStartShare) {
+        boolean ejected, long ejectedUntilMillis, double slowStartShare, boolean registered, List<String> contexts) {
+
+    public NodeStatus {
+        contexts = contexts == null ? List.of() : List.copyOf(contexts);
+    }
+
+    /** A configured node (code written before registration). */
+    public NodeStatus(String name, InetSocketAddress address, String route, int weight, boolean enabled,
+            boolean draining, boolean healthy, boolean connectDown, int activeConnections, int inFlightRequests,
+            double recentResponseTimeMillis, CounterReading counters, AgentStatus agent, HealthStatus health,
+            boolean ejected, long ejectedUntilMillis, double slowStartShare) {
+        this(name, address, route, weight, enabled, draining, healthy, connectDown, activeConnections,
+                inFlightRequests, recentResponseTimeMillis, counters, agent, health, ejected, ejectedUntilMillis,
+                slowStartShare, false, List.of());
+    }
+
+    /** This status with the node's registration facts. */
+    public NodeStatus withRegistration(boolean isRegistered, List<String> servedContexts) {
+        return new NodeStatus(name, address, route, weight, enabled, draining, healthy, connectDown,
+                activeConnections, inFlightRequests, recentResponseTimeMillis, counters, agent, health, ejected,
+                ejectedUntilMillis, slowStartShare, isRegistered, servedContexts);
+    }
 
     /** A node without health checks, ejection or slow start (code written before them). */
     public NodeStatus(String name, InetSocketAddress address, String route, int weight, boolean enabled,

@@ -211,8 +211,13 @@ final class Exchange implements NodePool.Waiter, RequestQueue.Waiter {
         this.pinned = pinned;
         connectingSinceNanos = startNanos;
         frontend.deadlineBy(startNanos + firstDeadlineNanos);
-        NodeState target = queue.busy() ? null : admit(choose(pinned)); // others wait already: behind them
-        if (target == null) {
+        // Others wait already: behind them. Not across contexts: the queue is the cluster's, and a request
+        // for one context must not wait behind another's whose nodes are full while its own have room.
+        boolean behindOthers = queue.busy() && !cluster.routesByContext();
+        NodeState target = behindOthers ? null : admit(choose(pinned));
+        if (target == null && !cluster.servesTarget(proxied.uri())) {
+            fail(HttpResponseStatus.NOT_FOUND, "no node of cluster " + cluster.name() + " serves the path");
+        } else if (target == null) {
             waitForNode();
         } else {
             dispatch(target);
@@ -317,7 +322,7 @@ final class Exchange implements NodePool.Waiter, RequestQueue.Waiter {
         if (affinity != null) {
             if (pinned >= 0) {
                 NodeState pinnedNode = cluster.nodes().get(pinned);
-                if (pinnedNode.selectable()) { // a full node is passed over like a down one
+                if (pinnedNode.selectable() && cluster.serves(pinnedNode, head.uri())) { // a full node is passed over
                     server.affinityCounters().recordHit();
                     return pinnedNode;
                 }
@@ -330,7 +335,7 @@ final class Exchange implements NodePool.Waiter, RequestQueue.Waiter {
             insertCookie = true;
         }
         NodeState bound = binding != null ? binding.usableNode() : null;
-        return bound != null ? bound : cluster.pick(null);
+        return bound != null ? bound : cluster.pick(null, head.uri());
     }
 
     private void dispatch(NodeState target) {
@@ -388,7 +393,7 @@ final class Exchange implements NodePool.Waiter, RequestQueue.Waiter {
             fail(HttpResponseStatus.BAD_GATEWAY, "node " + failed.name() + " unreachable");
             return;
         }
-        NodeState next = cluster.pick(failed);
+        NodeState next = cluster.pick(failed, head.uri());
         if (next == null || (next == failed && !failed.usable())) {
             next = null;
         }
@@ -570,7 +575,7 @@ final class Exchange implements NodePool.Waiter, RequestQueue.Waiter {
             return false;
         }
         NodeState failed = node;
-        NodeState next = cluster.pick(failed);
+        NodeState next = cluster.pick(failed, head.uri());
         if (next == null || next == failed || !next.tryAdmit()) {
             budget.release();
             return false;

@@ -69,7 +69,7 @@ final class ClusterEdits {
         List<NodeConfig> nodes = new ArrayList<>();
         for (NodeConfig n : c.nodesOrEmpty()) {
             nodes.add(new NodeConfig(n.name(), n.address(), null, null, n.route(), n.agentPath(), n.healthCheck(),
-                    n.maxConnections()));
+                    n.maxConnections(), n.contexts()));
         }
         return withNodes(withPolicy(c, null, null), nodes);
     }

@@ -12,6 +12,9 @@ import io.loadwise.dispatcher.config.NodeConfig;
 import io.loadwise.dispatcher.control.ClusterControl;
 import io.loadwise.dispatcher.control.ClusterStatus;
 import io.loadwise.dispatcher.control.ControlPlane;
+import io.loadwise.dispatcher.control.NodeRegistration;
+import io.loadwise.dispatcher.control.RegistrationRefusedException;
+import io.loadwise.dispatcher.control.RegistrationReply;
 import io.loadwise.dispatcher.control.ReloadResult;
 import io.loadwise.dispatcher.metrics.CounterReading;
 import io.loadwise.dispatcher.metrics.MetricsSnapshot;
@@ -20,6 +23,7 @@ import io.loadwise.dispatcher.monitor.NodeMonitor;
 import io.loadwise.dispatcher.net.ConnectionBudget;
 import io.loadwise.dispatcher.net.ConnectionLimit;
 import io.loadwise.dispatcher.net.Transport;
+import io.loadwise.dispatcher.registration.NodeRegistry;
 import io.loadwise.dispatcher.store.ConfigSource;
 import io.loadwise.dispatcher.store.FileConfigSource;
 import io.loadwise.policy.PolicyOptions;
@@ -31,7 +35,11 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.ServiceLoader;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -67,6 +75,12 @@ public final class Dispatcher implements ClusterControl, AutoCloseable {
     private final Map<String, RunningCluster> running = new LinkedHashMap<>();
 
     private volatile LoadwiseConfig config;
+    /** Nodes that registered themselves; {@link #running} runs {@link #config} with them ({@link #effective}). */
+    private final NodeRegistry registry = new NodeRegistry(System::nanoTime);
+    /** What the clusters run: {@link #config} with the registered nodes added; never written anywhere. */
+    private LoadwiseConfig effective;
+    /** Removes lapsed and drained registrations; started with the first registration. */
+    private ScheduledExecutorService registrationSweeper;
     /** What {@link #running} held at the last {@link #publish()}: read without the lock. */
     private volatile List<RunningCluster> published = List.of();
     private volatile List<VirtualCluster> clusterList = List.of();
@@ -93,6 +107,7 @@ public final class Dispatcher implements ClusterControl, AutoCloseable {
     public Dispatcher(LoadwiseConfig config, PolicyRegistry policies, Transport transport, ListenerFactory listeners,
             ConfigSource source) {
         this.config = config;
+        this.effective = config;
         this.source = source;
         this.policies = policies;
         this.validator = new ConfigValidator(policies);
@@ -192,7 +207,11 @@ public final class Dispatcher implements ClusterControl, AutoCloseable {
                 break;
             }
         }
-        return StatusReader.cluster(rc, inForce, monitor);
+        Set<String> registered;
+        synchronized (registry) {
+            registered = registry.names(cluster.name());
+        }
+        return StatusReader.cluster(rc, inForce, monitor, registered);
     }
 
     private RunningCluster runningCluster(String name) {
@@ -386,7 +405,11 @@ public final class Dispatcher implements ClusterControl, AutoCloseable {
         if (closed) {
             throw new ConfigValidationException("the dispatcher is stopped");
         }
-        ReloadPlan plan = ReloadPlan.between(config, next);
+        LoadwiseConfig nextEffective;
+        synchronized (registry) {
+            nextEffective = registry.overlay(next);
+        }
+        ReloadPlan plan = ReloadPlan.between(effective, nextEffective);
         Map<String, RunningCluster> started = new LinkedHashMap<>();
         for (ClusterConfig cluster : plan.freshBinds()) {
             try {
@@ -430,9 +453,11 @@ public final class Dispatcher implements ClusterControl, AutoCloseable {
             applyLive(running.get(change[1].name()).cluster(), change[0], change[1]);
         }
         running.putAll(started);
-        rebuildOrder(next);
+        rebuildOrder(nextEffective);
         config = next;
+        effective = nextEffective;
         publish();
+        drainLeaving();
         ReloadResult result = plan.result(failed);
         if (!result.restartNeeded().isEmpty()) {
             log.warn("configuration: {} changed; that takes effect at the next start", result.restartNeeded());
@@ -456,6 +481,112 @@ public final class Dispatcher implements ClusterControl, AutoCloseable {
             }
         }
         vc.updateConfig(changed);
+    }
+
+    // ---- registered nodes ----------------------------------------------------------------------------
+
+    @Override
+    public synchronized RegistrationReply register(String cluster, NodeRegistration registration) {
+        ClusterConfig configured = configured(cluster);
+        NodeRegistry.Outcome outcome;
+        synchronized (registry) {
+            outcome = registry.register(configured, registration);
+        }
+        if (outcome != NodeRegistry.Outcome.RENEWED) {
+            rebuildForRegistrations();
+            log.info("cluster {}: node {} at {} {} with contexts {}", cluster, registration.name(),
+                    registration.address(), outcome == NodeRegistry.Outcome.ADDED ? "registered" : "re-registered",
+                    registration.contexts());
+        }
+        startSweeper();
+        return new RegistrationReply(cluster, registration.name(), outcome == NodeRegistry.Outcome.ADDED,
+                configured.registration().ttlMsOrDefault());
+    }
+
+    @Override
+    public synchronized void deregister(String cluster, String node) {
+        configured(cluster);
+        boolean known;
+        synchronized (registry) {
+            known = registry.leave(cluster, node);
+        }
+        if (!known) {
+            throw new RegistrationRefusedException(404, "cluster '" + cluster + "' has no registered node named '"
+                    + node + "'");
+        }
+        drainLeaving();
+        log.info("cluster {}: node {} deregistered; draining, removed once its requests have ended", cluster, node);
+    }
+
+    private ClusterConfig configured(String cluster) {
+        for (ClusterConfig c : config.clustersOrEmpty()) {
+            if (c.name().equals(cluster)) {
+                return c;
+            }
+        }
+        throw new RegistrationRefusedException(404, "cluster '" + cluster + "': no such cluster");
+    }
+
+    /** Deregistered nodes drain through the same path as {@code PUT .../nodes/{node} {"drain": true}}. */
+    private void drainLeaving() {
+        for (RunningCluster rc : running.values()) {
+            VirtualCluster vc = rc.cluster();
+            Set<String> leaving;
+            synchronized (registry) {
+                leaving = registry.leaving(vc.name());
+            }
+            for (String name : leaving) {
+                NodeState node = vc.node(name);
+                if (node != null && !node.draining()) {
+                    vc.setDraining(node, true);
+                }
+            }
+        }
+    }
+
+    private void rebuildForRegistrations() {
+        try {
+            applyChecked(config);
+        } catch (ConfigValidationException e) {
+            throw new RegistrationRefusedException(503, "the dispatcher cannot apply registrations now: "
+                    + String.join("; ", e.errors()));
+        }
+    }
+
+    private void startSweeper() {
+        if (registrationSweeper != null || closed) {
+            return;
+        }
+        registrationSweeper = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "loadwise-registrations");
+            t.setDaemon(true);
+            return t;
+        });
+        registrationSweeper.scheduleWithFixedDelay(this::sweepRegistrations, 200, 200, TimeUnit.MILLISECONDS);
+    }
+
+    /** Off the event loops: drops lapsed registrations and drained leavers, then rebuilds what changed. */
+    private synchronized void sweepRegistrations() {
+        if (closed) {
+            return;
+        }
+        boolean removed;
+        synchronized (registry) {
+            removed = registry.removeLeft(config, this::idle);
+        }
+        if (removed) {
+            try {
+                applyChecked(config);
+            } catch (ConfigValidationException | RuntimeException e) {
+                log.warn("registrations: could not remove lapsed nodes: {}", e.getMessage());
+            }
+        }
+    }
+
+    private boolean idle(String cluster, String node) {
+        RunningCluster rc = running.get(cluster);
+        NodeState state = rc == null ? null : rc.cluster().node(node);
+        return state == null || (state.activeConnections() == 0 && state.inFlightRequests() == 0);
     }
 
     /** Keeps {@link #clusters()} in configuration order; only clusters of {@code order} are kept. */
@@ -537,6 +668,9 @@ public final class Dispatcher implements ClusterControl, AutoCloseable {
             return;
         }
         closed = true;
+        if (registrationSweeper != null) {
+            registrationSweeper.shutdownNow();
+        }
         if (controlPlane != null) {
             try {
                 controlPlane.close();

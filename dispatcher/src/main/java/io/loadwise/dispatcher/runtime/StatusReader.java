@@ -36,16 +36,24 @@ final class StatusReader {
     private StatusReader() {
     }
 
-    /** @param inForce the cluster's configuration as persisted */
-    static ClusterStatus cluster(RunningCluster running, ClusterConfig inForce, NodeMonitor monitor) {
+    /**
+     * @param inForce the cluster's configuration as persisted
+     * @param registered names of the nodes that registered themselves
+     */
+    static ClusterStatus cluster(RunningCluster running, ClusterConfig inForce, NodeMonitor monitor,
+            java.util.Set<String> registered) {
         VirtualCluster cluster = running.cluster();
         LoadBalancingPolicy policy = cluster.policy();
         PolicyStatus policyStatus = new PolicyStatus(policy.id(), policy.description(), policy.inputs(),
                 cluster.policyOptions().asMap());
         List<NodeStatus> nodes = new ArrayList<>(cluster.nodes().size());
         SlowStart slowStart = cluster.slowStart();
+        List<io.loadwise.dispatcher.config.NodeConfig> configs = cluster.config().nodesOrEmpty();
         for (NodeState node : cluster.nodes()) {
-            nodes.add(node(node, monitor.stats(node), slowStart == null ? 1.0 : slowStart.factor(node)));
+            NodeStatus status = node(node, monitor.stats(node), slowStart == null ? 1.0 : slowStart.factor(node));
+            List<String> contexts = node.index() < configs.size() ? configs.get(node.index()).contextsOrEmpty()
+                    : List.of();
+            nodes.add(status.withRegistration(registered.contains(node.name()), contexts));
         }
         return new ClusterStatus(cluster.name(), inForce, running.listener().boundAddress(), policyStatus,
                 affinity(running), cluster.counters().read(), nodes, listener(running, inForce));

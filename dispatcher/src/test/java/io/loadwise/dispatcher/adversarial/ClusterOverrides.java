@@ -3,7 +3,9 @@ package io.loadwise.dispatcher.adversarial;
 import io.loadwise.dispatcher.config.Balance;
 import io.loadwise.dispatcher.config.ClusterConfig;
 import io.loadwise.dispatcher.config.Mode;
+import io.loadwise.dispatcher.config.ContextPath;
 import io.loadwise.dispatcher.config.NodeConfig;
+import io.loadwise.dispatcher.config.RegistrationConfig;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -37,10 +39,11 @@ final class ClusterOverrides {
 
     ClusterConfig build(String name, List<String> nodeAddresses) {
         List<NodeConfig> nodes = new ArrayList<>();
+        List<String> contexts = values.containsKey("contexts") ? commaList(values.get("contexts")) : null;
         for (int i = 0; i < nodeAddresses.size(); i++) {
             String limit = values.get("maxConnections"); // a node field, set on every node
             nodes.add(new NodeConfig("raw" + (i + 1), nodeAddresses.get(i), null, null, null, null, null,
-                    limit == null ? null : Integer.valueOf(limit)));
+                    limit == null ? null : Integer.valueOf(limit), contexts));
         }
         ClusterConfig.Builder builder = ClusterConfig.builder().name(name).mode(Mode.HTTP).listen("127.0.0.1:0")
                 .policy("round-robin").connectTimeoutMs(1_000).unhealthyRetryMs(60_000).nodes(nodes);
@@ -69,8 +72,20 @@ final class ClusterOverrides {
             case "maxQueue" -> b.maxQueue(Integer.valueOf(value));
             case "retryBudgetPercent" -> b.retryBudgetPercent(Integer.valueOf(value));
             case "maxConnections" -> Integer.valueOf(value); // every node's; applied in build
+            // Routing by context: registration on with these allowed networks, the raw node serving "contexts".
+            case "registration" -> b.registration(new RegistrationConfig(true, commaList(value), null, null));
+            case "contexts" -> commaList(value).forEach(c -> {
+                String problem = ContextPath.problem(c);
+                if (problem != null) {
+                    throw new IllegalArgumentException("contexts: " + problem);
+                }
+            });
             default -> throw new IllegalArgumentException("unknown cluster override '" + key + "'");
         }
+    }
+
+    private static List<String> commaList(String value) {
+        return Arrays.stream(value.split(",")).map(String::trim).toList();
     }
 
     @Override

@@ -2,6 +2,9 @@ package io.loadwise.agent.servlet;
 
 import io.loadwise.agent.AgentConfig;
 import io.loadwise.agent.AgentRuntime;
+import io.loadwise.agent.register.Registrar;
+import io.loadwise.agent.register.RegistrationSettings;
+import io.loadwise.agent.register.ServerFacts;
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletContextEvent;
 import jakarta.servlet.ServletContextListener;
@@ -25,23 +28,56 @@ public class LoadwiseAgentListener implements ServletContextListener {
     /** Context attribute holding the start-up error message when the agent could not start. */
     public static final String ERROR_ATTRIBUTE = AgentRuntime.class.getName() + ".error";
 
+    /** Context attribute holding the {@link Registrar} when the node registers itself. */
+    public static final String REGISTRAR_ATTRIBUTE = Registrar.class.getName();
+
+    private static final String HOOK_ATTRIBUTE = TomcatStopHook.class.getName();
+
     private static final System.Logger LOG = System.getLogger(LoadwiseAgentListener.class.getName());
 
     @Override
     public void contextInitialized(ServletContextEvent event) {
         ServletContext context = event.getServletContext();
+        AgentConfig config;
         try {
-            AgentRuntime runtime = AgentRuntime.start(AgentConfig.load(parameters(context)));
+            config = AgentConfig.load(parameters(context));
+            AgentRuntime runtime = AgentRuntime.start(config);
             context.setAttribute(RUNTIME_ATTRIBUTE, runtime);
         } catch (RuntimeException e) {
             String message = "Loadwise agent not started in " + context.getContextPath() + ": " + e.getMessage();
             LOG.log(Level.ERROR, message, e);
             context.setAttribute(ERROR_ATTRIBUTE, message);
+            return;
+        }
+        try {
+            ServerFacts facts = ServerFacts.fromJmx();
+            RegistrationSettings settings = RegistrationSettings.from(config, context.getContextPath(), facts);
+            if (settings != null) {
+                Registrar registrar = Registrar.start(settings, facts);
+                context.setAttribute(REGISTRAR_ATTRIBUTE, registrar);
+                TomcatStopHook hook = TomcatStopHook.install(context, registrar::close);
+                if (hook != null) {
+                    context.setAttribute(HOOK_ATTRIBUTE, hook);
+                }
+            }
+        } catch (RuntimeException e) {
+            LOG.log(Level.ERROR, "Loadwise agent: node not registered from " + context.getContextPath() + ": "
+                    + e.getMessage(), e);
         }
     }
 
     @Override
     public void contextDestroyed(ServletContextEvent event) {
+        Object hook = event.getServletContext().getAttribute(HOOK_ATTRIBUTE);
+        if (hook instanceof TomcatStopHook) {
+            event.getServletContext().removeAttribute(HOOK_ATTRIBUTE);
+            ((TomcatStopHook) hook).remove();
+        }
+        Object registrar = event.getServletContext().getAttribute(REGISTRAR_ATTRIBUTE);
+        if (registrar instanceof Registrar) {
+            event.getServletContext().removeAttribute(REGISTRAR_ATTRIBUTE);
+            ((Registrar) registrar).close(); // deregister first: the dispatcher drains the node
+        }
         Object runtime = event.getServletContext().getAttribute(RUNTIME_ATTRIBUTE);
         if (runtime instanceof AgentRuntime) {
             event.getServletContext().removeAttribute(RUNTIME_ATTRIBUTE);
