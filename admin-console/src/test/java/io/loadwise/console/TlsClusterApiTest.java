@@ -152,6 +152,33 @@ class TlsClusterApiTest {
     }
 
     @Test
+    void postReloadServesACertificateReplacedOnDisk() throws Exception {
+        Path live = Files.createDirectories(dir.resolve("live"));
+        Files.copy(server.certificate(), live.resolve("server.pem"));
+        Files.copy(server.key(), live.resolve("server.key"));
+        ApiClient.Response created = api.post("/api/clusters", """
+                {"name": "secure", "mode": "http", "listen": "127.0.0.1:0", "policy": "round-robin",
+                 "tls": {"certificate": "%s", "key": "%s", "reloadCheckMs": 3600000},
+                 "nodes": [{"name": "a", "address": "%s"}]}
+                """.formatted(live.resolve("server.pem"), live.resolve("server.key"), fixture.nodeAddress(0)));
+        assertEquals(201, created.status(), created.body());
+        TestPki.Issued renewed = pki.issue("renewed", "renewed.localhost", "localhost");
+        Files.copy(renewed.key(), live.resolve("server.key"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Files.copy(renewed.certificate(), live.resolve("server.pem"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        assertEquals("CN=localhost", api.get("/api/clusters/secure").json().path("listener").path("certificates").get(0)
+                .path("subject").asText(), "the watcher checks once an hour here: only the reload re-reads the files");
+
+        ApiClient.Response reloaded = api.post("/api/reload", "");
+        assertEquals(200, reloaded.status(), reloaded.body());
+
+        assertEquals("CN=renewed.localhost", api.get("/api/clusters/secure").json().path("listener")
+                .path("certificates").get(0).path("subject").asText());
+        TestPki.Result handshake = TestPki.exec(List.of("openssl", "s_client", "-connect",
+                "127.0.0.1:" + fixture.listener("secure").getPort(), "-CAfile", pki.caCert.toString()), "", 20);
+        assertTrue(handshake.output().contains("subject=CN = renewed.localhost"), handshake.output());
+    }
+
+    @Test
     void theMaskIsNoPasswordOfItsOwn() {
         ApiClient.Response refused = api.post("/api/clusters", secureCluster("(set)", "old-" + PASSWORD));
         assertEquals(400, refused.status(), refused.body());
