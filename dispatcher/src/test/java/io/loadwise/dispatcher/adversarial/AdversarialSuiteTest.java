@@ -81,6 +81,7 @@ class AdversarialSuiteTest {
         all.addAll(NodeTimingCases.all());
         all.addAll(ConnectionLimitCases.all());
         all.addAll(Http2Cases.all());
+        all.addAll(TlsCases.all());
         return all;
     }
 
