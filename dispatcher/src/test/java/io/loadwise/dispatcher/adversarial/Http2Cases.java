@@ -46,7 +46,9 @@ final class Http2Cases {
                 new JavaCase(GROUP, "data-short-of-content-length-gets-rst-stream-protocol-error", "RFC 9113 8.1.1",
                         Http2Cases::dataShortOfContentLength),
                 new JavaCase(GROUP, "data-on-a-half-closed-stream-gets-rst-stream-stream-closed", "RFC 9113 5.1",
-                        Http2Cases::dataOnHalfClosedStream),
+                        c -> frameOnHalfClosedStream(c, false)),
+                new JavaCase(GROUP, "headers-on-a-half-closed-stream-get-rst-stream-protocol-error", "RFC 9113 5.1",
+                        c -> frameOnHalfClosedStream(c, true)),
                 new JavaCase(GROUP, "a-stream-window-beyond-2^31-1-gets-rst-stream-flow-control-error",
                         "RFC 9113 6.9.1", Http2Cases::streamWindowOverflow),
                 new JavaCase(GROUP, "a-priority-frame-of-4-bytes-gets-rst-stream-frame-size-error", "RFC 9113 6.3",
@@ -257,12 +259,20 @@ final class Http2Cases {
         // the head may have gone on to the node (a body streams), but the node's request is cut, never whole
     }
 
-    private static void dataOnHalfClosedStream(CaseContext ctx) throws Exception {
+    /**
+     * After a request's END_STREAM, DATA or a second HEADERS on the same stream (h2spec 5.1/5, 5.1/6): a stream
+     * error, the connection goes on. DATA gets STREAM_CLOSED as RFC 9113 §5.1 says; HEADERS gets Netty's
+     * PROTOCOL_ERROR ("too many headers"), a stream error all the same (the RFC's code would be STREAM_CLOSED).
+     */
+    private static void frameOnHalfClosedStream(CaseContext ctx, boolean headers) throws Exception {
         RawNode node = ctx.node(NodeScript.ECHO_LINE);
         H2RawClient client = client(ctx, ctx.proxy(new ClusterOverrides(), node));
         ByteArrayOutputStream both = new ByteArrayOutputStream();
         both.writeBytes(frame(HEADERS, END_HEADERS | END_STREAM, 1, H2RawClient.requestBlock("GET", "/ended")));
-        both.writeBytes(frame(DATA, END_STREAM, 1, "late".getBytes(StandardCharsets.US_ASCII)));
+        ByteArrayOutputStream trailer = new ByteArrayOutputStream();
+        H2RawClient.literal(trailer, "x-late", "1"); // a well-formed field section: only the stream state is wrong
+        both.writeBytes(headers ? frame(HEADERS, END_HEADERS, 1, trailer.toByteArray()) // as h2spec 5.1/6 sends it
+                : frame(DATA, END_STREAM, 1, "late".getBytes(StandardCharsets.US_ASCII)));
         client.write(both.toByteArray()); // one write: the DATA arrives before any response could end the stream
         H2RawClient.Frame frame;
         while ((frame = client.read()) != null && frame.type() != RST_STREAM && frame.type() != H2RawClient.GOAWAY) {
@@ -270,10 +280,10 @@ final class Http2Cases {
         }
         assertNotNull(frame, "neither RST_STREAM nor GOAWAY");
         assertEquals(RST_STREAM, frame.type());
-        assertEquals(STREAM_CLOSED, rstError(frame));
+        assertEquals(headers ? PROTOCOL_ERROR : STREAM_CLOSED, rstError(frame));
         for (NodeRequest request : node.requests()) {
             assertTrue(new String(request.raw(), StandardCharsets.ISO_8859_1).indexOf("late") < 0,
-                    "DATA after END_STREAM reached the node");
+                    "a frame after END_STREAM reached the node");
         }
     }
 
