@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.loadwise.console.testing.ApiClient;
+import io.loadwise.console.testing.Await;
 import io.loadwise.console.testing.BrowserCheck;
 import io.loadwise.console.testing.ConsoleFixture;
 import io.loadwise.console.testing.TrafficLoop;
@@ -322,11 +324,103 @@ class ConsoleBrowserTest {
                 long own = Long.parseLong(text("#replica-figures-shop tr[data-replica='lb1'] .completed"));
                 assertEquals(String.valueOf(own + 7), text("#replica-figures-shop tr.sum .completed"), "the sum");
                 assertEquals("unreachable", text("#replica-figures-shop tr[data-replica='lb3'] td.hint"));
+                assertTrue(browser.findElement(By.linkText("summed")).getAttribute("href")
+                        .endsWith("/graphs?cluster=shop&view=sum"), "the cluster's graphs summed over replicas");
                 screenshot("replicas");
             } finally {
                 fixture.dispatcher.setReplica(null, List::of);
             }
         }
+    }
+
+    /**
+     * Two real replicas that list each other: the cluster's metrics page shows the replica switch; "Sum over
+     * replicas" draws every additive graph from the replica graph API as a sum (a mean one replica per line),
+     * "Each replica" one line per replica, "This replica" the replica's own store again. Without other replicas
+     * there is no switch.
+     */
+    @Test
+    @Order(6)
+    void metricsPageSwitchesBetweenThisReplicaTheSumAndEachReplica() throws Exception {
+        try (ConsoleFixture other = new ConsoleFixture(Files.createDirectories(dir.resolve("replica-graphs")))) {
+            List<io.loadwise.dispatcher.control.ReplicaInfo> registry = List.of(
+                    new io.loadwise.dispatcher.control.ReplicaInfo("lb1", fixture.base(), List.of(), "test",
+                            "2026-11-23T14:00:00Z"),
+                    new io.loadwise.dispatcher.control.ReplicaInfo("lb2", other.base(), List.of(), "test",
+                            "2026-11-23T14:00:05Z"));
+            fixture.dispatcher.setReplica("lb1", () -> registry);
+            other.dispatcher.setReplica("lb2", () -> registry);
+            try (TrafficLoop traffic = TrafficLoop.start(other.listener("shop"), Duration.ofSeconds(60))) {
+                // Some seconds of traffic recorded on lb2, so that the sum differs from lb1's own graph.
+                ApiClient lb2 = new ApiClient(other.adminPort, ConsoleFixture.TOKEN);
+                Await.until(() -> countPositive(lb2.get("/api/clusters/shop/series/TD_AVE_THROUGHPUT.json?window=10m")
+                        .json().path("values")) >= 3, "three recorded seconds of throughput on lb2");
+            }
+            try {
+                open("/graphs?cluster=shop&window=10m");
+                assertEquals(3, browser.findElements(By.cssSelector("#replica-view a")).size());
+                assertEquals("This replica", text("#replica-view a.current"));
+                waitForGraph("TD_AVE_THROUGHPUT", "/api/clusters/shop/graphs/TD_AVE_THROUGHPUT.png?window=10m");
+
+                browser.findElement(By.cssSelector("#replica-view a[data-view='sum']")).click();
+                wait.until(ExpectedConditions.urlContains("view=sum"));
+                assertEquals("Sum over replicas", text("#replica-view a.current"));
+                assertTrue(text("h2").endsWith("sum over replicas"), text("h2"));
+                WebElement sum = waitForGraph("TD_AVE_THROUGHPUT",
+                        "/api/clusters/shop/replicas/graphs/TD_AVE_THROUGHPUT.png?window=10m&view=sum");
+                assertEquals("sum", sum.findElement(By.xpath("..")).getAttribute("data-view"));
+                WebElement mean = waitForGraph("TD_AVE_RSPS_TIME",
+                        "/api/clusters/shop/replicas/graphs/TD_AVE_RSPS_TIME.png?window=10m&view=each");
+                assertTrue(mean.findElement(By.xpath("..")).getText().contains("a mean does not add up"));
+                String json = browser.findElements(By.cssSelector("#group-dispatcher a.json-link")).stream()
+                        .map(a -> a.getAttribute("href")).filter(h -> h.contains("/TD_AVE_THROUGHPUT.json")).findFirst()
+                        .orElseThrow(() -> new AssertionError("no JSON link for TD_AVE_THROUGHPUT"));
+                String session = browser.manage().getCookieNamed("LOADWISE_SESSION").getValue();
+                HttpResponse<String> answer = http.send(HttpRequest.newBuilder(URI.create(json))
+                        .header("Cookie", "LOADWISE_SESSION=" + session).build(), HttpResponse.BodyHandlers.ofString());
+                assertEquals(200, answer.statusCode(), answer.body());
+                assertTrue(answer.body().contains("\"answered\":2"), "both replicas answered: " + answer.body());
+                wait.until(d -> (Boolean) ((JavascriptExecutor) d).executeScript(
+                        "return Array.from(document.querySelectorAll('#group-dispatcher img')).slice(0, 4)"
+                                + ".every(i => i.complete && i.naturalWidth > 0)"));
+                screenshot("metrics-replicas");
+
+                browser.findElement(By.cssSelector("#replica-view a[data-view='each']")).click();
+                wait.until(ExpectedConditions.urlContains("view=each"));
+                waitForGraph("TD_AVE_THROUGHPUT",
+                        "/api/clusters/shop/replicas/graphs/TD_AVE_THROUGHPUT.png?window=10m&view=each");
+                assertTrue(browser.findElement(By.cssSelector("#windows a")).getAttribute("href").contains("view=each"),
+                        "the window links keep the view");
+
+                browser.findElement(By.cssSelector("#replica-view a[data-view='this']")).click();
+                wait.until(d -> !d.getCurrentUrl().contains("view="));
+                waitForGraph("TD_AVE_THROUGHPUT", "/api/clusters/shop/graphs/TD_AVE_THROUGHPUT.png?window=10m");
+            } finally {
+                fixture.dispatcher.setReplica(null, List::of);
+            }
+            open("/graphs?cluster=shop&window=10m");
+            waitForGraph("TD_AVE_THROUGHPUT", "/api/clusters/shop/graphs/TD_AVE_THROUGHPUT.png?window=10m");
+            assertTrue(browser.findElements(By.id("replica-view")).isEmpty(), "no switch without other replicas");
+        }
+    }
+
+    private static int countPositive(com.fasterxml.jackson.databind.JsonNode values) {
+        int count = 0;
+        for (com.fasterxml.jackson.databind.JsonNode v : values) {
+            count += v.isNumber() && v.asDouble() > 0 ? 1 : 0;
+        }
+        return count;
+    }
+
+    /** The graph image of a metric once the page script has listed it, checked to load from {@code path}. */
+    private static WebElement waitForGraph(String metric, String path) {
+        WebElement img = new WebDriverWait(browser, Duration.ofSeconds(20)).until(d -> d.findElements(
+                By.cssSelector("#graphs img.graph-image")).stream()
+                .filter(i -> i.getAttribute("src").contains("/" + metric + ".png")).findFirst().orElse(null));
+        assertEquals(fixture.base() + path, img.getAttribute("src"));
+        new WebDriverWait(browser, Duration.ofSeconds(20)).until(d -> (Boolean) ((JavascriptExecutor) d).executeScript(
+                "return arguments[0].complete && arguments[0].naturalWidth > 0", img));
+        return img;
     }
 
     /** Stops the crawl on a console that grows links without end. */

@@ -409,6 +409,18 @@ class ConsoleWebTest {
     }
 
     @Test
+    void metricsPageRefusesAnUnknownReplicaViewAndHasNoSwitchForOneDispatcher() throws Exception {
+        Session s = admin();
+        HttpResponse<String> page = s.get("/graphs?cluster=shop&view=all");
+        assertEquals(400, page.statusCode(), page.body());
+        assertTrue(page.body().contains("Unknown view 'all': choose one of this, sum, each."), page.body());
+        HttpResponse<String> alone = s.get("/graphs?cluster=shop&view=sum");
+        assertEquals(200, alone.statusCode(), alone.body());
+        assertFalse(alone.body().contains("id=\"replica-view\""), "no switch without other replicas");
+        assertTrue(alone.body().contains("data-view=\"this\""), "this replica's graphs: " + alone.body());
+    }
+
+    @Test
     void jvmPageListsMemoryAndThreads() throws Exception {
         HttpResponse<String> r = admin().get("/jvm");
         assertEquals(200, r.statusCode());

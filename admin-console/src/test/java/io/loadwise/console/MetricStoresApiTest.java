@@ -60,11 +60,14 @@ class MetricStoresApiTest extends ApiTestBase {
         storesLog.detachAppender(logged);
     }
 
-    /** Restarts the dispatcher from the config file with a budget of 1 MB and a fresh data directory. */
-    private ApiClient restartWithOneMegabyteBudget() throws Exception {
+    /**
+     * Restarts the dispatcher from the config file with a budget of 2 MB (a cluster store of 15 series fits, a
+     * node store of 14 more does not) and a fresh data directory.
+     */
+    private ApiClient restartWithTwoMegabyteBudget() throws Exception {
         ObjectNode config = (ObjectNode) configOnDisk();
         ObjectNode admin = (ObjectNode) config.path("admin");
-        admin.put("metricsDiskBudgetMb", 1);
+        admin.put("metricsDiskBudgetMb", 2);
         admin.put("dataDir", dir.resolve("small").toString().replace('\\', '/'));
         Files.writeString(configFile, JSON.writeValueAsString(config));
         control.close();
@@ -82,16 +85,16 @@ class MetricStoresApiTest extends ApiTestBase {
 
     @Test
     void pastTheBudgetNodesAreRefusedOnceTheApiWarnsAndTheProxyServesThemAsBefore() throws Exception {
-        ApiClient small = restartWithOneMegabyteBudget();
+        ApiClient small = restartWithTwoMegabyteBudget();
         Await.until(() -> small.get("/api/metrics/stores").json().path("refused").size() == 2, "both nodes refused");
         long recordedBefore = knownRows(small, "/api/clusters/web/series/TD_AVE_CONNS_ACT.csv?window=10m");
         Await.until(() -> knownRows(small, "/api/clusters/web/series/TD_AVE_CONNS_ACT.csv?window=10m")
                 >= recordedBefore + 3, "three more recorded seconds of the cluster");
 
         JsonNode usage = small.get("/api/metrics/stores").json();
-        assertEquals(1024 * 1024, usage.path("budgetBytes").asLong());
+        assertEquals(2 * 1024 * 1024, usage.path("budgetBytes").asLong());
         assertEquals(1, usage.path("storeCount").asInt(), "the cluster's store fits, its nodes' do not");
-        assertTrue(usage.path("usedBytes").asLong() <= 1024 * 1024, usage.toString());
+        assertTrue(usage.path("usedBytes").asLong() <= 2 * 1024 * 1024, usage.toString());
         assertTrue(usage.path("freeBytes").asLong() > 0, usage.toString());
         assertEquals(24.0, usage.path("retentionHours").asDouble());
         assertTrue(usage.path("warning").asText().startsWith("2 clusters or nodes are not fully recorded; first: web/n1: "

@@ -43,6 +43,12 @@ class PrometheusEndpointTest extends ApiTestBase {
         assertEquals(30, metrics.value("loadwise_cluster_bytes_in_total", web), "5 × 'hello\\n'");
         assertEquals(30, metrics.value("loadwise_cluster_bytes_out_total", web));
         assertEquals(0, metrics.value("loadwise_cluster_active_connections", web));
+        assertEquals(0, metrics.value("loadwise_cluster_retries_total", web), "nothing failed, nothing retried");
+        assertEquals(0, metrics.value("loadwise_cluster_queue_length", web));
+        assertEquals(0, metrics.value("loadwise_cluster_queue_waits_total", web));
+        assertEquals(0, metrics.value("loadwise_cluster_queue_seconds_total", web));
+        assertEquals("gauge", metrics.types.get("loadwise_cluster_queue_length"));
+        assertTrue(metrics.all("loadwise_retries_total").isEmpty(), "retries and the queue are the cluster's only");
         double perNode = 0;
         for (ExpositionParser.Sample s : metrics.all("loadwise_requests_total")) {
             assertEquals("web", s.labels().get("cluster"));
@@ -54,7 +60,9 @@ class PrometheusEndpointTest extends ApiTestBase {
                 + metrics.value("loadwise_selections_total", Map.of("cluster", "web", "node", "n2")));
         assertEquals(2, metrics.value("loadwise_node_weight", Map.of("cluster", "web", "node", "n2")));
         assertEquals(1, metrics.value("loadwise_node_up", Map.of("cluster", "web", "node", "n1")));
-        assertEquals(12, metrics.all("loadwise_cluster_last_second").size(), "every Table 2 figure");
+        assertEquals(15, metrics.all("loadwise_cluster_last_second").size(), "every Table 2 figure, queue and retries");
+        assertTrue(metrics.all("loadwise_cluster_last_second").stream()
+                .anyMatch(s -> s.labels().get("metric").equals("TD_RETRIES")));
         assertTrue(metrics.all("loadwise_cluster_last_second").stream()
                 .anyMatch(s -> s.labels().get("metric").equals("TD_AVE_THROUGHPUT")));
 

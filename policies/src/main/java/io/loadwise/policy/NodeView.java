@@ -35,6 +35,22 @@ public interface NodeView {
     }
 
     /**
+     * Below its configured limit of requests in flight ({@code maxConnections}): the node takes another
+     * request now. A picker returns only usable nodes that are also admitted ({@link #selectable()}); a full
+     * node stays usable (its flags, slow start and the policies' memory do not change while it is full), it is
+     * only passed over until a request ends. The default, for views with no limit, is {@code true}. One
+     * volatile read: cheap enough for every candidate of every pick.
+     */
+    default boolean admitted() {
+        return true;
+    }
+
+    /** What a picker may return: usable and admitted. */
+    default boolean selectable() {
+        return usable() && admitted();
+    }
+
+    /**
      * Work currently assigned to this node: open tunnels in TCP mode, bound client connections in HTTP
      * per-connection mode, requests in flight in HTTP per-request mode. What least-connections counts.
      */

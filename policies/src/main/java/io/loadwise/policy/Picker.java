@@ -10,10 +10,11 @@ package io.loadwise.policy;
 public interface Picker {
 
     /**
-     * Returns a usable node ({@link NodeView#usable()}), or {@code null} when there is none.
+     * Returns a usable node that is below its limit of requests in flight ({@link NodeView#selectable()}),
+     * or {@code null} when there is none.
      *
      * @param avoid a node that just failed for this request (connect refused, reset before any byte was
-     *     sent), or {@code null}. It is returned only when no other usable node exists.
+     *     sent), or {@code null}. It is returned only when no other selectable node exists.
      */
     NodeView pick(NodeView avoid);
 }

@@ -30,7 +30,7 @@ public final class TestFirstUsablePolicy implements LoadBalancingPolicy {
             NodeView fallback = null;
             for (int i = 0; i < snapshot.size(); i++) {
                 NodeView node = snapshot.node(i);
-                if (node.usable()) {
+                if (node.selectable()) {
                     if (avoid == null || !node.name().equals(avoid.name())) {
                         return node;
                     }

@@ -29,7 +29,7 @@ public final class TestLastUsablePolicy implements LoadBalancingPolicy {
         return avoid -> {
             for (int i = snapshot.size() - 1; i >= 0; i--) {
                 NodeView node = snapshot.node(i);
-                if (node.usable()) {
+                if (node.selectable()) {
                     return node;
                 }
             }

@@ -33,7 +33,7 @@ public final class TestRoundRobinPolicy implements LoadBalancingPolicy {
             NodeView fallback = null;
             for (int tries = 0; tries < n; tries++) {
                 NodeView node = snapshot.node(Math.floorMod(cursor.getAndIncrement(), n));
-                if (!node.usable()) {
+                if (!node.selectable()) {
                     continue;
                 }
                 if (avoid != null && node.name().equals(avoid.name())) {

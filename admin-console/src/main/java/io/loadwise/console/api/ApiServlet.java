@@ -1,6 +1,7 @@
 package io.loadwise.console.api;
 
 import io.loadwise.console.replicas.PeerFigures;
+import io.loadwise.console.replicas.PeerSeries;
 import io.loadwise.console.store.MetricStores;
 import io.loadwise.dispatcher.config.ConfigValidationException;
 import io.loadwise.dispatcher.control.ClusterControl;
@@ -31,7 +32,7 @@ public final class ApiServlet extends HttpServlet {
 
     /**
      * @param stores the metric stores the graph and series endpoints read
-     * @param peers how {@code /api/replicas/figures} asks the other replicas for their figures
+     * @param peers how {@code /api/replicas/figures} and the replica series ask the other replicas
      */
     public ApiServlet(ClusterControl control, MetricStores stores, PeerFigures peers) {
         PoliciesResource policies = new PoliciesResource(control);
@@ -45,6 +46,7 @@ public final class ApiServlet extends HttpServlet {
         PrometheusResource prometheus = new PrometheusResource(control);
         ReloadResource reload = new ReloadResource(control);
         ReplicaFiguresResource replicaFigures = new ReplicaFiguresResource(control, peers);
+        ReplicaGraphsResource replicaGraphs = new ReplicaGraphsResource(control, graphs, new PeerSeries(peers));
         this.routes = List.of(
                 new Route("/api/policies", Map.of("GET", policies::list)),
                 new Route("/api/clusters", Map.of("GET", clusters::list, "POST", clusters::create)),
@@ -56,10 +58,12 @@ public final class ApiServlet extends HttpServlet {
                 new Route("/api/clusters/{}/nodes/{}/metrics", Map.of("GET", nodeMetrics::get)),
                 new Route("/api/clusters/{}/graphs", Map.of("GET", graphs::listCluster)),
                 new Route("/api/clusters/{}/graphs/{}", Map.of("GET", graphs::clusterGraph)),
-                new Route("/api/clusters/{}/series/{}", Map.of("GET", graphs::clusterCsv)),
+                new Route("/api/clusters/{}/series/{}", Map.of("GET", graphs::clusterSeries)),
+                new Route("/api/clusters/{}/replicas/series/{}", Map.of("GET", replicaGraphs::series)),
+                new Route("/api/clusters/{}/replicas/graphs/{}", Map.of("GET", replicaGraphs::graph)),
                 new Route("/api/clusters/{}/nodes/{}/graphs", Map.of("GET", graphs::listNode)),
                 new Route("/api/clusters/{}/nodes/{}/graphs/{}", Map.of("GET", graphs::nodeGraph)),
-                new Route("/api/clusters/{}/nodes/{}/series/{}", Map.of("GET", graphs::nodeCsv)),
+                new Route("/api/clusters/{}/nodes/{}/series/{}", Map.of("GET", graphs::nodeSeries)),
                 new Route("/api/metrics/stores", Map.of("GET", storeUsage::get)),
                 new Route("/api/reload", Map.of("POST", reload::reload)),
                 new Route("/api/replicas", Map.of("GET", reload::replicas)),

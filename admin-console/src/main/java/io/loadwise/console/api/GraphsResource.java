@@ -1,11 +1,13 @@
 package io.loadwise.console.api;
 
+import io.loadwise.console.replicas.SeriesDocument;
 import io.loadwise.console.store.MetricStore;
 import io.loadwise.console.store.MetricStores;
 import io.loadwise.console.store.Series;
 import io.loadwise.console.store.SeriesCsv;
 import io.loadwise.console.store.SeriesGraph;
 import io.loadwise.console.store.SeriesGroup;
+import io.loadwise.console.store.SeriesPoints;
 import io.loadwise.console.store.StoreKey;
 import io.loadwise.console.store.Window;
 import io.loadwise.dispatcher.control.ClusterControl;
@@ -19,14 +21,15 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Graphs (PNG) and series (CSV) from the metric stores, and the list of what there is:
- * {@code /api/clusters/{name}/graphs[/{metric}.png]}, {@code /api/clusters/{name}/series/{metric}.csv} and
+ * Graphs (PNG) and series (CSV or JSON) from the metric stores, and the list of what there is:
+ * {@code /api/clusters/{name}/graphs[/{metric}.png]}, {@code /api/clusters/{name}/series/{metric}.csv|.json} and
  * the same under {@code /nodes/{node}}. A deleted cluster's or node's recorded history stays readable.
  */
 final class GraphsResource {
 
     private static final String PNG = ".png";
     private static final String CSV = ".csv";
+    private static final String JSON = ".json";
 
     private final ClusterControl control;
     private final MetricStores stores;
@@ -52,12 +55,39 @@ final class GraphsResource {
         return graph(StoreKey.node(call.pathParam(0), call.pathParam(1)), call.pathParam(2), call);
     }
 
-    Reply clusterCsv(ApiCall call) throws ApiException, IOException {
-        return csv(StoreKey.cluster(call.pathParam(0)), call.pathParam(1), call);
+    Reply clusterSeries(ApiCall call) throws ApiException, IOException {
+        return series(StoreKey.cluster(call.pathParam(0)), call.pathParam(1), call);
     }
 
-    Reply nodeCsv(ApiCall call) throws ApiException, IOException {
-        return csv(StoreKey.node(call.pathParam(0), call.pathParam(1)), call.pathParam(2), call);
+    Reply nodeSeries(ApiCall call) throws ApiException, IOException {
+        return series(StoreKey.node(call.pathParam(0), call.pathParam(1)), call.pathParam(2), call);
+    }
+
+    /** {@code {metric}.csv} or {@code {metric}.json}. */
+    private Reply series(StoreKey key, String file, ApiCall call) throws ApiException, IOException {
+        if (file.endsWith(JSON)) {
+            return json(key, file, call);
+        }
+        if (!file.endsWith(CSV)) {
+            throw ApiException.notFound("expected {metric}.csv or {metric}.json, got '" + file + "'");
+        }
+        return csv(key, file, call);
+    }
+
+    private Reply json(StoreKey key, String file, ApiCall call) throws ApiException, IOException {
+        MetricStore store = store(key);
+        Series series = series(key, file, JSON);
+        Window window = window(call);
+        SeriesPoints points = SeriesPoints.read(store, series, window, nowSeconds());
+        return Reply.ok(SeriesDocument.of(key.cluster(), series, window, control.replicaId(), points));
+    }
+
+    /**
+     * This replica's points of a cluster series, for the replica views: the cluster must be live here or have
+     * recorded metrics.
+     */
+    SeriesPoints clusterPoints(String cluster, Series series, Window window) throws ApiException, IOException {
+        return SeriesPoints.read(store(StoreKey.cluster(cluster)), series, window, nowSeconds());
     }
 
     private Reply list(StoreKey key) throws ApiException, IOException {
@@ -76,6 +106,7 @@ final class GraphsResource {
                 entry.put("description", s.description());
                 entry.put("png", base + "/graphs/" + encoded + PNG);
                 entry.put("csv", base + "/series/" + encoded + CSV);
+                entry.put("json", base + "/series/" + encoded + JSON);
                 members.add(entry);
             }
             groups.put(group.getKey().key(), members);
@@ -131,7 +162,7 @@ final class GraphsResource {
         return cluster != null && (!key.isNode() || cluster.node(key.node()) != null);
     }
 
-    private static Series series(StoreKey key, String file, String extension) throws ApiException {
+    static Series series(StoreKey key, String file, String extension) throws ApiException {
         if (!file.endsWith(extension)) {
             throw ApiException.notFound("expected {metric}" + extension + ", got '" + file + "'");
         }
@@ -144,7 +175,7 @@ final class GraphsResource {
         return series;
     }
 
-    private static Window window(ApiCall call) throws ApiException {
+    static Window window(ApiCall call) throws ApiException {
         String text = call.query("window");
         if (text == null) {
             return Window.ONE_HOUR;

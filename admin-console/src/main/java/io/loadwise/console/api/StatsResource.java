@@ -31,8 +31,8 @@ final class StatsResource {
 
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("cluster", cluster.name());
-        body.put("lastSecond", StatsView.table2(last(history)));
-        body.put("totals", StatsView.totals(cluster.totals()));
+        body.put("lastSecond", StatsView.clusterTable2(last(history)));
+        body.put("totals", StatsView.clusterTotals(cluster.totals()));
         body.put("averages", StatsView.averages(history));
         List<Map<String, Object>> nodes = new ArrayList<>();
         for (NodeStatus node : cluster.nodes()) {
@@ -48,7 +48,7 @@ final class StatsResource {
         if (historySeconds != null) {
             List<Map<String, Object>> seconds = new ArrayList<>();
             for (MetricsSnapshot s : history.subList(Math.max(0, history.size() - historySeconds), history.size())) {
-                seconds.add(StatsView.table2(s));
+                seconds.add(StatsView.clusterTable2(s));
             }
             body.put("history", seconds);
         }

@@ -34,6 +34,17 @@ final class StatsView {
         return m;
     }
 
+    /** A cluster's second: Table 2, then its queue and retries (issue 15; not in the seed). */
+    static Map<String, Object> clusterTable2(MetricsSnapshot s) {
+        Map<String, Object> m = table2(s);
+        if (m != null) {
+            m.put("TD_QUEUE_LENGTH", s.queueLength());
+            m.put("TD_QUEUE_TIME", Figures.finite(s.queueMillis()));
+            m.put("TD_RETRIES", Figures.finite(s.retries()));
+        }
+        return m;
+    }
+
     /**
      * Totals since start (seed Table 8): samples are completed plus failed requests; means are per
      * sample that has the figure. Slowdown counts a wait with no sample as 0, like the per-second figure.
@@ -60,6 +71,15 @@ final class StatsView {
         m.put("selections", r.selections());
         m.put("bytesIn", r.bytesIn());
         m.put("bytesOut", r.bytesOut());
+        return m;
+    }
+
+    /** A cluster's totals: Table 8, then retries and the queue (issue 15). */
+    static Map<String, Object> clusterTotals(CounterReading r) {
+        Map<String, Object> m = totals(r);
+        m.put("retries", r.retries());
+        m.put("queueLength", r.queueLength());
+        m.put("queueMillis", Figures.meanMillis(r.queueNanos(), r.queueWaits()));
         return m;
     }
 

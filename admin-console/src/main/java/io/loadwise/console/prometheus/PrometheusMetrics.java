@@ -28,7 +28,8 @@ public final class PrometheusMetrics {
 
     public static final String CONTENT_TYPE = TextExposition.CONTENT_TYPE;
 
-    private static final List<String> TABLE_2 = SeriesCatalog.CLUSTER.metricNames();
+    /** Table 2 with the queue and retries, in {@link LastSecond#cluster} order; a node's are the first 12. */
+    private static final List<String> CLUSTER_FIGURES = SeriesCatalog.CLUSTER.metricNames();
 
     private PrometheusMetrics() {
     }
@@ -71,12 +72,17 @@ public final class PrometheusMetrics {
                 }
             }
             counters(out, "loadwise_cluster_", cluster.totals(), "cluster", name);
-            lastSecond(out, "loadwise_cluster_last_second", LastSecond.of(control.history(name), now), "cluster", name);
+            MetricsSnapshot clusterSecond = LastSecond.of(control.history(name), now);
+            if (clusterSecond != null) {
+                lastSecond(out, "loadwise_cluster_last_second", LastSecond.cluster(clusterSecond), "cluster", name);
+            }
             for (NodeStatus node : cluster.nodes()) {
                 String[] labels = {"cluster", name, "node", node.name()};
                 counters(out, "loadwise_", node.counters(), labels);
-                lastSecond(out, "loadwise_node_last_second", LastSecond.of(control.nodeHistory(name, node.name()), now),
-                        labels);
+                MetricsSnapshot nodeSecond = LastSecond.of(control.nodeHistory(name, node.name()), now);
+                if (nodeSecond != null) {
+                    lastSecond(out, "loadwise_node_last_second", LastSecond.table2(nodeSecond), labels);
+                }
                 out.sample("loadwise_node_up", node.inService() ? 1 : 0, labels);
                 out.sample("loadwise_node_weight", node.weight(), labels);
                 health(out, node.health(), labels);
@@ -110,6 +116,13 @@ public final class PrometheusMetrics {
         out.family(prefix + "bytes_out_total", Type.COUNTER, "Bytes sent to clients " + whose);
         out.family(prefix + "ejections_total", Type.COUNTER, 
                 prefix.contains("cluster") ? "Outlier ejections of the cluster's nodes" : "Outlier ejections of the node");
+        if (prefix.contains("cluster")) {
+            out.family(prefix + "retries_total", Type.COUNTER,
+                    "Requests sent again to another node after a failure before any response byte");
+            out.family(prefix + "queue_waits_total", Type.COUNTER, "Requests that stopped waiting in the cluster's queue");
+            out.family(prefix + "queue_seconds_total", Type.COUNTER, "Time those requests spent in the queue");
+            out.family(prefix + "queue_length", Type.GAUGE, "Requests waiting in the cluster's queue now");
+        }
         out.family(prefix + "active_connections", Type.GAUGE, "Client connections open now " + whose);
         out.family(prefix + "active_requests", Type.GAUGE, "Requests in progress now " + whose);
     }
@@ -122,6 +135,12 @@ public final class PrometheusMetrics {
         out.sample(prefix + "bytes_in_total", r.bytesIn(), labels);
         out.sample(prefix + "bytes_out_total", r.bytesOut(), labels);
         out.sample(prefix + "ejections_total", r.ejections(), labels);
+        if (prefix.contains("cluster")) {
+            out.sample(prefix + "retries_total", r.retries(), labels);
+            out.sample(prefix + "queue_waits_total", r.queueWaits(), labels);
+            out.sample(prefix + "queue_seconds_total", r.queueNanos() / 1e9, labels);
+            out.sample(prefix + "queue_length", r.queueLength(), labels);
+        }
         out.sample(prefix + "active_connections", r.activeConnections(), labels);
         out.sample(prefix + "active_requests", r.activeRequests(), labels);
     }
@@ -140,13 +159,9 @@ public final class PrometheusMetrics {
         }
     }
 
-    private static void lastSecond(TextExposition out, String family, MetricsSnapshot s, String... labels) {
-        if (s == null) {
-            return;
-        }
-        double[] values = LastSecond.table2(s);
-        for (int i = 0; i < TABLE_2.size(); i++) {
-            out.sample(family, values[i], with(labels, "metric", TABLE_2.get(i)));
+    private static void lastSecond(TextExposition out, String family, double[] values, String... labels) {
+        for (int i = 0; i < values.length; i++) {
+            out.sample(family, values[i], with(labels, "metric", CLUSTER_FIGURES.get(i)));
         }
     }
 

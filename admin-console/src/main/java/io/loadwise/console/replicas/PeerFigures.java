@@ -21,12 +21,14 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 
 /**
- * Fetches other replicas' {@link LiveFigures} from their admin API ({@code GET <adminUrl>/api/figures}), all
- * at once, authenticated with this replica's bearer token (replicas of one site share it). Every fetch is
- * bounded: a connect timeout, one deadline for the whole fan-out, a cap on the answer's size and on the
- * number of replicas asked, so a dead or stalled replica shows as unreachable and never holds up a page.
+ * Fetches other replicas' {@link LiveFigures} from their admin API ({@code GET <adminUrl>/api/figures}), or
+ * another answer of theirs such as a series ({@link PeerSeries}), all at once, authenticated with this
+ * replica's bearer token (replicas of one site share it). Every fetch is bounded: a connect timeout, one
+ * deadline for the whole fan-out, a cap on the answer's size and on the number of replicas asked, so a dead or
+ * stalled replica shows as unreachable and never holds up a page.
  * Redirects are not followed: the token goes only to the address the replica registered.
  */
 public final class PeerFigures implements AutoCloseable {
@@ -82,51 +84,62 @@ public final class PeerFigures implements AutoCloseable {
 
     /** Asks every replica at once; the answers come back in the same order, within the deadline. */
     public List<Answer> fetch(List<ReplicaInfo> replicas) {
+        return fetch(replicas, "/api/figures", MAX_ANSWER_BYTES, PeerFigures::read, Answer::failed);
+    }
+
+    /**
+     * Asks every replica at once for {@code <adminUrl><path>}, each answer read up to {@code maxBytes}; the
+     * answers come back in the same order, within the deadline.
+     *
+     * @param read turns a response into an answer (it sees every status)
+     * @param failed makes the answer of a replica that could not be asked, with why
+     */
+    <A> List<A> fetch(List<ReplicaInfo> replicas, String path, int maxBytes, Function<HttpResponse<byte[]>, A> read,
+            Function<String, A> failed) {
         long end = System.nanoTime() + deadline.toNanos();
-        List<CompletableFuture<Answer>> pending = new ArrayList<>();
+        List<CompletableFuture<A>> pending = new ArrayList<>();
         for (int i = 0; i < replicas.size(); i++) {
-            pending.add(i < MAX_PEERS ? ask(replicas.get(i))
-                    : CompletableFuture.completedFuture(Answer.failed("not asked: more than " + MAX_PEERS + " replicas")));
+            pending.add(i < MAX_PEERS ? ask(replicas.get(i), path, maxBytes, read, failed)
+                    : CompletableFuture.completedFuture(failed.apply("not asked: more than " + MAX_PEERS + " replicas")));
         }
-        List<Answer> answers = new ArrayList<>();
-        for (CompletableFuture<Answer> future : pending) {
-            answers.add(await(future, end));
+        List<A> answers = new ArrayList<>();
+        for (CompletableFuture<A> future : pending) {
+            answers.add(await(future, end, maxBytes, failed));
         }
         return answers;
     }
 
-    private Answer await(CompletableFuture<Answer> future, long end) {
+    private <A> A await(CompletableFuture<A> future, long end, int maxBytes, Function<String, A> failed) {
         try {
             return future.get(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             future.cancel(true);
-            return Answer.failed("no answer within " + deadline.toMillis() + " ms");
+            return failed.apply("no answer within " + deadline.toMillis() + " ms");
         } catch (ExecutionException e) {
-            return Answer.failed(describe(e.getCause()));
+            return failed.apply(describe(e.getCause(), maxBytes));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return Answer.failed("interrupted");
+            return failed.apply("interrupted");
         }
     }
 
-    private CompletableFuture<Answer> ask(ReplicaInfo replica) {
+    private <A> CompletableFuture<A> ask(ReplicaInfo replica, String path, int maxBytes,
+            Function<HttpResponse<byte[]>, A> read, Function<String, A> failed) {
         URI uri;
         try {
-            uri = figuresUri(replica.adminUrl());
+            uri = URI.create(baseUri(replica.adminUrl()) + path);
         } catch (IllegalArgumentException e) {
-            return CompletableFuture.completedFuture(Answer.failed(e.getMessage()));
+            return CompletableFuture.completedFuture(failed.apply(e.getMessage()));
         }
         HttpRequest request = HttpRequest.newBuilder(uri).timeout(deadline).header("Authorization", "Bearer " + token)
                 .header("Accept", "application/json").GET().build();
-        return http.sendAsync(request, info -> LimitedBody.of(MAX_ANSWER_BYTES))
-                .thenApply(PeerFigures::read);
+        return http.sendAsync(request, info -> LimitedBody.of(maxBytes)).thenApply(read);
     }
 
     private static Answer read(HttpResponse<byte[]> response) {
         int status = response.statusCode();
         if (status == 401 || status == 403) {
-            return Answer.failed("its admin API refused this replica's token (HTTP " + status
-                    + "): replicas must share the admin token");
+            return Answer.failed(refusedToken(status));
         }
         if (status == 404) {
             return Answer.failed("its admin API has no /api/figures (HTTP 404): an older Loadwise version");
@@ -141,8 +154,13 @@ public final class PeerFigures implements AutoCloseable {
         }
     }
 
-    /** {@code <adminUrl>/api/figures}, for an http or https admin URL with a host only. */
-    static URI figuresUri(String adminUrl) {
+    /** Why a replica answered 401 or 403. */
+    static String refusedToken(int status) {
+        return "its admin API refused this replica's token (HTTP " + status + "): replicas must share the admin token";
+    }
+
+    /** The admin URL without a trailing slash, for an http or https admin URL with a host only. */
+    static String baseUri(String adminUrl) {
         if (adminUrl == null || adminUrl.isBlank()) {
             throw new IllegalArgumentException("it registered no admin URL");
         }
@@ -157,10 +175,10 @@ public final class PeerFigures implements AutoCloseable {
                 || base.getRawUserInfo() != null || base.getRawQuery() != null || base.getRawFragment() != null) {
             throw new IllegalArgumentException("its admin URL is not an http(s)://host:port URL");
         }
-        return URI.create(base + "/api/figures");
+        return base.toString();
     }
 
-    private String describe(Throwable e) {
+    private String describe(Throwable e, int maxBytes) {
         if (e instanceof HttpConnectTimeoutException) {
             return "no connection within " + connectTimeout.toMillis() + " ms";
         }
@@ -168,7 +186,7 @@ public final class PeerFigures implements AutoCloseable {
             return "no answer within " + deadline.toMillis() + " ms";
         }
         if (e instanceof LimitedBody.TooLargeException) {
-            return "its answer is larger than " + MAX_ANSWER_BYTES + " bytes";
+            return "its answer is larger than " + maxBytes + " bytes";
         }
         if (e instanceof java.net.ConnectException) {
             return "connection refused";

@@ -21,7 +21,17 @@ public final class LastSecond {
         return nowMillis - last.epochMillis() > MAX_AGE_MILLIS ? null : last;
     }
 
-    /** Seed Table 2 figures of a snapshot, in the order of {@link SeriesCatalog#CLUSTER}. */
+    /** A cluster's figures of a snapshot, in the order of {@link SeriesCatalog#CLUSTER}: Table 2, queue, retries. */
+    public static double[] cluster(MetricsSnapshot s) {
+        double[] table2 = table2(s);
+        double[] row = java.util.Arrays.copyOf(table2, table2.length + 3);
+        row[table2.length] = s.queueLength();
+        row[table2.length + 1] = s.queueMillis();
+        row[table2.length + 2] = s.retries();
+        return row;
+    }
+
+    /** Seed Table 2 figures of a snapshot, in the order of {@code SeriesCatalog.TABLE_2}. */
     public static double[] table2(MetricsSnapshot s) {
         return new double[] {s.activeConnections(), s.activeRequests(), s.latencyMillis(), s.throughput(), s.failed(),
             s.selections(), s.selectionMillis(), s.connectWaitMillis(), s.processingMillis(), s.slowdown(),

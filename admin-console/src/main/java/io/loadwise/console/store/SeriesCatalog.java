@@ -30,6 +30,15 @@ public final class SeriesCatalog {
             Series.of("TD_AVE_TRAF_IN", SeriesGroup.DISPATCHER, "MB/s", "Traffic received"),
             Series.of("TD_AVE_TRAF_OUT", SeriesGroup.DISPATCHER, "MB/s", "Traffic sent"));
 
+    /**
+     * The cluster's queue and retries (issue 15, items 4 and 5; not in the seed), named like Table 2, in the
+     * order of the last three figures of {@link io.loadwise.dispatcher.metrics.MetricsSnapshot}.
+     */
+    static final List<Series> QUEUE_AND_RETRIES = List.of(
+            Series.of("TD_QUEUE_LENGTH", SeriesGroup.DISPATCHER, "requests", "Requests waiting in the cluster's queue"),
+            Series.of("TD_QUEUE_TIME", SeriesGroup.DISPATCHER, "ms", "Mean time in the queue of the requests that left it"),
+            Series.of("TD_RETRIES", SeriesGroup.DISPATCHER, "req/s", "Requests retried on another node per second"));
+
     /** Seed Table 6. */
     static final List<Series> TABLE_6 = List.of(
             Series.of("NODE_NMA_RSPS_TIME", SeriesGroup.POLICY, "ms", "Node agent response time"),
@@ -41,7 +50,8 @@ public final class SeriesCatalog {
     /** Seed tables 3-5, in {@link SeedMetric} order. */
     static final List<Series> AGENT = agentSeries();
 
-    public static final SeriesCatalog CLUSTER = new SeriesCatalog(TABLE_2, TABLE_2);
+    public static final SeriesCatalog CLUSTER = new SeriesCatalog(concat(TABLE_2, QUEUE_AND_RETRIES),
+            concat(TABLE_2, QUEUE_AND_RETRIES));
     /**
      * Every node store holds the dispatcher's own figures of the node (Table 2, selections and PT of the
      * last second); agent metrics and agent statistics only once the node reports them.

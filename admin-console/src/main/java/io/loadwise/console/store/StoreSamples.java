@@ -13,10 +13,15 @@ final class StoreSamples {
     private StoreSamples() {
     }
 
-    /** A cluster store's row: Table 2 of the last second, all unknown without a snapshot. */
+    /** A cluster store's row: Table 2, queue and retries of the last second, all unknown without a snapshot. */
     static double[] cluster(MetricsSnapshot latest) {
         double[] row = new double[SeriesCatalog.CLUSTER.size()];
-        fillTable2(row, 0, latest);
+        if (latest == null) {
+            Arrays.fill(row, Double.NaN);
+            return row;
+        }
+        double[] values = LastSecond.cluster(latest);
+        System.arraycopy(values, 0, row, 0, values.length);
         return row;
     }
 

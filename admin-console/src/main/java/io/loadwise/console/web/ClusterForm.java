@@ -111,16 +111,18 @@ final class ClusterForm {
             Integer weight = parseInt("nodes[" + r + "].weight", row.weight());
             String agentPath = null;
             HealthCheckConfig healthCheck = null; // not on the form: a node keeps its override
+            Integer maxConnections = null; // nor its limit of requests in flight
             if (base != null) {
                 for (NodeConfig old : base.nodesOrEmpty()) {
                     if (old.name() != null && old.name().equals(row.name())) {
                         agentPath = old.agentPath();
                         healthCheck = old.healthCheck();
+                        maxConnections = old.maxConnections();
                     }
                 }
             }
             nodes.add(new NodeConfig(row.name().trim(), row.address().trim(), weight, row.enabled() ? null : false,
-                    http ? emptyToNull(row.route()) : null, agentPath, healthCheck));
+                    http ? emptyToNull(row.route()) : null, agentPath, healthCheck, http ? maxConnections : null));
             rowOfNode.add(r);
         }
         if (!fieldErrors.isEmpty()) {
@@ -137,7 +139,8 @@ final class ClusterForm {
             b.responseTimeoutMs(null).maxHeaderBytes(null).agentPath(null).agentPollIntervalMs(null)
                     .agentExpiryMs(null).agentReprobeMs(null).headerTimeoutMs(null).requestIdleTimeoutMs(null)
                     .responseIdleTimeoutMs(null).exchangeTimeoutMs(null).trustedProxies(null)
-                    .tls(null).http2(null).nodeTls(null).outlierDetection(null);
+                    .tls(null).http2(null).nodeTls(null).outlierDetection(null)
+                    .queueTimeoutMs(null).maxQueue(null).retryBudgetPercent(null);
         }
         return b.build();
     }

@@ -54,7 +54,11 @@ final class OverviewPage {
                 .append(now == null ? "–" : format(now.failed()) + " /s")
                 .append("</dd><dt>Active connections</dt><dd>").append(now == null ? 0 : now.activeConnections())
                 .append("</dd><dt>Since start</dt><dd>").append(totals == null ? 0 : totals.completed())
-                .append(" completed, ").append(totals == null ? 0 : totals.failed()).append(" failed</dd></dl>");
+                .append(" completed, ").append(totals == null ? 0 : totals.failed()).append(" failed, ")
+                .append(totals == null ? 0 : totals.retries()).append(" retried</dd>")
+                .append("<dt>Queue</dt><dd class=\"queue\">").append(totals == null ? 0 : totals.queueLength())
+                .append(" waiting").append(now == null || Double.isNaN(now.queueMillis()) ? ""
+                        : ", " + format(now.queueMillis()) + " ms mean wait").append("</dd></dl>");
         b.append("<table class=\"nodes\"><thead><tr><th>Node</th><th>Address</th><th>Health</th><th>Weight</th>")
                 .append("<th>Active</th><th>Requests</th><th>Failures</th><th>Graphs</th></tr></thead><tbody>");
         for (NodeStatus node : cluster.nodes()) {

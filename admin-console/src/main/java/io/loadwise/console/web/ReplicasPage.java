@@ -97,6 +97,11 @@ final class ReplicasPage {
                 sep = " · ";
             }
         }
+        if (view.replicas().size() > 1) {
+            b.append(sep).append("all replicas: ")
+                    .append(link("/graphs?cluster=" + Html.url(name) + "&view=sum", "summed"))
+                    .append(", ").append(link("/graphs?cluster=" + Html.url(name) + "&view=each", "each"));
+        }
         return b.append("</p></section>").toString();
     }
 

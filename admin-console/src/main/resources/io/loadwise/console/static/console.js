@@ -45,24 +45,39 @@ function groupsOf(listing) {
   return result;
 }
 
-function graphFigure(base, series, window) {
+// view: 'this' (this replica's store), 'sum' or 'each' (every replica's, through the replica graph API).
+// A series that does not add up (a mean, a ratio) is shown one line per replica in the 'sum' view.
+function graphFigure(base, series, window, view, additive) {
   const metric = series.metric;
   const encoded = encodeURIComponent(metric);
   const figure = document.createElement('figure');
   figure.className = 'graph';
   const img = document.createElement('img');
-  img.src = (series.png || base + '/graphs/' + encoded + '.png') + '?window=' + window;
-  img.alt = metric + ' over ' + window;
+  const caption = document.createElement('figcaption');
+  const download = document.createElement('a');
+  if (view === 'sum' || view === 'each') {
+    const shown = view === 'sum' && !additive.includes(metric) ? 'each' : view;
+    const query = '?window=' + window + '&view=' + shown;
+    img.src = base + '/replicas/graphs/' + encoded + '.png' + query;
+    img.alt = metric + ' over ' + window + (shown === 'sum' ? ', sum over replicas' : ', each replica');
+    figure.dataset.view = shown;
+    caption.textContent = metric + (series.unit ? ' (' + series.unit + ')' : '')
+      + (shown !== view ? ' · one line per replica: a mean does not add up' : '') + ' · ';
+    download.href = base + '/replicas/series/' + encoded + '.json' + query;
+    download.textContent = 'JSON';
+    download.className = 'json-link';
+  } else {
+    img.src = (series.png || base + '/graphs/' + encoded + '.png') + '?window=' + window;
+    img.alt = metric + ' over ' + window;
+    caption.textContent = metric + (series.unit ? ' (' + series.unit + ')' : '') + ' · ';
+    download.href = (series.csv || base + '/series/' + encoded + '.csv') + '?window=' + window;
+    download.textContent = 'CSV';
+    download.className = 'csv-link';
+  }
   if (series.description) img.title = series.description;
   img.dataset.src = img.src;
   img.className = 'graph-image';
-  const caption = document.createElement('figcaption');
-  caption.textContent = metric + (series.unit ? ' (' + series.unit + ')' : '') + ' · ';
-  const csv = document.createElement('a');
-  csv.href = (series.csv || base + '/series/' + encoded + '.csv') + '?window=' + window;
-  csv.textContent = 'CSV';
-  csv.className = 'csv-link';
-  caption.appendChild(csv);
+  caption.appendChild(download);
   figure.appendChild(img);
   figure.appendChild(caption);
   return figure;
@@ -73,6 +88,8 @@ async function setUpGraphs() {
   if (!container) return;
   const base = container.dataset.base;
   const window = container.dataset.window;
+  const view = container.dataset.view || 'this';
+  const additive = (container.dataset.additive || '').split(' ').filter((m) => m);
   let listing;
   try {
     const response = await fetch(base + '/graphs', { credentials: 'same-origin', headers: { Accept: 'application/json' } });
@@ -96,7 +113,7 @@ async function setUpGraphs() {
     heading.textContent = title;
     const grid = document.createElement('div');
     grid.className = 'graph-grid';
-    metrics.forEach((m) => grid.appendChild(graphFigure(base, m, window)));
+    metrics.forEach((m) => grid.appendChild(graphFigure(base, m, window, view, additive)));
     section.appendChild(heading);
     section.appendChild(grid);
     container.appendChild(section);

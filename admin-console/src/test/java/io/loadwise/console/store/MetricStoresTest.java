@@ -88,7 +88,7 @@ class MetricStoresTest {
 
         int always = SeriesCatalog.NODE.always().size();
         assertEquals(14, always, "Table 2, TAP_NODE_SEL and TAP_RQST_LASTTIME");
-        assertHolds(stores, cluster, 12);
+        assertHolds(stores, cluster, 15); // Table 2, the queue and retries
         assertHolds(stores, quiet, always);
         assertHolds(stores, reporting, always + 3);
         assertHolds(stores, everything, SeriesCatalog.NODE.size());
@@ -98,7 +98,7 @@ class MetricStoresTest {
 
         long firstLayout = StoreLayout.definition(dir.resolve("x"), SeriesCatalog.NODE.series(),
                 StoreLayout.FIRST_ARCHIVES, START).getEstimatedSize();
-        System.out.printf("metric store sizes: cluster (12 series) %d bytes; node without agent (%d) %d; node with 3 "
+        System.out.printf("metric store sizes: cluster (15 series) %d bytes; node without agent (%d) %d; node with 3 "
                         + "agent metrics (%d) %d; node with every metric (%d) %d; per series %d; a node with 45 agent "
                         + "metrics and 2 agent statistics (61) %d; first layout, every metric: %d%n",
                 Files.size(file(cluster)), always, Files.size(file(quiet)), always + 3, Files.size(file(reporting)),

@@ -51,7 +51,8 @@ class StoreLayoutTest {
         try (RrdDb db = RrdDb.getBuilder().setPath(file.toString()).readOnly().build()) {
             assertEquals(List.of("TD_AVE_CONNS_ACT", "TD_AVE_RQSTS_ACT", "TD_AVE_RSPS_TIME", "TD_AVE_THROUGHPUT",
                     "TD_AVE_FAIL_RQSTS", "TD_AVE_SRV_SELS", "TD_AVE_SRV_SEL", "TD_AVE_SRV_CONN_WAIT", "TD_AVE_RQ_PROCTIME",
-                    "TD_AVE_SLOWDOWN", "TD_AVE_TRAF_IN", "TD_AVE_TRAF_OUT"), List.of(db.getDsNames()));
+                    "TD_AVE_SLOWDOWN", "TD_AVE_TRAF_IN", "TD_AVE_TRAF_OUT", "TD_QUEUE_LENGTH", "TD_QUEUE_TIME",
+                    "TD_RETRIES"), List.of(db.getDsNames()), "Table 2, then the queue and retries");
         }
     }
 

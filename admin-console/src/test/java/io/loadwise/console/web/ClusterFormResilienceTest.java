@@ -11,7 +11,10 @@ import io.loadwise.dispatcher.config.OutlierDetectionConfig;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The cluster form does not show health checks, outlier detection or slow start: an edit keeps them. */
+/**
+ * The cluster form does not show health checks, outlier detection, slow start, queueing or retries: an edit
+ * keeps them.
+ */
 class ClusterFormResilienceTest {
 
     private static final HealthCheckConfig READY = new HealthCheckConfig("/ready", null, null, null, null, null);
@@ -20,7 +23,8 @@ class ClusterFormResilienceTest {
         return ClusterConfig.builder().name("web").mode(Mode.HTTP).listen("127.0.0.1:8080").policy("round-robin")
                 .healthCheck(new HealthCheckConfig("/health", 2000, 1000, 2, 3, null))
                 .outlierDetection(new OutlierDetectionConfig(5, 3, 30_000, 50, null)).slowStartMs(10_000)
-                .nodes(List.of(new NodeConfig("a", "127.0.0.1:9001", null, null, null, null, READY),
+                .queueTimeoutMs(2_000).maxQueue(50).retryBudgetPercent(10)
+                .nodes(List.of(new NodeConfig("a", "127.0.0.1:9001", null, null, null, null, READY, 8),
                         new NodeConfig("b", "127.0.0.1:9002", null, null, null, null)))
                 .build();
     }
@@ -34,6 +38,10 @@ class ClusterFormResilienceTest {
         assertEquals(10_000, after.slowStartMsOrDefault());
         assertEquals(READY, after.nodes().get(0).healthCheck(), "the node's override survives the form");
         assertNull(after.nodes().get(1).healthCheck());
+        assertEquals(8, after.nodes().get(0).maxConnectionsOrDefault(), "the node's maxConnections survives the form");
+        assertEquals(2_000, after.queueTimeoutMsOrDefault());
+        assertEquals(50, after.maxQueueOrDefault());
+        assertEquals(10, after.retryBudgetPercentOrDefault());
     }
 
     @Test
@@ -43,6 +51,9 @@ class ClusterFormResilienceTest {
         form.values.put("mode", "tcp");
         ClusterConfig after = form.build(before);
         assertNull(after.outlierDetection());
+        assertNull(after.queueTimeoutMs(), "queueing is http only");
+        assertNull(after.retryBudgetPercent());
+        assertNull(after.nodes().get(0).maxConnections());
         assertEquals(before.healthCheck(), after.healthCheck(), "a TCP cluster may have health checks");
     }
 }

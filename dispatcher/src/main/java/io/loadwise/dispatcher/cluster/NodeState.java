@@ -8,6 +8,7 @@ import io.loadwise.policy.NodeView;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.net.InetSocketAddress;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
 
@@ -47,6 +48,10 @@ public final class NodeState implements NodeView {
     private final String agentPath;
     private final LongSupplier nanoClock;
     private final long agentExpiryNanos;
+    /** HTTP requests in flight at most ({@code maxConnections}); 0: no limit, and {@link #admissions} stays 0. */
+    private final int maxConnections;
+    /** Requests admitted and not yet ended, counted only when {@link #maxConnections} is set. */
+    private final AtomicInteger admissions = new AtomicInteger();
 
     private volatile int weight;
     private volatile boolean enabled;
@@ -86,6 +91,7 @@ public final class NodeState implements NodeView {
         this.enabled = config.enabledOrDefault();
         this.agentExpiryNanos = agentExpiryMillis * 1_000_000L;
         this.nanoClock = nanoClock;
+        this.maxConnections = config.maxConnectionsOrDefault();
     }
 
     @Override
@@ -238,6 +244,50 @@ public final class NodeState implements NodeView {
     @Override
     public int activeConnections() {
         return live.activeConnections();
+    }
+
+    /** Below {@code maxConnections} (always, without a limit); read by every pick. */
+    @Override
+    public boolean admitted() {
+        return maxConnections == 0 || admissions.get() < maxConnections;
+    }
+
+    /** The configured limit of requests in flight; 0: none. */
+    public int maxConnections() {
+        return maxConnections;
+    }
+
+    /** Requests admitted under {@code maxConnections} and not yet ended (0 without a limit). */
+    public int admissions() {
+        return admissions.get();
+    }
+
+    /**
+     * Takes one of the node's {@code maxConnections} slots for a request, or returns {@code false} when
+     * another event loop took the last one since the pick saw it free. Pair each {@code true} with one
+     * {@link #leave()}.
+     */
+    public boolean tryAdmit() {
+        if (maxConnections == 0) {
+            return true;
+        }
+        int now;
+        do {
+            now = admissions.get();
+            if (now >= maxConnections) {
+                return false;
+            }
+        } while (!admissions.compareAndSet(now, now + 1));
+        return true;
+    }
+
+    /** Gives an admitted request's slot back; returns whether a slot was freed (the node has a limit). */
+    public boolean leave() {
+        if (maxConnections == 0) {
+            return false;
+        }
+        admissions.decrementAndGet();
+        return true;
     }
 
     /** Work assigned to this node started (tunnel opened, connection bound or request sent). */

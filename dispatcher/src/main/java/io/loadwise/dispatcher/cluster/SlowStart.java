@@ -55,10 +55,9 @@ public final class SlowStart {
     public synchronized void begin(NodeState node) {
         int i = node.index();
         rampStart[i] = nanoClock.getAsLong();
-        if (!ramping[i]) {
-            log.info("cluster {}: node {} returns; slow start over {} ms", cluster.name(), node.name(),
-                    durationNanos / 1_000_000L);
-        }
+        // Only armed here: the caller (an ejection that ended, a health check that passed) may not be the
+        // last gate, so "usable again" is logged by tick() when the node really is back in selection.
+        log.debug("cluster {}: node {} readmitted by one check; slow start armed", cluster.name(), node.name());
         ramping[i] = true;
         publish(rampStart[i]);
     }
@@ -74,9 +73,13 @@ public final class SlowStart {
         List<NodeState> nodes = cluster.nodes();
         for (int i = 0; i < wasUsable.length; i++) {
             boolean usable = nodes.get(i).usable();
-            if (usable && !wasUsable[i] && !ramping[i]) {
-                ramping[i] = true;
-                rampStart[i] = now;
+            if (usable && !wasUsable[i]) {
+                // A ramp armed by begin() in the last tick keeps its start; one armed earlier, while another
+                // gate (say a failing health check) still held the node out, starts again now.
+                if (!ramping[i] || now - rampStart[i] > 2 * TICK_MILLIS * 1_000_000L) {
+                    ramping[i] = true;
+                    rampStart[i] = now;
+                }
                 log.info("cluster {}: node {} usable again; slow start over {} ms", cluster.name(),
                         nodes.get(i).name(), durationNanos / 1_000_000L);
             }

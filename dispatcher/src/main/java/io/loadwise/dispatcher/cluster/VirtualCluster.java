@@ -38,6 +38,8 @@ public final class VirtualCluster {
     private final ClusterSnapshot snapshot;
     private final TrafficCounters counters = new TrafficCounters();
     private final LongSupplier nanoClock;
+    private final RequestQueue queue;
+    private final RetryBudget retryBudget;
 
     private volatile LoadBalancingPolicy policy;
     private volatile PolicyEnvironment environment;
@@ -65,6 +67,8 @@ public final class VirtualCluster {
         }
         this.nodes = Collections.unmodifiableList(built);
         this.snapshot = new ClusterSnapshot(config.name(), built);
+        this.queue = new RequestQueue(config.queueTimeoutMsOrDefault(), config.maxQueueOrDefault(), counters);
+        this.retryBudget = new RetryBudget(config.retryBudgetPercentOrDefault());
         this.policy = policies.get(config.policy());
         this.environment = environmentFor(PolicyOptions.of(config.policyOptionsOrEmpty()));
         this.policyPicker = policy.newPicker(snapshot, null, environment);
@@ -130,6 +134,16 @@ public final class VirtualCluster {
         return counters;
     }
 
+    /** Where HTTP requests wait for a node when every node is full or none reachable (issue 15, item 4). */
+    public RequestQueue queue() {
+        return queue;
+    }
+
+    /** How many retries may be in progress (issue 15, item 5). */
+    public RetryBudget retryBudget() {
+        return retryBudget;
+    }
+
     /**
      * Chooses a node for one connection or request, recording WT1 and the selection. Returns
      * {@code null} when no node is usable.
@@ -185,6 +199,9 @@ public final class VirtualCluster {
     public synchronized void refresh() {
         policyPicker = policy.newPicker(snapshot, policyPicker, environment);
         picker = ramped(policyPicker);
+        if (queue.busy()) {
+            queue.slotFreed(); // a node may be back: the head of the queue looks again
+        }
     }
 
     /**

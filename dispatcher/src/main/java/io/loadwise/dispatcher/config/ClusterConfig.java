@@ -42,7 +42,10 @@ public record ClusterConfig(
         NodeTlsConfig nodeTls,
         HealthCheckConfig healthCheck,
         OutlierDetectionConfig outlierDetection,
-        Integer slowStartMs) {
+        Integer slowStartMs,
+        Integer queueTimeoutMs,
+        Integer maxQueue,
+        Integer retryBudgetPercent) {
 
     public static final int DEFAULT_CONNECT_TIMEOUT_MS = 2_000;
     public static final int DEFAULT_RESPONSE_TIMEOUT_MS = 30_000;
@@ -67,6 +70,10 @@ public record ClusterConfig(
     public static final int DEFAULT_RESPONSE_IDLE_TIMEOUT_MS = 30_000;
     /** The longest one request-response exchange may take from its first byte, whatever keeps moving: 10 min. */
     public static final int DEFAULT_EXCHANGE_TIMEOUT_MS = 600_000;
+    /** Requests that wait at most in the cluster queue when every node is full; beyond it: 503 at once. */
+    public static final int DEFAULT_MAX_QUEUE = 1_000;
+    /** Retries may add at most this share of the cluster's active requests (Envoy's retry budget default). */
+    public static final int DEFAULT_RETRY_BUDGET_PERCENT = 20;
 
     public Map<String, Double> policyOptionsOrEmpty() {
         return policyOptions == null ? Map.of() : policyOptions;
@@ -168,6 +175,24 @@ public record ClusterConfig(
         return slowStartMs == null ? 0 : slowStartMs;
     }
 
+    /**
+     * How long a request that finds every node full (or refusing) waits in the cluster's queue for a free
+     * one; 0 (the default): it is not queued, and gets 503 at once as before.
+     */
+    public int queueTimeoutMsOrDefault() {
+        return queueTimeoutMs == null ? 0 : queueTimeoutMs;
+    }
+
+    /** Requests the cluster's queue holds at most; one more gets 503 at once. */
+    public int maxQueueOrDefault() {
+        return maxQueue == null ? DEFAULT_MAX_QUEUE : maxQueue;
+    }
+
+    /** Retries in progress at most, as a share of the cluster's active requests; 0 turns retries off. */
+    public int retryBudgetPercentOrDefault() {
+        return retryBudgetPercent == null ? DEFAULT_RETRY_BUDGET_PERCENT : retryBudgetPercent;
+    }
+
     /** A builder for code that makes or changes a configuration (tests, edits, the console's form). */
     public static Builder builder() {
         return new Builder();
@@ -209,6 +234,9 @@ public record ClusterConfig(
         b.healthCheck = healthCheck;
         b.outlierDetection = outlierDetection;
         b.slowStartMs = slowStartMs;
+        b.queueTimeoutMs = queueTimeoutMs;
+        b.maxQueue = maxQueue;
+        b.retryBudgetPercent = retryBudgetPercent;
         return b;
     }
 
@@ -247,6 +275,9 @@ public record ClusterConfig(
         private HealthCheckConfig healthCheck;
         private OutlierDetectionConfig outlierDetection;
         private Integer slowStartMs;
+        private Integer queueTimeoutMs;
+        private Integer maxQueue;
+        private Integer retryBudgetPercent;
 
         private Builder() {
         }
@@ -416,13 +447,28 @@ public record ClusterConfig(
             return this;
         }
 
+        public Builder queueTimeoutMs(Integer queueTimeoutMs) {
+            this.queueTimeoutMs = queueTimeoutMs;
+            return this;
+        }
+
+        public Builder maxQueue(Integer maxQueue) {
+            this.maxQueue = maxQueue;
+            return this;
+        }
+
+        public Builder retryBudgetPercent(Integer retryBudgetPercent) {
+            this.retryBudgetPercent = retryBudgetPercent;
+            return this;
+        }
+
         public ClusterConfig build() {
             return new ClusterConfig(name, mode, listen, policy, policyOptions, balance, affinity, affinityCookie,
                     connectTimeoutMs, responseTimeoutMs, idleTimeoutMs, maxHeaderBytes, maxConnectionsPerNode,
                     connectAttempts, unhealthyRetryMs, agentPath, agentPollIntervalMs, agentExpiryMs, agentReprobeMs,
                     headerTimeoutMs, requestIdleTimeoutMs, responseIdleTimeoutMs, exchangeTimeoutMs,
                     maxClientConnections, trustedProxies, nodes, agent, tls, http2, nodeTls, healthCheck,
-                    outlierDetection, slowStartMs);
+                    outlierDetection, slowStartMs, queueTimeoutMs, maxQueue, retryBudgetPercent);
         }
     }
 }

@@ -3,14 +3,16 @@ package io.loadwise.dispatcher.config;
 import java.util.List;
 
 /**
- * The validator's checks of health checks, outlier detection, slow start and the shutdown grace
- * (issue 15), kept apart from {@link ConfigValidator} so that each grows on its own.
+ * The validator's checks of health checks, outlier detection, slow start, queueing, retries and the
+ * shutdown grace (issue 15), kept apart from {@link ConfigValidator} so that each grows on its own.
  */
 final class ResilienceChecks {
 
     static final int MAX_TIME_MS = 86_400_000;
     static final int MAX_RISE_FALL = 100;
     static final int MAX_CONSECUTIVE = 10_000;
+    static final int MAX_QUEUE = 1_000_000;
+    static final int MAX_NODE_CONNECTIONS = 1_000_000;
 
     private ResilienceChecks() {
     }
@@ -25,6 +27,14 @@ final class ResilienceChecks {
             timeoutWithinInterval(at + ".healthCheck", c.healthCheck(), errors);
         }
         range(at + ".slowStartMs", c.slowStartMs(), 0, MAX_TIME_MS, errors);
+        range(at + ".queueTimeoutMs", c.queueTimeoutMs(), 0, MAX_TIME_MS, errors);
+        range(at + ".maxQueue", c.maxQueue(), 1, MAX_QUEUE, errors);
+        range(at + ".retryBudgetPercent", c.retryBudgetPercent(), 0, 100, errors);
+        if (c.mode() == Mode.TCP) {
+            httpOnly(at + ".queueTimeoutMs", c.queueTimeoutMs(), "it queues HTTP requests", errors);
+            httpOnly(at + ".maxQueue", c.maxQueue(), "it queues HTTP requests", errors);
+            httpOnly(at + ".retryBudgetPercent", c.retryBudgetPercent(), "it retries HTTP requests", errors);
+        }
         OutlierDetectionConfig o = c.outlierDetection();
         if (o == null) {
             return;
@@ -45,6 +55,10 @@ final class ResilienceChecks {
     }
 
     static void node(String at, ClusterConfig c, NodeConfig n, List<String> errors) {
+        range(at + ".maxConnections", n.maxConnections(), 1, MAX_NODE_CONNECTIONS, errors);
+        if (c.mode() == Mode.TCP) {
+            httpOnly(at + ".maxConnections", n.maxConnections(), "it counts HTTP requests in flight", errors);
+        }
         healthCheck(at + ".healthCheck", n.healthCheck(), errors);
         if (n.healthCheck() != null) { // judged as merged: the node may set the timeout, the cluster the interval
             timeoutWithinInterval(at + ".healthCheck", HealthCheckConfig.merge(c.healthCheck(), n.healthCheck()),
@@ -77,6 +91,12 @@ final class ResilienceChecks {
         if (h.timeoutMsOrDefault() > h.intervalMsOrDefault()) {
             errors.add(at + ".timeoutMs: " + h.timeoutMsOrDefault() + " is longer than intervalMs "
                     + h.intervalMsOrDefault());
+        }
+    }
+
+    private static void httpOnly(String at, Object value, String why, List<String> errors) {
+        if (value != null) {
+            errors.add(at + ": only allowed for mode http (" + why + ")");
         }
     }
 

@@ -5,6 +5,8 @@ import static io.loadwise.dispatcher.http.ClientConnection.PAUSE_CONNECT;
 import static io.loadwise.dispatcher.http.ClientConnection.PAUSE_UPGRADE;
 
 import io.loadwise.dispatcher.cluster.NodeState;
+import io.loadwise.dispatcher.cluster.RequestQueue;
+import io.loadwise.dispatcher.cluster.RetryBudget;
 import io.loadwise.dispatcher.cluster.VirtualCluster;
 import io.loadwise.dispatcher.config.Affinity;
 import io.loadwise.dispatcher.config.Balance;
@@ -13,6 +15,7 @@ import io.loadwise.dispatcher.http.codec.BadMessage;
 import io.loadwise.dispatcher.http.codec.ProxiedRequest;
 import io.loadwise.dispatcher.logging.AccessLog;
 import io.netty.channel.Channel;
+import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
@@ -38,9 +41,12 @@ import org.slf4j.LoggerFactory;
  * <p>Its state is two small machines that run side by side, because a node may answer before the
  * request body has ended:
  * <pre>
- *   request:  IDLE → CONNECTING → SENDING → SENT → IDLE
+ *   request:  IDLE → (QUEUED →) CONNECTING → SENDING → SENT → IDLE
  *   response: NONE → (INFORMATIONAL → NONE)* → STREAMING → NONE
  * </pre>
+ * A request that finds no node free waits QUEUED in the cluster's {@link RequestQueue}; one whose node
+ * fails before any response byte may go back to CONNECTING once, to another node ({@link Replay},
+ * {@link RetryBudget}).
  * {@link #begin} leaves IDLE; {@link #complete} and {@link #fail} both return to IDLE through
  * {@link #end}, exactly once, so every counter started is ended once.
  *
@@ -48,12 +54,14 @@ import org.slf4j.LoggerFactory;
  * progress is counted on the hot path (a counter increment) and turned into time only when the timer
  * fires, so a stalled peer is caught between one and two timeouts after its last byte.
  */
-final class Exchange implements NodePool.Waiter {
+final class Exchange implements NodePool.Waiter, RequestQueue.Waiter {
 
     /** Where the request is. */
     enum RequestPhase {
         /** No exchange: between requests. */
         IDLE,
+        /** Every node is full (or none reachable): waiting in the cluster's queue for a free one. */
+        QUEUED,
         /** A node is chosen; waiting for a connection to it. Nothing sent yet, so a failure may retry. */
         CONNECTING,
         /** The head went to the node; body pieces follow as they arrive. */
@@ -88,6 +96,8 @@ final class Exchange implements NodePool.Waiter {
     private final long firstDeadlineNanos;
     private final int connectAttempts;
     private final int unhealthyRetryMs;
+    private final RequestQueue queue;
+    private final Runnable onWake = this::onSlotFree;
 
     private Channel client;
     private Ticker ticker;
@@ -106,9 +116,27 @@ final class Exchange implements NodePool.Waiter {
     private NodeState node;
     private Channel backend;
     private NodePool waitingOn;
+    /** The node whose {@code maxConnections} slot this exchange holds, or {@code null}. */
+    private NodeState admitted;
+    /** The affinity route of the request ({@link SessionAffinity#NONE} without affinity), kept for a queued pick. */
+    private int pinned;
+    /** The request went to a second node already; it is never sent a third time. */
+    private boolean retried;
+    /** This exchange holds one retry of the cluster's budget. */
+    private boolean holdsRetry;
+    /** The next node connection gets the empty last piece after the head: a bodyless request sent again. */
+    private boolean replayLast;
+    /** Something of a response (a 1xx too) came from the node: the request is not sent again. */
+    private boolean responseBytes;
+    /** The error response gets {@code Retry-After}: the cluster is full, not broken. */
+    private boolean retryAfter;
     private int attempts;
     private int status;
     private long startNanos;
+    /** When the request entered the queue. */
+    private long queuedNanos;
+    /** When waiting for a connection began: the exchange's start, or the end of its wait in the queue, or a retry. */
+    private long connectingSinceNanos;
     private long acquireNanos;
     private long sentNanos;
     private long requestDoneNanos;
@@ -134,6 +162,7 @@ final class Exchange implements NodePool.Waiter {
         this.firstDeadlineNanos = exchangeTimeoutNanos > 0 ? Math.min(first, exchangeTimeoutNanos) : first;
         this.connectAttempts = config.connectAttemptsOrDefault();
         this.unhealthyRetryMs = config.unhealthyRetryMsOrDefault();
+        this.queue = cluster.queue();
     }
 
     boolean active() {
@@ -161,6 +190,10 @@ final class Exchange implements NodePool.Waiter {
         request = RequestPhase.CONNECTING;
         response = ResponsePhase.NONE;
         insertCookie = false;
+        retried = false;
+        replayLast = false;
+        responseBytes = false;
+        retryAfter = false;
         attempts = 0;
         status = 0;
         uploadProgress = 0;
@@ -175,13 +208,108 @@ final class Exchange implements NodePool.Waiter {
         ProxyHeaders.prepareRequest(proxied, frontend.clientIp(), frontend.trustedSource(), proxied.upgrade(),
                 server.secure());
         head = proxied;
+        this.pinned = pinned;
+        connectingSinceNanos = startNanos;
         frontend.deadlineBy(startNanos + firstDeadlineNanos);
-        NodeState target = choose(pinned);
+        NodeState target = queue.busy() ? null : admit(choose(pinned)); // others wait already: behind them
         if (target == null) {
-            fail(HttpResponseStatus.SERVICE_UNAVAILABLE, "no usable node in cluster " + cluster.name());
+            waitForNode();
         } else {
             dispatch(target);
         }
+    }
+
+    // ---- admission and the queue: IDLE → QUEUED → CONNECTING --------------------------------------
+
+    /** Takes one of {@code chosen}'s {@code maxConnections} slots; {@code null} when it is full (or null). */
+    private NodeState admit(NodeState chosen) {
+        if (chosen == null || !chosen.tryAdmit()) {
+            return null;
+        }
+        admitted = chosen;
+        return chosen;
+    }
+
+    /** Gives the slot back, and the head of the cluster's queue its turn. */
+    private void releaseSlot() {
+        NodeState holder = admitted;
+        if (holder != null) {
+            admitted = null;
+            if (holder.leave()) {
+                queue.slotFreed();
+            }
+        }
+    }
+
+    /** No node takes the request now: it waits in the cluster's queue, or gets 503 at once. */
+    private void waitForNode() {
+        if (queue.offer(this)) {
+            request = RequestPhase.QUEUED;
+            queuedNanos = ticker.nanoTime();
+            frontend.pause(PAUSE_CONNECT);
+            frontend.deadlineBy(queuedNanos + queue.timeoutNanos());
+            if (!queue.wakePending() && anyNodeFree()) {
+                queue.slotFreed(); // a slot came free between the pick and the offer: nobody would wake us
+            }
+            return;
+        }
+        if (queue.enabled()) {
+            retryAfter = true;
+            fail(HttpResponseStatus.SERVICE_UNAVAILABLE, "the queue of cluster " + cluster.name() + " is full ("
+                    + cluster.config().maxQueueOrDefault() + " requests)");
+        } else if (anyNodeFull()) {
+            retryAfter = true;
+            fail(HttpResponseStatus.SERVICE_UNAVAILABLE, "every usable node of cluster " + cluster.name()
+                    + " is at its maxConnections");
+        } else {
+            fail(HttpResponseStatus.SERVICE_UNAVAILABLE, "no usable node in cluster " + cluster.name());
+        }
+    }
+
+    private boolean anyNodeFree() {
+        for (NodeState n : cluster.nodes()) {
+            if (n.selectable()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean anyNodeFull() {
+        for (NodeState n : cluster.nodes()) {
+            if (n.usable() && !n.admitted()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A slot came free: called on any thread, picks again on this exchange's loop. */
+    @Override
+    public void wake() {
+        client.eventLoop().execute(onWake);
+    }
+
+    private void onSlotFree() {
+        queue.awake();
+        if (request != RequestPhase.QUEUED) {
+            queue.slotFreed(); // this exchange ended meanwhile: the slot is the next one's
+            return;
+        }
+        NodeState target = admit(choose(pinned));
+        if (target == null) {
+            queue.requeue(this); // another took it first: first in line again
+            return;
+        }
+        long now = ticker.nanoTime();
+        queue.left(this, now - queuedNanos);
+        if (queue.busy() && !queue.wakePending() && anyNodeFree()) {
+            queue.slotFreed(); // more than one slot came free: the next in line need not wait for another
+        }
+        request = RequestPhase.CONNECTING;
+        connectingSinceNanos = now;
+        frontend.resume(PAUSE_CONNECT);
+        dispatch(target);
     }
 
     /** Live affinity first, then the node this client is bound to, then the policy. */
@@ -189,7 +317,7 @@ final class Exchange implements NodePool.Waiter {
         if (affinity != null) {
             if (pinned >= 0) {
                 NodeState pinnedNode = cluster.nodes().get(pinned);
-                if (pinnedNode.usable()) {
+                if (pinnedNode.selectable()) { // a full node is passed over like a down one
                     server.affinityCounters().recordHit();
                     return pinnedNode;
                 }
@@ -255,15 +383,22 @@ final class Exchange implements NodePool.Waiter {
             return;
         }
         frontend.resume(PAUSE_CONNECT);
+        releaseSlot();
         if (++attempts >= connectAttempts) {
             fail(HttpResponseStatus.BAD_GATEWAY, "node " + failed.name() + " unreachable");
             return;
         }
         NodeState next = cluster.pick(failed);
         if (next == null || (next == failed && !failed.usable())) {
-            fail(HttpResponseStatus.BAD_GATEWAY, "no node of cluster " + cluster.name() + " reachable");
+            next = null;
+        }
+        NodeState target = admit(next);
+        if (target != null) {
+            dispatch(target);
+        } else if (queue.enabled()) {
+            waitForNode(); // refused or full everywhere: wait for a node like a request that found none
         } else {
-            dispatch(next);
+            fail(HttpResponseStatus.BAD_GATEWAY, "no node of cluster " + cluster.name() + " reachable");
         }
     }
 
@@ -289,6 +424,12 @@ final class Exchange implements NodePool.Waiter {
         handler.codec().expectResponseTo(HttpMethod.HEAD.equals(head.method()));
         request = RequestPhase.SENDING;
         channel.write(head, channel.voidPromise());
+        if (replayLast) { // a bodyless request sent again: its (empty) end went to the first node already
+            replayLast = false;
+            channel.write(LastHttpContent.EMPTY_LAST_CONTENT, channel.voidPromise());
+            request = RequestPhase.SENT;
+            requestDoneNanos = sentNanos;
+        }
         flushPending = true;
         frontend.drain();
         if (!frontend.reading()) {
@@ -330,6 +471,7 @@ final class Exchange implements NodePool.Waiter {
             return;
         }
         responseProgress++;
+        responseBytes = true;
         if (msg instanceof HttpResponse head) {
             onResponseHead(head);
         } else if (msg instanceof HttpContent content) {
@@ -410,6 +552,53 @@ final class Exchange implements NodePool.Waiter {
         }
     }
 
+    // ---- a retry: SENDING/SENT → CONNECTING, once, to another node -------------------------------
+
+    /**
+     * The node failed this request before any byte of its response ({@code what} it did): sends the request
+     * once more, to another node, when {@link Replay} allows it and the cluster's retry budget has room.
+     * The first attempt counts as a failure of its node. Returns whether the request is on its way again.
+     */
+    private boolean retryElsewhere(String what) {
+        if (retried || binding != null || responseBytes || response != ResponsePhase.NONE
+                || !Replay.allowed(head, uploadProgress)) {
+            return false;
+        }
+        RetryBudget budget = cluster.retryBudget();
+        if (!budget.tryAcquire(cluster.counters().activeRequests())) {
+            log.debug("cluster {}: retry budget spent; {} {} not retried", cluster.name(), head.method(), head.uri());
+            return false;
+        }
+        NodeState failed = node;
+        NodeState next = cluster.pick(failed);
+        if (next == null || next == failed || !next.tryAdmit()) {
+            budget.release();
+            return false;
+        }
+        holdsRetry = true;
+        retried = true;
+        Channel channel = backend;
+        backend = null;
+        flushPending = false;
+        cluster.outcomes().onGatewayFailure(failed); // outlier detection (issue 15)
+        failed.counters().requestFailed();
+        failed.requestEnded(-1);
+        failed.assignmentEnded();
+        BackendHandler.of(channel).detach();
+        channel.close();
+        releaseSlot();
+        admitted = next;
+        cluster.counters().retried();
+        log.info("cluster {}: {} {}: node {} {} before answering; retried on node {}", cluster.name(),
+                head.method(), head.uri(), failed.name(), what, next.name());
+        replayLast = uploadProgress > 0; // bodyless: its empty end was sent, and is sent again
+        request = RequestPhase.CONNECTING;
+        connectingSinceNanos = ticker.nanoTime();
+        frontend.resume(PAUSE_BACKPRESSURE);
+        dispatch(next);
+        return true;
+    }
+
     // ---- back to IDLE -----------------------------------------------------------------------------
 
     /** The response is complete: account, recycle the node connection, go on with the next request. */
@@ -466,6 +655,9 @@ final class Exchange implements NodePool.Waiter {
             waitingOn.cancel(this);
             waitingOn = null;
         }
+        if (request == RequestPhase.QUEUED) {
+            queue.left(this, ticker.nanoTime() - queuedNanos);
+        }
         Channel channel = backend;
         if (channel != null && error != null && error.code() >= 502) {
             cluster.outcomes().onGatewayFailure(node); // the node failed it: outlier detection (issue 15)
@@ -489,10 +681,18 @@ final class Exchange implements NodePool.Waiter {
         if (started || !client.isActive()) {
             frontend.abort();
         } else if (requestComplete && keepAlive) {
-            frontend.respondAndContinue(ErrorResponses.of(error, reason, false));
+            frontend.respondAndContinue(errorResponse(error, reason, false));
         } else {
-            frontend.closeAfter(ErrorResponses.of(error, reason, true));
+            frontend.closeAfter(errorResponse(error, reason, true));
         }
+    }
+
+    private FullHttpResponse errorResponse(HttpResponseStatus error, String reason, boolean close) {
+        FullHttpResponse response = ErrorResponses.of(error, reason, close);
+        if (retryAfter) {
+            response.headers().set(HttpHeaderNames.RETRY_AFTER, "1"); // full, not broken: worth another try soon
+        }
+        return response;
     }
 
     /** The client connection closed: whatever runs fails, and a bound node connection goes back to its pool. */
@@ -526,6 +726,11 @@ final class Exchange implements NodePool.Waiter {
         if (headSent && binding == null) {
             node.assignmentEnded();
         }
+        releaseSlot();
+        if (holdsRetry) {
+            holdsRetry = false;
+            cluster.retryBudget().release();
+        }
         logAccess(frontend.clientIp(), head.method(), head.uri(), headSent ? node : null, status, latency);
         backend = null;
         frontend.resume(PAUSE_CONNECT | PAUSE_BACKPRESSURE | PAUSE_UPGRADE);
@@ -541,7 +746,9 @@ final class Exchange implements NodePool.Waiter {
 
     void onBackendClosed(Channel channel) {
         if (channel == backend && active()) {
-            fail(HttpResponseStatus.BAD_GATEWAY, "node " + node.name() + " closed the connection");
+            if (!retryElsewhere("closed the connection")) {
+                fail(HttpResponseStatus.BAD_GATEWAY, "node " + node.name() + " closed the connection");
+            }
         } else if (binding != null && binding.holds(channel)) {
             binding.release(false, null);
         }
@@ -597,8 +804,21 @@ final class Exchange implements NodePool.Waiter {
             next = due;
         }
         switch (request) {
+            case QUEUED: {
+                long due = queuedNanos + queue.timeoutNanos();
+                if (now - due >= 0) {
+                    log.info("cluster {}: client {} {} {}: no node free within queueTimeoutMs {}", cluster.name(),
+                            frontend.clientIp(), head.method(), head.uri(), cluster.config().queueTimeoutMsOrDefault());
+                    retryAfter = true;
+                    fail(HttpResponseStatus.SERVICE_UNAVAILABLE, "no node of cluster " + cluster.name()
+                            + " free within " + cluster.config().queueTimeoutMsOrDefault() + " ms");
+                    return Long.MAX_VALUE;
+                }
+                next = Math.min(next, due);
+                break;
+            }
             case CONNECTING: {
-                long due = startNanos + responseTimeoutNanos;
+                long due = connectingSinceNanos + responseTimeoutNanos;
                 if (now - due >= 0) {
                     return timeOut(HttpResponseStatus.GATEWAY_TIMEOUT, (node != null ? "node " + node.name()
                             : "cluster " + cluster.name()) + ": no connection within "
@@ -637,6 +857,9 @@ final class Exchange implements NodePool.Waiter {
         } else if (request == RequestPhase.SENT) {
             long due = requestDoneNanos + responseTimeoutNanos;
             if (now - due >= 0) {
+                if (retryElsewhere("did not answer within " + cluster.config().responseTimeoutMsOrDefault() + " ms")) {
+                    return checkDeadlines(now);
+                }
                 return timeOut(HttpResponseStatus.GATEWAY_TIMEOUT, "node " + node.name() + " did not answer within "
                         + cluster.config().responseTimeoutMsOrDefault() + " ms");
             }

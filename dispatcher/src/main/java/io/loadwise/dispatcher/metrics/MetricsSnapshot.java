@@ -17,6 +17,10 @@ package io.loadwise.dispatcher.metrics;
  * @param trafficInMBps TD_AVE_TRAF_IN
  * @param trafficOutMBps TD_AVE_TRAF_OUT
  * @param ejections TD_EJECTIONS, outlier ejections per second (not in the seed)
+ * @param queueLength TD_QUEUE_LENGTH, requests waiting in the cluster's queue at the end of the interval (not in
+ *     the seed)
+ * @param queueMillis TD_QUEUE_TIME, mean time in the queue of the requests that left it (not in the seed)
+ * @param retries TD_RETRIES, requests retried on another node per second (not in the seed)
  */
 public record MetricsSnapshot(
         long epochMillis,
@@ -32,16 +36,29 @@ public record MetricsSnapshot(
         double slowdown,
         double trafficInMBps,
         double trafficOutMBps,
-        double ejections) {
+        double ejections,
+        int queueLength,
+        double queueMillis,
+        double retries) {
 
     private static final double BYTES_PER_MB = 1_000_000.0;
+
+    /** A snapshot without queue and retries (code written before them). */
+    public MetricsSnapshot(long epochMillis, int activeConnections, int activeRequests, double throughput,
+            double failed, double latencyMillis, double selections, double selectionMillis, double connectWaitMillis,
+            double processingMillis, double slowdown, double trafficInMBps, double trafficOutMBps, double ejections) {
+        this(epochMillis, activeConnections, activeRequests, throughput, failed, latencyMillis, selections,
+                selectionMillis, connectWaitMillis, processingMillis, slowdown, trafficInMBps, trafficOutMBps, ejections,
+                0, Double.NaN, 0);
+    }
 
     /** A snapshot without ejections (code written before outlier detection). */
     public MetricsSnapshot(long epochMillis, int activeConnections, int activeRequests, double throughput,
             double failed, double latencyMillis, double selections, double selectionMillis, double connectWaitMillis,
             double processingMillis, double slowdown, double trafficInMBps, double trafficOutMBps) {
         this(epochMillis, activeConnections, activeRequests, throughput, failed, latencyMillis, selections,
-                selectionMillis, connectWaitMillis, processingMillis, slowdown, trafficInMBps, trafficOutMBps, 0);
+                selectionMillis, connectWaitMillis, processingMillis, slowdown, trafficInMBps, trafficOutMBps, 0, 0,
+                Double.NaN, 0);
     }
 
     /**
@@ -77,7 +94,10 @@ public record MetricsSnapshot(
                 slowdown(selectionMillis, connectWaitMillis, processingMillis),
                 (current.bytesIn() - previous.bytesIn()) / BYTES_PER_MB / seconds,
                 (current.bytesOut() - previous.bytesOut()) / BYTES_PER_MB / seconds,
-                (current.ejections() - previous.ejections()) / seconds);
+                (current.ejections() - previous.ejections()) / seconds,
+                current.queueLength(),
+                meanMillis(current.queueNanos() - previous.queueNanos(), current.queueWaits() - previous.queueWaits()),
+                (current.retries() - previous.retries()) / seconds);
     }
 
     /**

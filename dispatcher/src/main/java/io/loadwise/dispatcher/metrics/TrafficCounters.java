@@ -25,6 +25,10 @@ public final class TrafficCounters {
     final LongAdder bytesOut = new LongAdder();
     final LongAdder rejectedConnections = new LongAdder();
     final LongAdder ejections = new LongAdder();
+    final AtomicInteger queueLength = new AtomicInteger();
+    final LongAdder queueWaits = new LongAdder();
+    final LongAdder queueNanos = new LongAdder();
+    final LongAdder retries = new LongAdder();
 
     /** A client connection (or TCP tunnel) was opened. */
     public void connectionOpened() {
@@ -85,6 +89,31 @@ public final class TrafficCounters {
         ejections.increment();
     }
 
+    /** Requests entered (+1) or left (-1) the cluster's queue; TD_QUEUE_LENGTH. */
+    public void queueLengthChanged(int delta) {
+        queueLength.addAndGet(delta);
+    }
+
+    /** A request stopped waiting in the queue after {@code nanos}, with a node or without; TD_QUEUE_TIME. */
+    public void queueWaited(long nanos) {
+        queueWaits.increment();
+        queueNanos.add(nanos);
+    }
+
+    /** A request was sent again, to another node, after its first failed before any response byte; TD_RETRIES. */
+    public void retried() {
+        retries.increment();
+    }
+
+    /** Requests waiting in the cluster's queue now. */
+    public int queueLength() {
+        return queueLength.get();
+    }
+
+    public long totalRetries() {
+        return retries.sum();
+    }
+
     /** Bytes received from clients. */
     public void bytesIn(long n) {
         bytesIn.add(n);
@@ -124,6 +153,7 @@ public final class TrafficCounters {
     public CounterReading read() {
         return new CounterReading(activeConnections.get(), activeRequests.get(), connections.sum(), completed.sum(),
                 failed.sum(), selections.sum(), selectionNanos.sum(), connectWaits.sum(), connectWaitNanos.sum(),
-                processingNanos.sum(), latencyNanos.sum(), bytesIn.sum(), bytesOut.sum(), ejections.sum());
+                processingNanos.sum(), latencyNanos.sum(), bytesIn.sum(), bytesOut.sum(), ejections.sum(),
+                queueLength.get(), queueWaits.sum(), queueNanos.sum(), retries.sum());
     }
 }

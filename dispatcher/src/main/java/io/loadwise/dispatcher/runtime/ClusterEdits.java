@@ -68,7 +68,8 @@ final class ClusterEdits {
     private static ClusterConfig stripLive(ClusterConfig c) {
         List<NodeConfig> nodes = new ArrayList<>();
         for (NodeConfig n : c.nodesOrEmpty()) {
-            nodes.add(new NodeConfig(n.name(), n.address(), null, null, n.route(), n.agentPath(), n.healthCheck()));
+            nodes.add(new NodeConfig(n.name(), n.address(), null, null, n.route(), n.agentPath(), n.healthCheck(),
+                    n.maxConnections()));
         }
         return withNodes(withPolicy(c, null, null), nodes);
     }

@@ -84,7 +84,7 @@ final class StatusReader {
                 state == AgentState.OK ? null : node.agentProblem(), node.latestAgentSample(),
                 node.agentSampleAgeMillis(), stats == null ? null : polling(stats));
         return new NodeStatus(node.name(), node.address(), node.route(), node.weight(), node.configuredEnabled(),
-                node.draining(), healthy, !healthy, node.activeConnections(), node.inFlightRequests(),
+                node.draining(), healthy, node.connectDown(), node.activeConnections(), node.inFlightRequests(),
                 node.recentResponseTimeMillis(), node.counters().read(), agent, health(node.health()), node.ejected(),
                 node.ejectedUntilMillis(), slowStartShare);
     }

@@ -79,6 +79,7 @@ class AdversarialSuiteTest {
         List<JavaCase> all = new ArrayList<>();
         all.addAll(SlowPeerCases.all());
         all.addAll(NodeTimingCases.all());
+        all.addAll(RetryQueueCases.all());
         all.addAll(ConnectionLimitCases.all());
         all.addAll(Http2Cases.all());
         all.addAll(TlsCases.all());

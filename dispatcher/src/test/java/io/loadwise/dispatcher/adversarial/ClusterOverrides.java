@@ -48,7 +48,9 @@ final class ClusterOverrides {
     ClusterConfig build(String name, List<String> nodeAddresses) {
         List<NodeConfig> nodes = new ArrayList<>();
         for (int i = 0; i < nodeAddresses.size(); i++) {
-            nodes.add(new NodeConfig("raw" + (i + 1), nodeAddresses.get(i), null, null, null, null));
+            String limit = values.get("maxConnections"); // a node field, set on every node
+            nodes.add(new NodeConfig("raw" + (i + 1), nodeAddresses.get(i), null, null, null, null, null,
+                    limit == null ? null : Integer.valueOf(limit)));
         }
         ClusterConfig.Builder builder = ClusterConfig.builder().name(name).mode(Mode.HTTP).listen("127.0.0.1:0")
                 .policy("round-robin").connectTimeoutMs(1_000).unhealthyRetryMs(60_000).nodes(nodes);
@@ -73,6 +75,10 @@ final class ClusterOverrides {
             case "maxClientConnections" -> b.maxClientConnections(Integer.valueOf(value));
             case "trustedProxies" -> b.trustedProxies(Arrays.stream(value.split(",")).map(String::trim).toList());
             case "balance" -> b.balance(Balance.of(value));
+            case "queueTimeoutMs" -> b.queueTimeoutMs(Integer.valueOf(value));
+            case "maxQueue" -> b.maxQueue(Integer.valueOf(value));
+            case "retryBudgetPercent" -> b.retryBudgetPercent(Integer.valueOf(value));
+            case "maxConnections" -> Integer.valueOf(value); // every node's; applied in build
             default -> throw new IllegalArgumentException("unknown cluster override '" + key + "'");
         }
     }

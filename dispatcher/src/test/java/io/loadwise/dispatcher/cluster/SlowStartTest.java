@@ -117,4 +117,21 @@ class SlowStartTest {
         assertEquals(0.1, slowStart.factor(n1), 1e-9);
         assertSame(n1, cluster.node("n1"));
     }
+
+    @Test
+    void aRampArmedWhileTheNodeWasStillHeldOutStartsWhenItIsUsable() {
+        VirtualCluster cluster = cluster("round-robin");
+        SlowStart slowStart = new SlowStart(cluster, 10_000, clock::get);
+        cluster.setSlowStart(slowStart);
+        NodeState n2 = cluster.node("n2");
+        n2.setEjected(true, 0); // one gate holds the node out...
+        slowStart.tick();
+        slowStart.begin(n2); // ...while another (say its health check) readmits it and arms the ramp
+        clock.addAndGet(6_000 * MS);
+        slowStart.tick();
+        n2.setEjected(false, 0); // the last gate opens six seconds later
+        clock.addAndGet(SlowStart.TICK_MILLIS * MS);
+        slowStart.tick();
+        assertEquals(0.1, slowStart.factor(n2), 1e-9, "the ramp runs from the moment the node is usable");
+    }
 }

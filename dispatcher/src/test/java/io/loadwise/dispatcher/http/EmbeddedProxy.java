@@ -37,6 +37,7 @@ final class EmbeddedProxy implements AutoCloseable {
     private static final PolicyRegistry POLICIES = PolicyRegistry.load();
 
     final VirtualCluster cluster;
+    final HttpProxyServer server;
     final EmbeddedChannel client;
     final FrontendHandler frontend;
     final List<EmbeddedChannel> nodeConnections = new ArrayList<>();
@@ -50,17 +51,48 @@ final class EmbeddedProxy implements AutoCloseable {
                         new NodeConfig("b", "127.0.0.1:2", null, null, null, null)));
         settings.accept(config);
         cluster = new VirtualCluster(config.build(), POLICIES, System::nanoTime);
-        HttpProxyServer server = new HttpProxyServer(cluster, null);
+        server = new HttpProxyServer(cluster, null);
         server.useConnectors(node -> pipeline -> connect(pipeline));
         ClientCodec codec = new ClientCodec(cluster.config().maxHeaderBytesOrDefault());
         frontend = new FrontendHandler(server, codec.requestDecoder());
-        client = new EmbeddedChannel(new ChannelInitializer<Channel>() {
+        client = clientChannel(codec, frontend);
+    }
+
+    private final List<EmbeddedChannel> otherClients = new ArrayList<>();
+
+    private static EmbeddedChannel clientChannel(ClientCodec codec, FrontendHandler handler) {
+        EmbeddedChannel channel = new EmbeddedChannel(new ChannelInitializer<Channel>() {
             @Override
             protected void initChannel(Channel ch) {
-                ch.pipeline().addLast("codec", codec).addLast(HttpProxyServer.FRONTEND, frontend); // names as served
+                ch.pipeline().addLast("codec", codec).addLast(HttpProxyServer.FRONTEND, handler); // names as served
             }
         });
-        client.freezeTime();
+        channel.freezeTime();
+        return channel;
+    }
+
+    /** Another client connection to the same cluster, on its own (embedded) event loop. */
+    EmbeddedChannel newClient() {
+        ClientCodec codec = new ClientCodec(cluster.config().maxHeaderBytesOrDefault());
+        EmbeddedChannel other = clientChannel(codec, new FrontendHandler(server, codec.requestDecoder()));
+        otherClients.add(other);
+        return other;
+    }
+
+    static void sends(EmbeddedChannel clientChannel, String text) {
+        clientChannel.writeInbound(Unpooled.copiedBuffer(text, StandardCharsets.ISO_8859_1));
+    }
+
+    /** Everything {@code clientChannel} was sent since the last call (its loop's pending tasks run first). */
+    static String received(EmbeddedChannel clientChannel) {
+        return drain(clientChannel);
+    }
+
+    /** Advances the clock of {@code clientChannel}'s loop and runs what falls due. */
+    static void advance(EmbeddedChannel clientChannel, long millis) {
+        clientChannel.advanceTimeBy(millis, TimeUnit.MILLISECONDS);
+        clientChannel.runScheduledPendingTasks();
+        clientChannel.runPendingTasks();
     }
 
     private ChannelFuture connect(ChannelInitializer<Channel> pipeline) {
@@ -140,6 +172,9 @@ final class EmbeddedProxy implements AutoCloseable {
     @Override
     public void close() {
         client.finishAndReleaseAll();
+        for (EmbeddedChannel other : otherClients) {
+            other.finishAndReleaseAll();
+        }
         for (EmbeddedChannel node : nodeConnections) {
             node.finishAndReleaseAll();
         }

@@ -92,7 +92,7 @@ class ExchangeTest {
 
     @Test
     void aNodeResetBeforeTheResponseIs502AndTheClientStays() {
-        proxy = new EmbeddedProxy(c -> { });
+        proxy = new EmbeddedProxy(c -> c.retryBudgetPercent(0)); // no retry: see ExchangeRetryTest
         proxy.clientSends(GET);
         proxy.node(0).close();
         assertTrue(proxy.clientReceived().startsWith("HTTP/1.1 502 Bad Gateway"));
@@ -142,7 +142,7 @@ class ExchangeTest {
 
     @Test
     void aSilentNodeIs504AfterTheResponseTimeout() {
-        proxy = new EmbeddedProxy(c -> c.responseTimeoutMs(2_000));
+        proxy = new EmbeddedProxy(c -> c.responseTimeoutMs(2_000).retryBudgetPercent(0)); // see ExchangeRetryTest
         proxy.clientSends(GET);
         proxy.advance(1_999);
         assertEquals(RequestPhase.SENT, exchange().requestPhase());

@@ -98,6 +98,15 @@ class ClusterStatusTest {
     }
 
     @Test
+    void anEjectedNodeIsUnhealthyButNotConnectDown() {
+        dispatcher.cluster("web").node("a").setEjected(true, 4_000_000_000_000L);
+        NodeStatus a = dispatcher.clusterStatus("web").node("a");
+        assertTrue(a.ejected());
+        assertFalse(a.healthy());
+        assertFalse(a.connectDown(), "connectDown names a connect failure only, not every reason to be out");
+    }
+
+    @Test
     void readsWhatIsKnownOfEachAgent() {
         AgentSample sample = new AgentSample(1_000L, AgentSample.Source.POLL, Map.of("JVM_HEAP_USED%", 50.0));
         dispatcher.cluster("web").node("a").updateAgentSample(sample);

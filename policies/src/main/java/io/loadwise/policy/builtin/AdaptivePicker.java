@@ -72,7 +72,7 @@ final class AdaptivePicker implements Picker {
 
     private boolean eligible(int i, NodeView avoid, long now) {
         NodeView node = nodes.node(i);
-        return node.usable() && !cost.excluded(i, now) && !Avoid.matches(node, avoid);
+        return node.selectable() && !cost.excluded(i, now) && !Avoid.matches(node, avoid);
     }
 
     /**
@@ -87,7 +87,7 @@ final class AdaptivePicker implements Picker {
         for (int k = 0; k < n; k++) {
             int i = start + k < n ? start + k : start + k - n;
             NodeView node = nodes.node(i);
-            if (!node.usable() || cost.excluded(i, now)) {
+            if (!node.selectable() || cost.excluded(i, now)) {
                 continue;
             }
             if (Avoid.matches(node, avoid)) {

@@ -79,21 +79,21 @@ final class ArgminPicker implements Picker {
             int to = groupStarts[g + 1];
             if (to - from == 1) {
                 NodeView node = sorted[from];
-                if (node.usable() && !Avoid.matches(node, avoid)) {
+                if (node.selectable() && !Avoid.matches(node, avoid)) {
                     return node;
                 }
                 continue;
             }
             int eligible = 0;
             for (int i = from; i < to; i++) {
-                eligible += sorted[i].usable() && !Avoid.matches(sorted[i], avoid) ? 1 : 0;
+                eligible += sorted[i].selectable() && !Avoid.matches(sorted[i], avoid) ? 1 : 0;
             }
             if (eligible > 0) {
                 int target = eligible == 1 ? 0 : (tieCounter.getAndIncrement() & Integer.MAX_VALUE) % eligible;
                 NodeView first = null;
                 for (int i = from; i < to; i++) {
                     NodeView node = sorted[i];
-                    if (node.usable() && !Avoid.matches(node, avoid)) {
+                    if (node.selectable() && !Avoid.matches(node, avoid)) {
                         if (target-- == 0) {
                             return node;
                         }
@@ -121,7 +121,7 @@ final class ArgminPicker implements Picker {
         NodeView avoided = null;
         for (int i = 0; i < n; i++) {
             NodeView node = nodes.node(i);
-            if (!node.usable()) {
+            if (!node.selectable()) {
                 continue;
             }
             int rank = load.rank(node);
@@ -164,7 +164,7 @@ final class ArgminPicker implements Picker {
         int n = nodes.size();
         for (int i = 0; i < n; i++) {
             NodeView node = nodes.node(i);
-            if (node.usable() && !Avoid.matches(node, avoid) && load.rank(node) == bestRank
+            if (node.selectable() && !Avoid.matches(node, avoid) && load.rank(node) == bestRank
                     && (node == best || load.compare(node, best, bestRank) == 0) && target-- == 0) {
                 return node;
             }

@@ -103,7 +103,7 @@ public final class ProbedResponseTimePolicy implements LoadBalancingPolicy {
                     }
                 }
                 NodeView node = nodes.node(low);
-                if (node.usable() && !Avoid.matches(node, avoid)) {
+                if (node.selectable() && !Avoid.matches(node, avoid)) {
                     return node;
                 }
             }

@@ -54,14 +54,14 @@ public final class RandomPolicy implements LoadBalancingPolicy {
         public NodeView pick(NodeView avoid) {
             int n = nodes.size();
             NodeView first = nodes.node(n == 1 ? 0 : random.nextInt(n));
-            if (first.usable() && !Avoid.matches(first, avoid)) {
+            if (first.selectable() && !Avoid.matches(first, avoid)) {
                 return first;
             }
             int eligible = 0;
             NodeView avoided = null;
             for (int i = 0; i < n; i++) {
                 NodeView node = nodes.node(i);
-                if (node.usable()) {
+                if (node.selectable()) {
                     if (Avoid.matches(node, avoid)) {
                         avoided = node;
                     } else {
@@ -75,7 +75,7 @@ public final class RandomPolicy implements LoadBalancingPolicy {
             int target = eligible == 1 ? 0 : random.nextInt(eligible);
             for (int i = 0; i < n; i++) {
                 NodeView node = nodes.node(i);
-                if (node.usable() && !Avoid.matches(node, avoid) && target-- == 0) {
+                if (node.selectable() && !Avoid.matches(node, avoid) && target-- == 0) {
                     return node;
                 }
             }

@@ -97,7 +97,7 @@ final class SmoothWrrTable {
         for (int d = 0; d < maxDraws; d++) {
             // Masking the sign bit keeps the division 32-bit; the cycle jumps once per 2^31 picks.
             NodeView node = slots[(cursor.getAndIncrement() & Integer.MAX_VALUE) % length];
-            if (node.usable() && !Avoid.matches(node, avoid)) {
+            if (node.selectable() && !Avoid.matches(node, avoid)) {
                 return node;
             }
         }
