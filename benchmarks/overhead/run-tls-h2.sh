@@ -9,7 +9,7 @@
 #   ./loadwise bench overhead --only tls-h2
 #   RUNS=1 DURATION=5 ROWS="h2-1k" benchmarks/overhead/run-tls-h2.sh
 #
-# Environment: RUNS (3), DURATION (seconds, 10), WARMUP (seconds, 5), CONNECTIONS (50), STREAMS (h2load -m,
+# Environment: RUNS (3), DURATION (seconds, 10), WARMUP (seconds per client and target, 15: the JIT), CONNECTIONS (50), STREAMS (h2load -m,
 # 10), ROWS ("https1-1k https1-16k h2-1k h2-16k"), TARGETS ("haproxy-1t nginx-1w loadwise-l7-1t"), OUT, JAR,
 # LOADWISE_JAVA_OPTS (JVM options for Loadwise; empty by default: what ships).
 set -euo pipefail
@@ -19,7 +19,7 @@ ROOT="$(cd "$HERE/../.." && pwd)"
 OUT="${OUT:-$ROOT/benchmarks/results/$(date -u +%F)-overhead/tls-h2}"
 RUNS="${RUNS:-3}"
 DURATION="${DURATION:-10}"
-WARMUP="${WARMUP:-5}"
+WARMUP="${WARMUP:-15}"
 CONNECTIONS="${CONNECTIONS:-50}"
 STREAMS="${STREAMS:-10}"
 ROWS="${ROWS:-https1-1k https1-16k h2-1k h2-16k}"
