@@ -9,6 +9,7 @@
 #
 #   benchmarks/overhead/run-overhead.sh                  # 3 rounds x 10 s, sizes 1k 16k 256k, -c50 and -c200
 #   RUNS=1 DURATION=5s SIZES=1k CONNECTIONS=50 TARGETS="direct haproxy-1t loadwise-l7-1t" benchmarks/overhead/run-overhead.sh
+#   benchmarks/overhead/run-overhead.sh --only tls-h2    # HTTPS/1.1 and h2 over TLS instead (run-tls-h2.sh)
 #
 # Environment: RUNS, DURATION, WARMUP, SIZES, CONNECTIONS, TARGETS, IDLE_CONNECTIONS (0 skips the idle test),
 # OUT (results folder), JAR (the loadwise.jar to measure), LOADWISE_JAVA_OPTS (JVM options for Loadwise;
@@ -17,6 +18,12 @@ set -euo pipefail
 
 HERE="$(cd "$(dirname "$0")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
+case "${1:-} ${2:-}" in
+  " ") ;;
+  "--only proxy") ;;
+  "--only tls-h2") exec bash "$HERE/run-tls-h2.sh" ;; # HTTPS/1.1 and h2 rows: results in <date>-overhead/tls-h2/
+  *) echo "usage: run-overhead.sh [--only proxy|tls-h2]" >&2; exit 2 ;;
+esac
 OUT="${OUT:-$ROOT/benchmarks/results/$(date -u +%F)-overhead/proxy}"
 RUNS="${RUNS:-3}"
 DURATION="${DURATION:-10s}"

@@ -1,6 +1,7 @@
 /**
  * Test doubles shared by the modules' tests (the artifact {@code loadwise-testsupport}, used only in
- * {@code test} scope): a TCP echo server and policies simple enough that a test can predict each pick.
+ * {@code test} scope): a TCP echo server, policies simple enough that a test can predict each pick, and
+ * {@link io.loadwise.testsupport.TestPki}, a throw-away CA made with the {@code openssl} command line.
  *
  * <p>The jar registers no policy itself: a module lists the ones its tests use in its own
  * {@code src/test/resources/META-INF/services/io.loadwise.policy.LoadBalancingPolicy}, so each module's

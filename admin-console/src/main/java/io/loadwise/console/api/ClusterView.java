@@ -14,8 +14,10 @@ import io.loadwise.dispatcher.control.HealthStatus;
 import io.loadwise.dispatcher.control.ListenerStatus;
 import io.loadwise.dispatcher.control.NodeStatus;
 import io.loadwise.dispatcher.control.PolicyStatus;
+import io.loadwise.dispatcher.tls.CertificateInfo;
 import io.loadwise.policy.AgentSample;
 import java.net.InetSocketAddress;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -30,7 +32,39 @@ import java.util.Map;
  *     secret shows as {@value AgentSettings#HIDDEN}, which a {@code PUT} keeps (see {@link ClustersResource})
  */
 record ClusterView(String name, Mode mode, Listen listen, PolicyInForce policy, Balance balance, Affinity affinity,
-        AffinityCounts affinityCounts, List<NodeView> nodes, ClusterConfig config, ListenerStatus listener) {
+        AffinityCounts affinityCounts, List<NodeView> nodes, ClusterConfig config, ListenerView listener) {
+
+    /**
+     * What the listener speaks and, on TLS, the certificates in use (as last reloaded). Built from the
+     * dispatcher's {@link ListenerStatus} so that the JSON holds text and numbers only: {@code notAfter} is
+     * ISO-8601 ({@code 2026-12-23T10:00:00Z}), {@code expiresSoon} is true from
+     * {@link CertificateInfo#EXPIRY_WARNING} (14 days) before it, and after.
+     */
+    record ListenerView(List<String> protocols, boolean tls, String tlsProvider, List<String> tlsVersions,
+            List<CertificateView> certificates, List<String> warnings) {
+
+        static ListenerView of(ListenerStatus listener, Instant now) {
+            if (listener == null) {
+                return null;
+            }
+            List<CertificateView> certificates = new ArrayList<>();
+            for (CertificateInfo info : listener.certificates()) {
+                certificates.add(new CertificateView(info.subject(), info.subjectAltNames(), info.issuer(),
+                        info.notAfter().toString(), Math.floorDiv(info.secondsToExpiry(now), 86_400L),
+                        info.expiresSoon(now), info.serverNames()));
+            }
+            return new ListenerView(listener.protocols(), listener.tls(), listener.tlsProvider(),
+                    listener.tlsVersions(), List.copyOf(certificates), listener.warnings());
+        }
+    }
+
+    /**
+     * @param daysToExpiry whole days until {@code notAfter}, negative once expired
+     * @param serverNames the SNI names it is served for; empty for the default certificate
+     */
+    record CertificateView(String subject, List<String> subjectAltNames, String issuer, String notAfter,
+            long daysToExpiry, boolean expiresSoon, List<String> serverNames) {
+    }
 
     /** @param bound the address actually bound, {@code null} when not listening */
     record Listen(String configured, String bound) {
@@ -149,7 +183,7 @@ record ClusterView(String name, Mode mode, Listen listen, PolicyInForce policy, 
                 new Listen(config.listen(), bound == null ? null : bound.getHostString() + ":" + bound.getPort()),
                 PolicyInForce.of(cluster.policy()), http ? config.balanceOrDefault() : null,
                 http ? config.affinityOrDefault() : null, cluster.affinity(), nodes,
-                withSecretHidden(withoutKeyPasswords(config)), cluster.listener());
+                withSecretHidden(withoutKeyPasswords(config)), ListenerView.of(cluster.listener(), Instant.now()));
     }
 
     /** The API never returns an agent secret: it shows that there is one, and a PUT keeps it. */
@@ -179,7 +213,7 @@ record ClusterView(String name, Mode mode, Listen listen, PolicyInForce policy, 
     }
 
     /** What the API shows for a TLS key password; a {@code PUT} that sends it back keeps the password in force. */
-    static final String KEY_PASSWORD_SET = "(set)";
+    static final String KEY_PASSWORD_SET = TlsConfig.KEY_PASSWORD_SET;
 
     private static String hidden(String password) {
         return password == null ? null : KEY_PASSWORD_SET;

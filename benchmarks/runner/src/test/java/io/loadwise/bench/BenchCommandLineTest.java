@@ -118,7 +118,7 @@ class BenchCommandLineTest {
     void overheadNamesAnUnknownBenchmark() {
         Result bad = bench("overhead", "--only", "disk", "--root", tmp.toString());
         assertEquals(2, bad.code());
-        assertTrue(bad.err().contains("--only: unknown benchmark 'disk'; known: proxy, policies, agent"), bad.err());
+        assertTrue(bad.err().contains("--only: unknown benchmark 'disk'; known: proxy, tls-h2, policies, agent"), bad.err());
         assertFalse(Files.exists(tmp.resolve("benchmarks")), "no script ran");
     }
 

@@ -10,7 +10,7 @@ import java.util.List;
  *
  * @param certificate the certificate chain, leaf first
  * @param key the private key (PKCS#8; encrypted when {@code keyPassword} is given)
- * @param keyPassword the password of an encrypted key
+ * @param keyPassword the password of an encrypted key; never shown by the admin API ({@value #KEY_PASSWORD_SET})
  * @param protocols TLS versions offered; default TLS 1.3 and 1.2
  * @param ciphers cipher suites (names as the JDK spells them); default the modern AEAD suites
  * @param clientCa CA certificates that client certificates must chain to
@@ -33,6 +33,11 @@ public record TlsConfig(
 
     public static final List<String> DEFAULT_PROTOCOLS = List.of("TLSv1.3", "TLSv1.2");
     public static final int DEFAULT_RELOAD_CHECK_MS = 5_000;
+    /**
+     * What the admin API shows in place of a {@code keyPassword}; a {@code PUT} that sends it back keeps the
+     * password in force, and the validator refuses it as a password of its own.
+     */
+    public static final String KEY_PASSWORD_SET = "(set)";
 
     public List<String> protocolsOrDefault() {
         return protocols == null ? DEFAULT_PROTOCOLS : protocols;

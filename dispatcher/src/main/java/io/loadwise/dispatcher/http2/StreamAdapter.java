@@ -24,9 +24,14 @@ import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http2.DefaultHttp2DataFrame;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.DefaultHttp2HeadersFrame;
+import io.netty.handler.codec.http2.DefaultHttp2ResetFrame;
 import io.netty.handler.codec.http2.Http2DataFrame;
+import io.netty.handler.codec.http2.Http2Error;
+import io.netty.handler.codec.http2.Http2Exception;
+import io.netty.handler.codec.http2.Http2FrameStreamException;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2HeadersFrame;
+import io.netty.handler.codec.http2.Http2ResetFrame;
 import io.netty.handler.codec.http2.HttpConversionUtil;
 import io.netty.util.AsciiString;
 import io.netty.util.ReferenceCountUtil;
@@ -44,8 +49,10 @@ import org.slf4j.LoggerFactory;
  * <p>The request goes on to a node as HTTP/1.1, so everything HTTP/2 tolerates but HTTP/1.1 would read
  * differently is refused here (RFC 9113 §8.2.1, §8.3): control characters or surrounding white space in
  * a value, a path that is not origin-form, connection-specific headers, a {@code content-length} the
- * DATA frames do not add up to. A refused request gets a 400 (405 for CONNECT) on its stream, and its
- * body never reaches a node.
+ * DATA frames do not add up to, pseudo-header fields missing or among trailers, HEADERS in the middle of
+ * a body. Such a request is malformed (RFC 9113 §8.1.1): its stream is reset with {@code PROTOCOL_ERROR}
+ * and its body never reaches a node. CONNECT gets a 405, a request with neither {@code :authority} nor
+ * {@code host} a 400.
  */
 final class StreamAdapter extends ChannelDuplexHandler {
 
@@ -66,6 +73,8 @@ final class StreamAdapter extends ChannelDuplexHandler {
     /** {@code content-length} of the request, or -1. */
     private long declaredLength = -1;
     private long received;
+    /** This side reset the stream (a malformed request): nothing more is written to it. */
+    private boolean reset;
     /** A 1xx head went out: the empty last content that ends it is not the end of the stream. */
     private boolean informationalEnd;
 
@@ -99,7 +108,7 @@ final class StreamAdapter extends ChannelDuplexHandler {
         CharSequence path = h2.path();
         CharSequence authority = h2.authority();
         if (method == null) {
-            refuse(ctx, HttpResponseStatus.BAD_REQUEST, "no :method");
+            malformed(ctx, "no :method");
             return;
         }
         if (AsciiString.contentEquals(method, "CONNECT")) {
@@ -107,19 +116,19 @@ final class StreamAdapter extends ChannelDuplexHandler {
             return;
         }
         if (h2.scheme() == null || path == null || path.length() == 0) {
-            refuse(ctx, HttpResponseStatus.BAD_REQUEST, "missing :scheme or :path");
+            malformed(ctx, "missing :scheme or :path");
             return;
         }
         if (!originForm(path, method)) {
-            refuse(ctx, HttpResponseStatus.BAD_REQUEST, "invalid :path");
+            malformed(ctx, "invalid :path");
             return;
         }
         if (!isToken(method)) {
-            refuse(ctx, HttpResponseStatus.BAD_REQUEST, "invalid :method");
+            malformed(ctx, "invalid :method");
             return;
         }
         if (authority != null && !validValue(authority)) {
-            refuse(ctx, HttpResponseStatus.BAD_REQUEST, "invalid :authority");
+            malformed(ctx, "invalid :authority");
             return;
         }
         HttpHeaders headers = new DefaultHttpHeaders();
@@ -133,11 +142,11 @@ final class StreamAdapter extends ChannelDuplexHandler {
             AsciiString lower = AsciiString.of(name).toLowerCase();
             if (CONNECTION_SPECIFIC.contains(lower) || (lower.equals(TE) && !AsciiString.contentEqualsIgnoreCase(
                     value, "trailers"))) {
-                refuse(ctx, HttpResponseStatus.BAD_REQUEST, "connection-specific header " + name);
+                malformed(ctx, "connection-specific header " + name);
                 return;
             }
             if (!validValue(value)) {
-                refuse(ctx, HttpResponseStatus.BAD_REQUEST, "invalid value of " + name);
+                malformed(ctx, "invalid value of " + name);
                 return;
             }
             if (lower.equals(COOKIE)) {
@@ -162,13 +171,13 @@ final class StreamAdapter extends ChannelDuplexHandler {
         } else {
             String length = headers.get(HttpHeaderNames.CONTENT_LENGTH);
             if (headers.getAll(HttpHeaderNames.CONTENT_LENGTH).size() > 1) {
-                refuse(ctx, HttpResponseStatus.BAD_REQUEST, "more than one content-length");
+                malformed(ctx, "more than one content-length");
                 return;
             }
             if (length != null) {
                 declaredLength = parseLength(length);
                 if (declaredLength < 0) {
-                    refuse(ctx, HttpResponseStatus.BAD_REQUEST, "invalid content-length");
+                    malformed(ctx, "invalid content-length");
                     return;
                 }
                 bodyLength = declaredLength;
@@ -226,13 +235,64 @@ final class StreamAdapter extends ChannelDuplexHandler {
         ctx.fireChannelRead(last);
     }
 
-    /** The body went wrong after the head went on: the exchange fails it, and nothing more reaches the node. */
+    /**
+     * The body went wrong after the head went on (RFC 9113 §8.1.1: malformed): the stream is reset with
+     * {@code PROTOCOL_ERROR}, the exchange fails the request, and nothing more reaches the node; what the
+     * exchange would answer is dropped ({@link #reset}).
+     */
     private void bodyFailed(ChannelHandlerContext ctx, String reason) {
         refused = true;
-        log.debug("cluster {}: HTTP/2 stream {}: {}", cluster.name(), ctx.channel(), reason);
+        log.debug("cluster {}: HTTP/2 stream {}: malformed request, RST_STREAM PROTOCOL_ERROR ({})", cluster.name(),
+                ctx.channel(), reason);
+        resetStream(ctx);
         LastHttpContent failed = new DefaultLastHttpContent(Unpooled.EMPTY_BUFFER);
         failed.setDecoderResult(DecoderResult.failure(new BadMessage(HttpResponseStatus.BAD_REQUEST, reason)));
         ctx.fireChannelRead(failed);
+    }
+
+    /**
+     * A malformed request head (RFC 9113 §8.1.1, §8.2.1, §8.3.1): a stream error of type
+     * {@code PROTOCOL_ERROR}, as the RFC requires, rather than a response; nothing reaches a node.
+     */
+    private void malformed(ChannelHandlerContext ctx, String reason) {
+        refused = true;
+        log.debug("cluster {}: HTTP/2 stream {}: malformed request, RST_STREAM PROTOCOL_ERROR ({})", cluster.name(),
+                ctx.channel(), reason);
+        cluster.counters().requestStarted();
+        cluster.counters().requestFailed();
+        resetStream(ctx);
+    }
+
+    private void resetStream(ChannelHandlerContext ctx) {
+        resetStream(ctx, Http2Error.PROTOCOL_ERROR);
+    }
+
+    private void resetStream(ChannelHandlerContext ctx, Http2Error error) {
+        reset = true;
+        ctx.writeAndFlush(new DefaultHttp2ResetFrame(error)).addListener(ChannelFutureListener.CLOSE);
+    }
+
+    /**
+     * A stream error the codec found (DATA or HEADERS on a half-closed stream, a PRIORITY frame of the wrong
+     * size, a zero or overflowing WINDOW_UPDATE, an invalid header field): Netty's frame codec hands it to the
+     * stream (as the {@link Http2Exception.StreamException} itself) rather than answering it, and a stream
+     * channel that just closed would reset with {@code CANCEL}.
+     * The stream is reset here with the error's own code (RFC 9113 §5.4.2); the exchange sees it close.
+     */
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        Http2Error error = cause instanceof Http2FrameStreamException frame ? frame.error()
+                : cause instanceof Http2Exception.StreamException stream ? stream.error() : null;
+        if (error != null) {
+            refused = true;
+            if (!reset) {
+                log.debug("cluster {}: HTTP/2 stream {}: stream error {} ({})", cluster.name(), ctx.channel(), error,
+                        cause.getMessage());
+                resetStream(ctx, error);
+            }
+            return;
+        }
+        ctx.fireExceptionCaught(cause);
     }
 
     /** Answers a request refused before it reached the exchange. */
@@ -258,7 +318,10 @@ final class StreamAdapter extends ChannelDuplexHandler {
 
     @Override
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
-        if (msg instanceof HttpResponse response) {
+        if (reset && !(msg instanceof Http2ResetFrame)) {
+            ReferenceCountUtil.release(msg); // the stream was reset: the exchange's answer has nowhere to go
+            promise.trySuccess();
+        } else if (msg instanceof HttpResponse response) {
             boolean informational = response.status().code() < 200;
             Http2Headers headers = HttpConversionUtil.toHttp2Headers(response, false);
             if (msg instanceof FullHttpResponse full) {

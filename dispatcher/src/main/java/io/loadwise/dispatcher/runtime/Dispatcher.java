@@ -16,6 +16,7 @@ import io.loadwise.dispatcher.control.NodeRegistration;
 import io.loadwise.dispatcher.control.RegistrationRefusedException;
 import io.loadwise.dispatcher.control.RegistrationReply;
 import io.loadwise.dispatcher.control.ReloadResult;
+import io.loadwise.dispatcher.http.HttpProxyServer;
 import io.loadwise.dispatcher.metrics.CounterReading;
 import io.loadwise.dispatcher.metrics.MetricsSnapshot;
 import io.loadwise.dispatcher.monitor.AgentStats;
@@ -351,8 +352,23 @@ public final class Dispatcher implements ClusterControl, AutoCloseable {
             throw e;
         }
         ReloadResult result = applyChecked(next);
+        recheckCertificates();
         log.info("reloaded {}: {}", source.describe(), result.summary());
         return result;
+    }
+
+    /**
+     * A reload also re-reads the certificate files of every TLS listener it kept, at once rather than at its
+     * watcher's next check: a certificate replaced on disk is served from the next new connection, and open
+     * connections keep their session. (The validator has just loaded the same files, so a pair that does not
+     * match refused the reload before this point.)
+     */
+    private void recheckCertificates() {
+        for (RunningCluster rc : running.values()) {
+            if (rc.listener() instanceof HttpProxyServer http && http.tls() != null) {
+                http.tls().checkFiles();
+            }
+        }
     }
 
     /**

@@ -3,7 +3,9 @@ package io.loadwise.dispatcher.tls;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.DecoderException;
+import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.ssl.NotSslRecordException;
+import io.netty.handler.ssl.SniCompletionEvent;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import javax.net.ssl.SSLException;
 import org.slf4j.Logger;
@@ -11,8 +13,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Handshake failures (a client offering only TLS 1.0, no common cipher, a client certificate missing or
- * not trusted) are logged here at debug, in one line, and the connection closed; they never reach the
- * HTTP handlers as stack traces.
+ * not trusted, a ClientHello that does not arrive within the handshake timeout or is longer than
+ * {@link ServerNameSelector#MAX_CLIENT_HELLO_BYTES}) are logged here at debug, in one line, and the
+ * connection closed; they never reach the HTTP handlers as stack traces. Whatever follows a failure on
+ * the same connection (the close's aftermath) is dropped with it.
  */
 final class HandshakeEvents extends ChannelInboundHandlerAdapter {
 
@@ -27,6 +31,16 @@ final class HandshakeEvents extends ChannelInboundHandlerAdapter {
 
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+        if (evt instanceof SniCompletionEvent hello && !hello.isSuccess()) {
+            // no ClientHello within the handshake timeout, or one longer than the bound
+            if (!failed) {
+                failed = true;
+                log.debug("{}: TLS ClientHello from {} refused: {}", listener, ctx.channel().remoteAddress(),
+                        reason(hello.cause()));
+            }
+            ctx.close();
+            return;
+        }
         if (evt instanceof SslHandshakeCompletionEvent done && !done.isSuccess()) {
             if (!failed) {
                 failed = true;
@@ -42,7 +56,8 @@ final class HandshakeEvents extends ChannelInboundHandlerAdapter {
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         Throwable tls = cause instanceof DecoderException && cause.getCause() != null ? cause.getCause() : cause;
-        if (tls instanceof SSLException || tls instanceof NotSslRecordException) {
+        if (tls instanceof SSLException || tls instanceof NotSslRecordException
+                || tls instanceof TooLongFrameException || failed) {
             if (!failed) {
                 failed = true;
                 log.debug("{}: TLS error with {}: {}", listener, ctx.channel().remoteAddress(), reason(tls));

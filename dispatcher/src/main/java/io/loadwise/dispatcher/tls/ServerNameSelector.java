@@ -15,8 +15,16 @@ import javax.net.ssl.SSLParameters;
  */
 final class ServerNameSelector extends SniHandler {
 
+    /**
+     * The longest ClientHello accepted (its announced length; Netty's default is 16 MiB, buffered until the
+     * handshake timeout). Real ones are a few hundred bytes to a few KiB (post-quantum key shares, many
+     * PSKs); a longer one is refused as soon as its length is read.
+     */
+    static final int MAX_CLIENT_HELLO_BYTES = 64 * 1024;
+
+    /** @param handshakeTimeoutMs for the ClientHello, and then for the whole handshake */
     ServerNameSelector(Supplier<ServerTls> contexts, long handshakeTimeoutMs) {
-        super(hostname -> contexts.get().select(hostname), handshakeTimeoutMs);
+        super(hostname -> contexts.get().select(hostname), MAX_CLIENT_HELLO_BYTES, handshakeTimeoutMs);
     }
 
     @Override

@@ -92,6 +92,7 @@ public final class TlsConfigCheck {
                 }
             }
         }
+        checkNotMask(at, tls.keyPassword(), errors);
         if (tls.ciphers() != null && tls.ciphers().isEmpty()) {
             errors.add(at + ".ciphers: empty (leave it out for the default modern suites)");
         }
@@ -114,6 +115,7 @@ public final class TlsConfigCheck {
                 errors.add(entryAt + ": missing");
                 continue;
             }
+            checkNotMask(entryAt, entry.keyPassword(), errors);
             if (entry.serverNamesOrEmpty().isEmpty()) {
                 errors.add(entryAt + ".serverNames: missing (the names this certificate is served for)");
             }
@@ -130,6 +132,14 @@ public final class TlsConfigCheck {
             ServerTls.load(at, tls, TlsProviders.preferred(), ServerTls.alpnFor(http2));
         } catch (TlsFileException e) {
             errors.add(e.getMessage());
+        }
+    }
+
+    /** The API's mask, sent where no password is in force for that key: named, rather than "wrong keyPassword". */
+    private static void checkNotMask(String at, String keyPassword, List<String> errors) {
+        if (TlsConfig.KEY_PASSWORD_SET.equals(keyPassword)) {
+            errors.add(at + ".keyPassword: '" + TlsConfig.KEY_PASSWORD_SET + "' is what the API shows in place of a "
+                    + "password, not a password; give the real one");
         }
     }
 

@@ -82,6 +82,7 @@ class AdversarialSuiteTest {
         all.addAll(RetryQueueCases.all());
         all.addAll(ConnectionLimitCases.all());
         all.addAll(Http2Cases.all());
+        all.addAll(TlsCases.all());
         return all;
     }
 

@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 /**
  * The cluster a case runs against: an HTTP cluster on {@code 127.0.0.1:0} with round robin over the raw
@@ -19,6 +20,8 @@ import java.util.Map;
 final class ClusterOverrides {
 
     private final Map<String, String> values = new LinkedHashMap<>();
+    /** What a Java case sets that has no text form (a {@code tls} object); applied last. */
+    private UnaryOperator<ClusterConfig.Builder> extra = UnaryOperator.identity();
 
     /** Adds {@code key=value}; an unknown key is refused here, when the corpus is read. */
     ClusterOverrides set(String assignment) {
@@ -37,6 +40,13 @@ final class ClusterOverrides {
         return set(key + "=" + value);
     }
 
+    /** For Java cases: fields that are objects, such as {@code tls}. */
+    ClusterOverrides with(UnaryOperator<ClusterConfig.Builder> more) {
+        UnaryOperator<ClusterConfig.Builder> before = extra;
+        extra = b -> more.apply(before.apply(b));
+        return this;
+    }
+
     ClusterConfig build(String name, List<String> nodeAddresses) {
         List<NodeConfig> nodes = new ArrayList<>();
         List<String> contexts = values.containsKey("contexts") ? commaList(values.get("contexts")) : null;
@@ -50,7 +60,7 @@ final class ClusterOverrides {
         for (Map.Entry<String, String> entry : values.entrySet()) {
             apply(builder, entry.getKey(), entry.getValue());
         }
-        return builder.build();
+        return extra.apply(builder).build();
     }
 
     private static void apply(ClusterConfig.Builder b, String key, String value) {

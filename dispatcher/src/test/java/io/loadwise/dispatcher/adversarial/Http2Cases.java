@@ -41,6 +41,18 @@ final class Http2Cases {
                 new JavaCase(GROUP, "data-beyond-content-length-never-reaches-the-node", "h2-downgrade",
                         Http2Cases::dataBeyondContentLength),
                 new JavaCase(GROUP, "streams-beyond-max-concurrent-are-refused", "h2", Http2Cases::tooManyStreams),
+                new JavaCase(GROUP, "a-request-without-method-gets-rst-stream-protocol-error", "RFC 9113 8.3.1",
+                        Http2Cases::noMethod),
+                new JavaCase(GROUP, "data-short-of-content-length-gets-rst-stream-protocol-error", "RFC 9113 8.1.1",
+                        Http2Cases::dataShortOfContentLength),
+                new JavaCase(GROUP, "data-on-a-half-closed-stream-gets-rst-stream-stream-closed", "RFC 9113 5.1",
+                        c -> frameOnHalfClosedStream(c, false)),
+                new JavaCase(GROUP, "headers-on-a-half-closed-stream-get-rst-stream-protocol-error", "RFC 9113 5.1",
+                        c -> frameOnHalfClosedStream(c, true)),
+                new JavaCase(GROUP, "a-stream-window-beyond-2^31-1-gets-rst-stream-flow-control-error",
+                        "RFC 9113 6.9.1", Http2Cases::streamWindowOverflow),
+                new JavaCase(GROUP, "a-priority-frame-of-4-bytes-gets-rst-stream-frame-size-error", "RFC 9113 6.3",
+                        Http2Cases::shortPriority),
                 new JavaCase(GROUP, "goaway-on-shutdown", "h2", Http2Cases::goAwayOnShutdown));
     }
 
@@ -181,6 +193,132 @@ final class Http2Cases {
         assertTrue(node.requests().size() <= 1, node.requests().size() + " requests reached the node");
         assertTrue(raw.indexOf("smuggled") < 0, "bytes beyond content-length reached the node: "
                 + Escapes.show(raw.toString()));
+    }
+
+    /** RST_STREAM error codes (RFC 9113 §7). */
+    private static final int PROTOCOL_ERROR = 0x1;
+    private static final int FLOW_CONTROL_ERROR = 0x3;
+    private static final int STREAM_CLOSED = 0x5;
+    private static final int FRAME_SIZE_ERROR = 0x6;
+    private static final int WINDOW_UPDATE = 8;
+    private static final int PRIORITY = 2;
+
+    /**
+     * The first RST_STREAM or GOAWAY on stream 1 (or the connection): it must be an RST_STREAM with
+     * {@code code}, the connection stays open (a PING is still answered), and nothing reached the node.
+     */
+    private static void assertStreamReset(H2RawClient client, RawNode node, int code) throws Exception {
+        H2RawClient.Frame frame;
+        while ((frame = client.read()) != null && frame.type() != RST_STREAM && frame.type() != H2RawClient.GOAWAY) {
+            // SETTINGS, WINDOW_UPDATE, a response that must not come
+            assertTrue(frame.stream() != 1 || frame.type() == WINDOW_UPDATE, "stream 1 got frame type "
+                    + frame.type() + " before its reset");
+        }
+        assertNotNull(frame, "neither RST_STREAM nor GOAWAY");
+        assertEquals(RST_STREAM, frame.type(), "a stream error, not a connection error");
+        assertEquals(1, frame.stream());
+        assertEquals(code, rstError(frame));
+        byte[] ping = "stillup!".getBytes(StandardCharsets.US_ASCII);
+        client.write(frame(PING, 0, 0, ping));
+        H2RawClient.Frame pong;
+        while ((pong = client.read()) != null && pong.type() != PING) {
+            // whatever else is in flight
+        }
+        assertNotNull(pong, "the connection did not survive the stream error");
+        assertEquals(0, node.requests().size(), "the malformed request reached the node");
+    }
+
+    private static int rstError(H2RawClient.Frame frame) {
+        byte[] p = frame.payload();
+        return ((p[0] & 0xff) << 24) | ((p[1] & 0xff) << 16) | ((p[2] & 0xff) << 8) | (p[3] & 0xff);
+    }
+
+    private static void noMethod(CaseContext ctx) throws Exception {
+        RawNode node = ctx.node(NodeScript.ECHO_LINE);
+        H2RawClient client = client(ctx, ctx.proxy(new ClusterOverrides(), node));
+        ByteArrayOutputStream block = new ByteArrayOutputStream();
+        H2RawClient.literal(block, ":scheme", "http");
+        H2RawClient.literal(block, ":path", "/no-method");
+        H2RawClient.literal(block, ":authority", "x");
+        client.write(frame(HEADERS, END_HEADERS | END_STREAM, 1, block.toByteArray()));
+        assertStreamReset(client, node, PROTOCOL_ERROR);
+    }
+
+    private static void dataShortOfContentLength(CaseContext ctx) throws Exception {
+        RawNode node = ctx.node(NodeScript.ECHO_LINE);
+        H2RawClient client = client(ctx, ctx.proxy(new ClusterOverrides(), node));
+        client.write(frame(HEADERS, END_HEADERS, 1, H2RawClient.requestBlock("POST", "/a", "content-length", "10")));
+        client.write(frame(DATA, END_STREAM, 1, "12345".getBytes(StandardCharsets.US_ASCII)));
+        H2RawClient.Frame frame;
+        while ((frame = client.read()) != null && frame.type() != RST_STREAM && frame.type() != H2RawClient.GOAWAY) {
+            assertTrue(frame.stream() != 1 || frame.type() == WINDOW_UPDATE, "stream 1 got a response: " + frame.type());
+        }
+        assertNotNull(frame, "neither RST_STREAM nor GOAWAY");
+        assertEquals(RST_STREAM, frame.type());
+        assertEquals(PROTOCOL_ERROR, rstError(frame));
+        // the head may have gone on to the node (a body streams), but the node's request is cut, never whole
+    }
+
+    /**
+     * After a request's END_STREAM, DATA or a second HEADERS on the same stream (h2spec 5.1/5, 5.1/6): a stream
+     * error, the connection goes on. DATA gets STREAM_CLOSED as RFC 9113 §5.1 says; HEADERS gets Netty's
+     * PROTOCOL_ERROR ("too many headers"), a stream error all the same (the RFC's code would be STREAM_CLOSED).
+     */
+    private static void frameOnHalfClosedStream(CaseContext ctx, boolean headers) throws Exception {
+        RawNode node = ctx.node(NodeScript.ECHO_LINE);
+        H2RawClient client = client(ctx, ctx.proxy(new ClusterOverrides(), node));
+        ByteArrayOutputStream both = new ByteArrayOutputStream();
+        both.writeBytes(frame(HEADERS, END_HEADERS | END_STREAM, 1, H2RawClient.requestBlock("GET", "/ended")));
+        ByteArrayOutputStream trailer = new ByteArrayOutputStream();
+        H2RawClient.literal(trailer, "x-late", "1"); // a well-formed field section: only the stream state is wrong
+        both.writeBytes(headers ? frame(HEADERS, END_HEADERS, 1, trailer.toByteArray()) // as h2spec 5.1/6 sends it
+                : frame(DATA, END_STREAM, 1, "late".getBytes(StandardCharsets.US_ASCII)));
+        client.write(both.toByteArray()); // one write: the DATA arrives before any response could end the stream
+        H2RawClient.Frame frame;
+        while ((frame = client.read()) != null && frame.type() != RST_STREAM && frame.type() != H2RawClient.GOAWAY) {
+            // the response may begin first
+        }
+        assertNotNull(frame, "neither RST_STREAM nor GOAWAY");
+        assertEquals(RST_STREAM, frame.type());
+        assertEquals(headers ? PROTOCOL_ERROR : STREAM_CLOSED, rstError(frame));
+        for (NodeRequest request : node.requests()) {
+            assertTrue(new String(request.raw(), StandardCharsets.ISO_8859_1).indexOf("late") < 0,
+                    "a frame after END_STREAM reached the node");
+        }
+    }
+
+    private static void streamWindowOverflow(CaseContext ctx) throws Exception {
+        RawNode node = ctx.node(NodeScript.ECHO_LINE);
+        H2RawClient client = client(ctx, ctx.proxy(new ClusterOverrides(), node));
+        byte[] increment = {0x7f, (byte) 0xff, (byte) 0xff, (byte) 0xff};
+        ByteArrayOutputStream burst = new ByteArrayOutputStream();
+        burst.writeBytes(frame(HEADERS, END_HEADERS, 1, H2RawClient.requestBlock("POST", "/w")));
+        burst.writeBytes(frame(WINDOW_UPDATE, 0, 1, increment));
+        burst.writeBytes(frame(WINDOW_UPDATE, 0, 1, increment));
+        client.write(burst.toByteArray());
+        H2RawClient.Frame frame;
+        while ((frame = client.read()) != null && frame.type() != RST_STREAM && frame.type() != H2RawClient.GOAWAY) {
+            // settings
+        }
+        assertNotNull(frame, "neither RST_STREAM nor GOAWAY");
+        assertEquals(RST_STREAM, frame.type(), "a stream error (RFC 9113 6.9.1), not a connection error");
+        assertEquals(FLOW_CONTROL_ERROR, rstError(frame), "not CANCEL: the error's own code");
+    }
+
+    private static void shortPriority(CaseContext ctx) throws Exception {
+        RawNode node = ctx.node(NodeScript.ECHO_LINE);
+        H2RawClient client = client(ctx, ctx.proxy(new ClusterOverrides(), node));
+        ByteArrayOutputStream burst = new ByteArrayOutputStream();
+        burst.writeBytes(frame(HEADERS, END_HEADERS, 1, H2RawClient.requestBlock("POST", "/p")));
+        burst.writeBytes(frame(PRIORITY, 0, 1, new byte[] {0, 0, 0, 0}));
+        client.write(burst.toByteArray());
+        H2RawClient.Frame frame;
+        while ((frame = client.read()) != null && frame.type() != RST_STREAM && frame.type() != H2RawClient.GOAWAY) {
+            // settings
+        }
+        assertNotNull(frame, "neither RST_STREAM nor GOAWAY");
+        assertEquals(RST_STREAM, frame.type());
+        assertEquals(FRAME_SIZE_ERROR, rstError(frame));
     }
 
     private static void tooManyStreams(CaseContext ctx) throws Exception {

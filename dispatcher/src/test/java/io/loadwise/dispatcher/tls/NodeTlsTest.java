@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.loadwise.dispatcher.config.NodeTlsConfig;
+import io.loadwise.testsupport.TestPki;
 import io.netty.handler.ssl.SslContextBuilder;
 import java.io.IOException;
 import java.nio.file.Path;

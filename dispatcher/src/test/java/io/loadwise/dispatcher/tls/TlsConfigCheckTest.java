@@ -12,6 +12,7 @@ import io.loadwise.dispatcher.config.Mode;
 import io.loadwise.dispatcher.config.NodeConfig;
 import io.loadwise.dispatcher.config.TlsConfig;
 import io.loadwise.policy.PolicyRegistry;
+import io.loadwise.testsupport.TestPki;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

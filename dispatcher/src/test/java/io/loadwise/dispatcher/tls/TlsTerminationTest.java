@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.loadwise.dispatcher.config.ClusterConfig;
 import io.loadwise.dispatcher.config.TlsConfig;
+import io.loadwise.testsupport.TestPki;
 import io.netty.handler.ssl.OpenSsl;
 import io.netty.handler.ssl.SslProvider;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package io.loadwise.dispatcher.tls;
+package io.loadwise.testsupport;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
