@@ -27,28 +27,8 @@ MAX_REPLICAS=3
 export PATH="$PATH:/usr/sbin"
 [ -f "$JAR" ] || (cd "$ROOT" && mvn -B -q -pl admin-console -am package -DskipTests -Dfuzz.skip=true)
 
-WORK="$(mktemp -d /tmp/loadwise-scale-out.XXXXXX)"
-PIDS=()
-cleanup() {
-  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-free_port() {
-  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
-}
-
-wait_port() {
-  for _ in $(seq 1 900); do
-    (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
-    sleep 0.1
-  done
-  echo "nothing listens on port $1" >&2
-  return 1
-}
+source "$ROOT/benchmarks/lib/processes.sh"
+bench_workdir loadwise-scale-out
 
 cpu_ticks() { # pid...: user+system clock ticks of these processes, threads included
   local total=0 pid
