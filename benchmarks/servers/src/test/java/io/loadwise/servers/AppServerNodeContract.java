@@ -67,9 +67,14 @@ abstract class AppServerNodeContract {
     private Transport transport;
     private Dispatcher dispatcher;
     private URI viaDispatcher;
+    private int port;
+    private final List<Dispatcher> readmissionFronts = new ArrayList<>();
 
     /** Starts the server with {@code war} deployed at {@link #CONTEXT} and HTTP on {@code port}. */
     abstract ServerProcess start(Path war, Path work, int port) throws Exception;
+
+    /** Starts the server again from what {@link #start} left in {@code work}, as an operator restarts it. */
+    abstract ServerProcess restart(Path work, int port) throws Exception;
 
     /** The route the server puts in its session ids (set by {@link #start}). */
     abstract String route();
@@ -89,7 +94,7 @@ abstract class AppServerNodeContract {
         work = Path.of(System.getProperty("loadwise.servers.work", "target/server-work")).resolve(adapter());
         Files.createDirectories(work);
         Path war = ProbeWar.build(artifacts.resolve("loadwise-agent-jakarta.jar"), work.resolve("probe.war"));
-        int port = ServerProcess.freePort();
+        port = ServerProcess.freePort();
         server = start(war, work, port);
         app = URI.create("http://127.0.0.1:" + port + CONTEXT + "/");
         long deadline = System.nanoTime() + START_LIMIT.toNanos();
@@ -132,6 +137,9 @@ abstract class AppServerNodeContract {
 
     @AfterAll
     void stopEverything() throws Exception {
+        for (Dispatcher front : readmissionFronts) {
+            front.close();
+        }
         if (dispatcher != null) {
             dispatcher.close();
         }
@@ -211,6 +219,38 @@ abstract class AppServerNodeContract {
             assertEquals("other", send(viaDispatcher, "probe/session", "JSESSIONID=" + sessionIdFor("other")),
                     "a session naming the other node's route goes there");
         }
+    }
+
+    /**
+     * Time to readmission after a kill: SIGKILL under light load through two dispatchers with the default
+     * agent timings (an agent-driven policy and round-robin, each with the stub as the always-up node),
+     * then a restart. Last, since it replaces the server process.
+     */
+    @Test
+    @Order(4)
+    void aKilledServerIsSelectedAgainWithinTwoSecondsOfAnsweringAfterItsRestart() throws Exception {
+        List<KillReadmission.Front> fronts = new ArrayList<>();
+        for (String policy : List.of("jvm-aware", "round-robin")) {
+            NodeConfig real = new NodeConfig(adapter(), "127.0.0.1:" + port, null, null, route(), null);
+            NodeConfig other = new NodeConfig("other", "127.0.0.1:" + stub.getAddress().getPort(), null, null,
+                    "other", null);
+            ClusterConfig cluster = ClusterConfig.builder().name("readmission").mode(Mode.HTTP)
+                    .listen("127.0.0.1:0").policy(policy).agentPath(CONTEXT + "/loadwise-agent/metrics")
+                    .nodes(List.of(real, other)).build();
+            LoadwiseConfig config = new LoadwiseConfig(null, null, List.of(cluster));
+            PolicyRegistry policies = PolicyRegistry.load();
+            assertEquals(List.of(), new ConfigValidator(policies).validate(config));
+            Dispatcher front = new Dispatcher(config, null, policies, transport, new ModeListenerFactory());
+            readmissionFronts.add(front);
+            front.start("unused", false);
+            fronts.add(new KillReadmission.Front(policy, front, "readmission", adapter(), CONTEXT + "/probe/ping"));
+        }
+        List<KillReadmission.Result> results = KillReadmission.measure(adapter(), fronts, app.resolve("probe/ping"),
+                () -> server.kill(), () -> server = restart(work, port), START_LIMIT);
+        StringBuilder rows = new StringBuilder();
+        results.forEach(r -> rows.append(r.row()).append('\n'));
+        // for the results table: benchmarks/results/2026-11-23-servers/servers.md
+        Files.writeString(work.resolve("readmission.txt"), rows, StandardCharsets.UTF_8);
     }
 
     private String sessionIdFor(String route) {

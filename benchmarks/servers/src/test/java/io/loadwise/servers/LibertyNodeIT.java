@@ -36,6 +36,13 @@ class LibertyNodeIT extends AppServerNodeContract {
                 </server>
                 """.formatted(port, ROUTE), StandardCharsets.UTF_8);
         Files.writeString(serverDir.getParent().resolve("jvm.options"), "-Xmx256m\n", StandardCharsets.UTF_8);
+        return restart(work, port);
+    }
+
+    @Override
+    ServerProcess restart(Path work, int port) throws Exception {
+        Path home = Path.of(System.getProperty("loadwise.liberty.home"));
+        Path userDir = work.resolve("usr");
         return ServerProcess.start(List.of(home.resolve("bin/server").toString(), "run", "probe"), work,
                 Map.of("WLP_USER_DIR", userDir.toString()), work.resolve("liberty.log"));
     }

@@ -45,6 +45,19 @@ final class ServerProcess implements AutoCloseable {
         }
     }
 
+    /** SIGKILL to the server's JVM and its start script; returns once they are gone. */
+    void kill() throws Exception {
+        List<ProcessHandle> children = process.descendants().toList();
+        children.forEach(ProcessHandle::destroyForcibly);
+        process.destroyForcibly();
+        for (ProcessHandle child : children) {
+            child.onExit().get(30, TimeUnit.SECONDS);
+        }
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("the server's start script outlived SIGKILL: pid " + process.pid());
+        }
+    }
+
     @Override
     public void close() throws InterruptedException {
         List<ProcessHandle> children = process.descendants().toList();

@@ -25,6 +25,13 @@ class WildFlyNodeIT extends AppServerNodeContract {
         deleteTree(base);
         copyTree(home.resolve("standalone"), base);
         Files.copy(war, base.resolve("deployments").resolve("probe.war"));
+        return restart(work, port);
+    }
+
+    @Override
+    ServerProcess restart(Path work, int port) throws Exception {
+        Path home = Path.of(System.getProperty("loadwise.wildfly.home"));
+        Path base = work.resolve("standalone");
         // HTTP, HTTPS and management on free ports; the transaction ports keep their defaults (4712/4713)
         List<String> command = new ArrayList<>(List.of(home.resolve("bin/standalone.sh").toString(),
                 "-Djboss.server.base.dir=" + base,
