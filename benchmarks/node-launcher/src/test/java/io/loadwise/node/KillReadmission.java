@@ -27,10 +27,9 @@ import java.util.function.BooleanSupplier;
  * dispatcher selects it again (its selections counter grows), and the failed requests of each load during the
  * kill and during the restart. (b) must stay within {@link #READMISSION_LIMIT}: the dispatcher's promise.
  *
- * <p>The same class is in {@code benchmarks/servers} for WildFly and Open Liberty (the modules share no test
- * code).
+ * <p>{@code benchmarks/servers} uses this class too, for WildFly and Open Liberty, from this module's test jar.
  */
-final class KillReadmission {
+public final class KillReadmission {
 
     static final Duration READMISSION_LIMIT = Duration.ofSeconds(2);
     private static final Duration STATE_LIMIT = Duration.ofSeconds(60);
@@ -43,18 +42,18 @@ final class KillReadmission {
 
     /** Kills the server (SIGKILL) and returns once its processes are gone. */
     @FunctionalInterface
-    interface Kill {
+    public interface Kill {
         void run() throws Exception;
     }
 
     /** Starts the server again, without waiting for it. */
     @FunctionalInterface
-    interface Restart {
+    public interface Restart {
         void run() throws Exception;
     }
 
     /** One dispatcher in front of the server ({@code node}) and an always-up node, under its own load. */
-    static final class Front {
+    public static final class Front {
         final String policy;
         final Dispatcher dispatcher;
         final String cluster;
@@ -62,7 +61,7 @@ final class KillReadmission {
         final URI target;
         final Load load;
 
-        Front(String policy, Dispatcher dispatcher, String cluster, String node, String path) {
+        public Front(String policy, Dispatcher dispatcher, String cluster, String node, String path) {
             this.policy = policy;
             this.dispatcher = dispatcher;
             this.cluster = cluster;
@@ -94,12 +93,12 @@ final class KillReadmission {
      * @param restartToAnswerMillis (a), the same for every front of one run
      * @param answerToSelectedMillis (b)
      */
-    record Result(String server, String policy, long restartToAnswerMillis, long answerToSelectedMillis,
+    public record Result(String server, String policy, long restartToAnswerMillis, long answerToSelectedMillis,
             long servedDuringKill, long failedDuringKill, long servedDuringRestart, long failedDuringRestart,
             List<String> problems) {
 
         /** One row of the results table. */
-        String row() {
+        public String row() {
             return "| " + server + " | " + policy + " | " + restartToAnswerMillis + " ms | " + answerToSelectedMillis
                     + " ms | " + failedDuringKill + " of " + (servedDuringKill + failedDuringKill) + " | "
                     + failedDuringRestart + " of " + (servedDuringRestart + failedDuringRestart) + " |";
@@ -113,7 +112,7 @@ final class KillReadmission {
      * Runs the measurement: the server must be up and {@code direct} must answer 200. Fails if a dispatcher
      * does not select the server within {@link #READMISSION_LIMIT} of its first answer.
      */
-    static List<Result> measure(String server, List<Front> fronts, URI direct, Kill kill, Restart restart,
+    public static List<Result> measure(String server, List<Front> fronts, URI direct, Kill kill, Restart restart,
             Duration startLimit) throws Exception {
         try {
             for (Front front : fronts) {

@@ -13,6 +13,7 @@ import io.loadwise.dispatcher.config.NodeConfig;
 import io.loadwise.dispatcher.net.Transport;
 import io.loadwise.dispatcher.runtime.Dispatcher;
 import io.loadwise.dispatcher.runtime.ModeListenerFactory;
+import io.loadwise.node.KillReadmission;
 import io.loadwise.policy.AgentSample;
 import io.loadwise.policy.PolicyRegistry;
 import io.loadwise.wire.AgentMetricsDocument;
