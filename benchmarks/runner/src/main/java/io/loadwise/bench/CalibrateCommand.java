@@ -44,7 +44,7 @@ import picocli.CommandLine.Spec;
                 + " and http-static-wrr at the sweep's duration scale. Writes"
                 + " benchmarks/results/<date>-calibration[-OPTION]/calibration.md: samples, throughput, JMeter failures,"
                 + " VCN3's share and peak heap/threads/JDBC use, and whether VCN3 ran out of heap; and calibration.json:"
-                + " per scenario the first setting under which round robin fails >= 1 % through VCN3 running out while"
+                + " per scenario the first setting under which round robin fails >= 1 %% through VCN3 running out while"
                 + " the 2:2:1 control fails none, also recorded in " + SweepCommand.DEFAULT_CALIBRATION + " (or"
                 + " --calibrated FILE), where 'bench sweep' picks it up."},
         footer = {"Example: loadwise bench calibrate --session-timeout-s 10 --vary session-kb=256,384,448 --scenarios heap",

@@ -41,7 +41,7 @@ import picocli.CommandLine.Spec;
                 + " random order interleaved across scenarios and policies (--seed), one run at a time: fresh database"
                 + " and nodes, database reset, dispatcher with the policy, JMeter, collect, stop everything; the load"
                 + " average before and after each run is recorded. Results: benchmarks/results/<date>-<name>/ (tables"
-                + " of means with 95 % intervals, a ranking that ties differences inside the noise, runs.csv, plots)."
+                + " of means with 95 %% intervals, a ranking that ties differences inside the noise, runs.csv, plots)."
                 + " Settings from 'bench calibrate' are used when recorded (--calibrated). An interrupted sweep resumes"
                 + " where it stopped when run again with the same settings."},
         footer = {"Example: loadwise bench sweep --scenarios heap --policies http-round-robin,http-jvm-aware,http-adaptive"
