@@ -35,7 +35,7 @@ final class SchedulingOptions {
     String linkLoad;
 
     @Option(names = "--wan", paramLabel = "PROFILE", description = {
-        "--scheduling: clients' paths: seed002 (default; Table 2, WAN1-6, RTT 50-350 ms, loss 0.5-3 %, one sixth of",
+        "--scheduling: clients' paths: seed002 (default; Table 2, WAN1-6, RTT 50-350 ms, loss 0.5-3 %%, one sixth of",
         "the requests each) or none (no RTT, no window limit: the M/G/1 textbook case)"})
     String wan = "seed002";
 
