@@ -1,5 +1,6 @@
 package io.loadwise.dispatcher.faults;
 
+import io.loadwise.testsupport.faults.FaultNodeProcess;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -30,7 +31,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Fault injection (issue 15): three {@link FaultNode} processes behind a real dispatcher on loopback, a
+ * Fault injection (issue 15): three {@link io.loadwise.testsupport.faults.FaultNode} processes behind a real dispatcher on loopback, a
  * steady 200 GET/s through it, and one fault per case on node {@code c}: answering 500 to everything,
  * resetting every connection, slowed to 2 s, SIGSTOPped, SIGKILLed, and coming back. Each case asserts
  * the failed client requests, the time to ejection (or to "down"), the time to readmission and, for the
@@ -46,7 +47,7 @@ class FaultInjectionTest {
     private static final long MS = 1_000_000L;
     private static Transport transport;
 
-    private final List<NodeProcess> nodes = new ArrayList<>();
+    private final List<FaultNodeProcess> nodes = new ArrayList<>();
     private Dispatcher dispatcher;
     private SteadyLoad load;
 
@@ -63,7 +64,7 @@ class FaultInjectionTest {
     @BeforeEach
     void startNodes() throws Exception {
         for (String name : List.of("a", "b", "c")) {
-            nodes.add(NodeProcess.start(name, 0));
+            nodes.add(FaultNodeProcess.start(name, 0));
         }
     }
 
@@ -75,14 +76,14 @@ class FaultInjectionTest {
         if (dispatcher != null) {
             dispatcher.close();
         }
-        for (NodeProcess node : nodes) {
+        for (FaultNodeProcess node : nodes) {
             node.close();
         }
     }
 
     private void startDispatcher(UnaryOperator<ClusterConfig.Builder> settings) throws Exception {
         List<NodeConfig> configs = new ArrayList<>();
-        for (NodeProcess node : nodes) {
+        for (FaultNodeProcess node : nodes) {
             configs.add(new NodeConfig(node.name(), node.address(), null, null, null, null));
         }
         ClusterConfig.Builder cluster = ClusterConfig.builder().name("web").mode(Mode.HTTP).listen("127.0.0.1:0")
@@ -313,7 +314,6 @@ class FaultInjectionTest {
         startDispatcher(c -> c.slowStartMs(2_000)
                 .healthCheck(new HealthCheckConfig("/health", 200, 150, 1, 2, null)));
         Await.until("c checked up", () -> c().health().state() == HealthState.UP);
-        int port = nodes.get(2).port();
         nodes.get(2).kill();
         awaitAt("c down", () -> c().health().state() == HealthState.DOWN);
         List<double[]> samples = java.util.Collections.synchronizedList(new ArrayList<>());
@@ -323,7 +323,7 @@ class FaultInjectionTest {
             dispatcher.cluster("web").slowStart().factor(c()), selectionsOfC(),
             dispatcher.cluster("web").counters().totalSelections()}), 0, 100, TimeUnit.MILLISECONDS);
         try {
-            nodes.set(2, NodeProcess.start("c", port));
+            nodes.get(2).restart();
             awaitAt("c up again", () -> c().health().state() == HealthState.UP);
             runFor(2_800);
         } finally {

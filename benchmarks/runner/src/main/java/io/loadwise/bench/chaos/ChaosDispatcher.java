@@ -1,5 +1,6 @@
 package io.loadwise.bench.chaos;
 
+import io.loadwise.testsupport.faults.FaultNodeProcess;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -67,7 +68,7 @@ final class ChaosDispatcher implements AutoCloseable {
     }
 
     /** Writes the configuration under {@code dir}, starts the dispatcher and waits until its admin API answers. */
-    static ChaosDispatcher start(Path jar, Path dir, List<ChaosNodeProcess> nodes, Duration timeout)
+    static ChaosDispatcher start(Path jar, Path dir, List<FaultNodeProcess> nodes, Duration timeout)
             throws IOException, InterruptedException {
         Files.createDirectories(dir);
         String token = HexFormat.of().formatHex(new SecureRandom().generateSeed(16));
@@ -93,7 +94,7 @@ final class ChaosDispatcher implements AutoCloseable {
         }
     }
 
-    static ObjectNode configuration(int port, Path dataDir, Path accessLog, List<ChaosNodeProcess> nodes) {
+    static ObjectNode configuration(int port, Path dataDir, Path accessLog, List<FaultNodeProcess> nodes) {
         ObjectNode root = JSON.createObjectNode();
         root.putObject("admin").put("listen", "127.0.0.1:0").put("dataDir", dataDir.toString());
         ObjectNode logging = root.putObject("logging").put("level", "info").put("accessLog", accessLog.toString());
@@ -110,9 +111,9 @@ final class ChaosDispatcher implements AutoCloseable {
         return root;
     }
 
-    private static void setNodes(ObjectNode root, List<ChaosNodeProcess> nodes) {
+    private static void setNodes(ObjectNode root, List<FaultNodeProcess> nodes) {
         ArrayNode list = ((ObjectNode) root.withArray("clusters").get(0)).putArray("nodes");
-        for (ChaosNodeProcess node : nodes) {
+        for (FaultNodeProcess node : nodes) {
             list.addObject().put("name", node.name()).put("address", node.address());
         }
     }
@@ -189,7 +190,7 @@ final class ChaosDispatcher implements AutoCloseable {
     }
 
     /** Rewrites the configuration file with these nodes (everything else as it was). */
-    void rewriteNodes(List<ChaosNodeProcess> nodes) throws IOException {
+    void rewriteNodes(List<FaultNodeProcess> nodes) throws IOException {
         setNodes(document, nodes);
         write(config, document);
     }

@@ -1,5 +1,6 @@
 package io.loadwise.bench.chaos;
 
+import io.loadwise.testsupport.faults.FaultNode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -105,7 +106,7 @@ public final class ChaosResults {
                 `responseTimeoutMs` 1500, `unhealthyRetryMs` 1000, `healthCheck` `/health` every second (timeout
                 1 s, rise 2, fall 2), `outlierDetection` 5 × 5xx or 3 gateway failures in a row, `baseEjectionMs`
                 5000, `maxEjectionPercent` 50, `slowStartMs` 5000, an access log. Nodes:
-                `io.loadwise.bench.chaos.ChaosNode`, a blocking HTTP/1.1 server per JVM (a thread per connection)
+                `io.loadwise.bench.chaos.FaultNode`, a blocking HTTP/1.1 server per JVM (a thread per connection)
                 answering its own name. Each case starts fresh processes and waits until every node's health check
                 is up. The processes' logs are in `benchmarks/runner/target/chaos-work/<case>/` (not kept here).
 

@@ -1,5 +1,6 @@
 package io.loadwise.bench.chaos;
 
+import io.loadwise.testsupport.faults.FaultNodeProcess;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -18,7 +19,7 @@ import java.util.stream.Stream;
 
 /**
  * The cases of {@code loadwise bench chaos}, one at a time, each on fresh processes: three (four for
- * {@code reload}) {@link ChaosNode}s, the shipped dispatcher in front of them and an {@link OpenLoad} through
+ * {@code reload}) {@link FaultNode}s, the shipped dispatcher in front of them and an {@link OpenLoad} through
  * it. A fault case warms up for {@value #WARM_UP_S} s, breaks node {@code c}, polls the admin API every
  * {@value #POLL_MS} ms until {@code c} is out of selection, keeps the fault for {@value #HOLD_S} s, repairs
  * {@code c}, polls until it is back and then watches its slow-start ramp for {@value #RAMP_S} s.
@@ -71,11 +72,11 @@ public final class ChaosRun {
         out.flush();
     }
 
-    private List<ChaosNodeProcess> startNodes(String... names) throws IOException {
-        List<ChaosNodeProcess> nodes = new ArrayList<>();
+    private List<FaultNodeProcess> startNodes(String... names) throws IOException {
+        List<FaultNodeProcess> nodes = new ArrayList<>();
         try {
             for (String n : names) {
-                nodes.add(ChaosNodeProcess.start(n, 0));
+                nodes.add(FaultNodeProcess.start(n, 0));
             }
         } catch (IOException | RuntimeException e) {
             closeAll(nodes);
@@ -84,8 +85,8 @@ public final class ChaosRun {
         return nodes;
     }
 
-    private static void closeAll(List<ChaosNodeProcess> nodes) {
-        for (ChaosNodeProcess node : nodes) {
+    private static void closeAll(List<FaultNodeProcess> nodes) {
+        for (FaultNodeProcess node : nodes) {
             try {
                 node.close();
             } catch (IOException | InterruptedException e) {
@@ -95,10 +96,10 @@ public final class ChaosRun {
     }
 
     /** Waits until every node's health check says up, so that the case starts from a settled cluster. */
-    private static void awaitAllUp(ChaosDispatcher dispatcher, List<ChaosNodeProcess> nodes)
+    private static void awaitAllUp(ChaosDispatcher dispatcher, List<FaultNodeProcess> nodes)
             throws IOException, InterruptedException {
         long deadline = System.nanoTime() + 30 * S;
-        for (ChaosNodeProcess node : nodes) {
+        for (FaultNodeProcess node : nodes) {
             while (!dispatcher.node(node.name()).path("health").path("state").asText().equals("up")) {
                 if (System.nanoTime() - deadline > 0) {
                     throw new IOException("node " + node.name() + " was not checked up within 30 s: "
@@ -185,7 +186,7 @@ public final class ChaosRun {
     }
 
     private interface Step {
-        void apply(ChaosNodeProcess node) throws IOException, InterruptedException;
+        void apply(FaultNodeProcess node) throws IOException, InterruptedException;
     }
 
     private CaseResult fault(String name) throws IOException, InterruptedException {
@@ -195,8 +196,8 @@ public final class ChaosRun {
         switch (name) {
             case "kill" -> {
                 what = "node c SIGKILLed, then started again on its port";
-                fault = ChaosNodeProcess::kill;
-                repair = ChaosNodeProcess::restart;
+                fault = FaultNodeProcess::kill;
+                repair = FaultNodeProcess::restart;
             }
             case "stop" -> {
                 what = "node c hung with SIGSTOP, then SIGCONT";
@@ -217,10 +218,10 @@ public final class ChaosRun {
                     + String.join(", ", CASES) + ")");
         }
         progress(name, what);
-        List<ChaosNodeProcess> nodes = startNodes("a", "b", "c");
+        List<FaultNodeProcess> nodes = startNodes("a", "b", "c");
         try (ChaosDispatcher dispatcher = ChaosDispatcher.start(dispatcherJar, freshDir(name), nodes, STARTUP)) {
             awaitAllUp(dispatcher, nodes);
-            ChaosNodeProcess c = nodes.get(2);
+            FaultNodeProcess c = nodes.get(2);
             long origin = System.nanoTime();
             long originWall = System.currentTimeMillis();
             List<Outcome> outcomes;
@@ -320,7 +321,7 @@ public final class ChaosRun {
 
     private CaseResult policies() throws IOException, InterruptedException {
         String name = "policies";
-        List<ChaosNodeProcess> nodes = startNodes("a", "b", "c");
+        List<FaultNodeProcess> nodes = startNodes("a", "b", "c");
         try (ChaosDispatcher dispatcher = ChaosDispatcher.start(dispatcherJar, freshDir(name), nodes, STARTUP)) {
             awaitAllUp(dispatcher, nodes);
             List<String> policies = dispatcher.policies();
@@ -366,7 +367,7 @@ public final class ChaosRun {
         String what = reloads + " reloads in " + soakSeconds + " s, each adding or removing a node (POST /api/reload"
                 + " and SIGHUP by turns)";
         progress(name, what);
-        List<ChaosNodeProcess> nodes = startNodes("a", "b", "c", "d");
+        List<FaultNodeProcess> nodes = startNodes("a", "b", "c", "d");
         try (ChaosDispatcher dispatcher = ChaosDispatcher.start(dispatcherJar, freshDir(name), nodes, STARTUP)) {
             awaitAllUp(dispatcher, nodes);
             long origin = System.nanoTime();
@@ -383,8 +384,8 @@ public final class ChaosRun {
                 long interval = soakSeconds * S / reloads;
                 for (int i = 0; i < reloads; i++) {
                     until(origin, start + i * interval);
-                    List<ChaosNodeProcess> set = reloadSet(nodes, i);
-                    List<String> expected = set.stream().map(ChaosNodeProcess::name).toList();
+                    List<FaultNodeProcess> set = reloadSet(nodes, i);
+                    List<String> expected = set.stream().map(FaultNodeProcess::name).toList();
                     long asked = System.nanoTime();
                     try {
                         dispatcher.rewriteNodes(set);

@@ -1,5 +1,6 @@
 package io.loadwise.bench.chaos;
 
+import io.loadwise.testsupport.faults.FaultNode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -175,10 +176,10 @@ class ChaosReportTest {
     void theNodeReadsTheTargetOfEachHeadAndGivesUpOnAnEndlessOne() throws IOException {
         ByteArrayInputStream two = new ByteArrayInputStream(
                 "GET /work?i=1 HTTP/1.1\r\nHost: x\r\n\r\nGET /_fault/500 HTTP/1.1\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
-        assertEquals("/work?i=1", ChaosNode.readHead(two));
-        assertEquals("/_fault/500", ChaosNode.readHead(two));
-        assertNull(ChaosNode.readHead(two), "the end of the connection");
-        byte[] endless = ("GET / HTTP/1.1\r\nX: " + "y".repeat(ChaosNode.MAX_HEAD) + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
-        assertNull(ChaosNode.readHead(new ByteArrayInputStream(endless)), "a head over 16 KiB closes the connection");
+        assertEquals("/work?i=1", FaultNode.readHead(two));
+        assertEquals("/_fault/500", FaultNode.readHead(two));
+        assertNull(FaultNode.readHead(two), "the end of the connection");
+        byte[] endless = ("GET / HTTP/1.1\r\nX: " + "y".repeat(FaultNode.MAX_HEAD) + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+        assertNull(FaultNode.readHead(new ByteArrayInputStream(endless)), "a head over 16 KiB closes the connection");
     }
 }

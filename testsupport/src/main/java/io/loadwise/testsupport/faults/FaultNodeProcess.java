@@ -1,4 +1,4 @@
-package io.loadwise.bench.chaos;
+package io.loadwise.testsupport.faults;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -13,10 +13,10 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A {@link ChaosNode} in a JVM of its own, started from the bench jar: switched between modes, SIGKILLed,
- * SIGSTOPped and SIGCONTed, and restarted on the same port.
+ * A {@link FaultNode} in a JVM of its own, started on the caller's class path (the test's, or the bench jar):
+ * switched between modes, SIGKILLed, SIGSTOPped and SIGCONTed, and restarted on the same port.
  */
-final class ChaosNodeProcess implements AutoCloseable {
+public final class FaultNodeProcess implements AutoCloseable {
 
     private static final HttpClient CONTROL = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
@@ -25,22 +25,22 @@ final class ChaosNodeProcess implements AutoCloseable {
     private final int port;
     private Process process;
 
-    private ChaosNodeProcess(String name, int port, Process process) {
+    private FaultNodeProcess(String name, int port, Process process) {
         this.name = name;
         this.port = port;
         this.process = process;
     }
 
     /** Starts the node on {@code port} (0: any) and returns once it listens. */
-    static ChaosNodeProcess start(String name, int port) throws IOException {
+    public static FaultNodeProcess start(String name, int port) throws IOException {
         Process p = launch(name, port);
-        return new ChaosNodeProcess(name, portOf(name, p), p);
+        return new FaultNodeProcess(name, portOf(name, p), p);
     }
 
     private static Process launch(String name, int port) throws IOException {
         return new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx64m", "-XX:TieredStopAtLevel=1", "-Xss256k", "-XX:+UseSerialGC",
-                "-cp", System.getProperty("java.class.path"), ChaosNode.class.getName(), name, Integer.toString(port))
+                "-cp", System.getProperty("java.class.path"), FaultNode.class.getName(), name, Integer.toString(port))
                 .redirectError(ProcessBuilder.Redirect.DISCARD).start();
     }
 
@@ -54,16 +54,20 @@ final class ChaosNodeProcess implements AutoCloseable {
         return Integer.parseInt(line.substring(5).trim());
     }
 
-    String name() {
+    public String name() {
         return name;
     }
 
-    String address() {
+    public int port() {
+        return port;
+    }
+
+    public String address() {
         return "127.0.0.1:" + port;
     }
 
     /** Switches the node's mode: ok, 500, slow or reset. */
-    void mode(String mode) throws IOException, InterruptedException {
+    public void mode(String mode) throws IOException, InterruptedException {
         HttpResponse<String> r = CONTROL.send(HttpRequest.newBuilder(URI.create("http://" + address() + "/_fault/" + mode))
                 .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() != 200) {
@@ -72,13 +76,13 @@ final class ChaosNodeProcess implements AutoCloseable {
     }
 
     /** SIGKILL, and wait until the process is gone. */
-    void kill() throws InterruptedException {
+    public void kill() throws InterruptedException {
         process.destroyForcibly();
         process.waitFor();
     }
 
     /** Starts the node again on its port, after {@link #kill}. */
-    void restart() throws IOException {
+    public void restart() throws IOException {
         if (process.isAlive()) {
             throw new IllegalStateException("node " + name + " is still running");
         }
@@ -88,7 +92,7 @@ final class ChaosNodeProcess implements AutoCloseable {
     }
 
     /** Sends {@code signal} (STOP, CONT, ...) with kill(1). */
-    void signal(String signal) throws IOException, InterruptedException {
+    public void signal(String signal) throws IOException, InterruptedException {
         Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).start();
         if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
             throw new IOException("kill -" + signal + " " + process.pid() + " failed");

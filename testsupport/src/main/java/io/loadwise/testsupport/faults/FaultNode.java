@@ -1,26 +1,32 @@
-package io.loadwise.dispatcher.faults;
+package io.loadwise.testsupport.faults;
 
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 
 /**
- * A node for the fault-injection suite, run as its own process ({@code main}) so that it can be SIGKILLed
- * and SIGSTOPped. A plain blocking HTTP/1.1 server with keep-alive: {@code GET /health} and every other
- * path answer as the current mode says; {@code GET /_fault/MODE} switches the mode (the suite calls it
- * directly, never through the proxy). Modes: {@code ok} (200, body = the node's name), {@code 500}
- * (everything answers 500), {@code slow} (answers after 2 s), {@code reset} (every connection is reset
- * as soon as its request arrives).
+ * A node that fails on command, for the dispatcher's fault-injection suite and {@code loadwise bench chaos}: run
+ * as a process of its own ({@code main}, through {@link FaultNodeProcess}) so that they can SIGKILL, SIGSTOP and
+ * restart it. A plain blocking HTTP/1.1 server with keep-alive and a thread per
+ * connection: every path, {@code /health} included, answers as the current mode says, and
+ * {@code GET /_fault/MODE} switches the mode (the bench calls it directly, never through the dispatcher).
+ * Modes: {@code ok} (200, body = the node's name, which is how the load generator knows who answered),
+ * {@code 500} (every request answers 500), {@code slow} (200 after 2 s), {@code reset} (every connection is
+ * reset as soon as a request arrives on it). Request heads longer than 16 KiB close the connection.
  *
- * <p>Arguments: name, port (0: any). Prints {@code PORT n} once it listens.
+ * <p>Arguments: name, port (0: any free port). Prints {@code PORT n} once it listens; exits when its
+ * standard input closes, so a bench that dies does not leave it behind.
  */
 public final class FaultNode {
 
+    public static final int MAX_HEAD = 16_384;
+    public static final long SLOW_MILLIS = 2_000;
     private static volatile String mode = "ok";
 
     private FaultNode() {
@@ -30,9 +36,21 @@ public final class FaultNode {
         String name = args[0];
         ServerSocket server = new ServerSocket();
         server.setReuseAddress(true);
-        server.bind(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), Integer.parseInt(args[1])), 512);
+        server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), Integer.parseInt(args[1])), 1024);
         System.out.println("PORT " + server.getLocalPort());
         System.out.flush();
+        Thread watchdog = new Thread(() -> {
+            try {
+                while (System.in.read() >= 0) {
+                    // the bench never writes; EOF means it is gone
+                }
+            } catch (IOException e) {
+                // same as EOF
+            }
+            System.exit(0);
+        }, "stdin-watchdog");
+        watchdog.setDaemon(true);
+        watchdog.start();
         while (true) {
             Socket socket = server.accept();
             Thread t = new Thread(() -> serve(name, socket), "conn");
@@ -59,7 +77,7 @@ public final class FaultNode {
                 switch (mode) {
                     case "500" -> respond(out, 500, "broken");
                     case "slow" -> {
-                        Thread.sleep(2_000); // the fault: a node slowed to 2 s per request
+                        Thread.sleep(SLOW_MILLIS); // the fault itself: a node that takes 2 s per request
                         respond(out, 200, name);
                     }
                     case "reset" -> {
@@ -76,8 +94,8 @@ public final class FaultNode {
         }
     }
 
-    /** The request target of the next request head, or {@code null} at the end of the connection. */
-    private static String readHead(InputStream in) throws IOException {
+    /** The request target of the next request head, or {@code null} at the end of the connection or past {@link #MAX_HEAD}. */
+    public static String readHead(InputStream in) throws IOException {
         StringBuilder head = new StringBuilder();
         int matched = 0;
         int b;
@@ -90,7 +108,7 @@ public final class FaultNode {
                 String[] parts = line.split(" ");
                 return parts.length > 1 ? parts[1] : "/";
             }
-            if (head.length() > 16_384) {
+            if (head.length() > MAX_HEAD) {
                 return null;
             }
         }
