@@ -48,11 +48,7 @@ public final class JvmAwareClassicPolicy implements LoadBalancingPolicy {
 
     @Override
     public Picker newPicker(ClusterSnapshot snapshot, Picker previous, PolicyEnvironment env) {
-        JvmAwareLoad formula = JvmAwareLoad.from(env.options());
-        double[] load = new double[snapshot.size()];
-        for (int i = 0; i < load.length; i++) {
-            load[i] = formula.load(snapshot.node(i).agentSample());
-        }
+        double[] load = JvmAwareLoad.from(env.options()).loads(snapshot);
         return UnknownSharePicker.over(snapshot, load, JvmAwareLoad.SATURATED);
     }
 }

@@ -1,6 +1,7 @@
 package io.loadwise.policy.builtin;
 
 import io.loadwise.policy.AgentSample;
+import io.loadwise.policy.ClusterSnapshot;
 import io.loadwise.policy.PolicyMetric;
 import io.loadwise.policy.PolicyOptions;
 import java.util.List;
@@ -67,5 +68,14 @@ record JvmAwareLoad(double queueThreshold, double heapThreshold) {
             return SATURATED;
         }
         return Math.min(SATURATED, sum / reported);
+    }
+
+    /** {@link #load} of every node of the snapshot, in snapshot order: computed once per picker rebuild. */
+    double[] loads(ClusterSnapshot snapshot) {
+        double[] load = new double[snapshot.size()];
+        for (int i = 0; i < load.length; i++) {
+            load[i] = load(snapshot.node(i).agentSample());
+        }
+        return load;
     }
 }

@@ -53,11 +53,7 @@ public final class JvmAwarePolicy implements LoadBalancingPolicy {
 
     @Override
     public Picker newPicker(ClusterSnapshot snapshot, Picker previous, PolicyEnvironment env) {
-        JvmAwareLoad formula = JvmAwareLoad.from(env.options());
-        double[] load = new double[snapshot.size()];
-        for (int i = 0; i < load.length; i++) {
-            load[i] = formula.load(snapshot.node(i).agentSample());
-        }
+        double[] load = JvmAwareLoad.from(env.options()).loads(snapshot);
         return new ArgminPicker(snapshot, new HeadroomLoad(withUnknownAsAverage(load)));
     }
 
