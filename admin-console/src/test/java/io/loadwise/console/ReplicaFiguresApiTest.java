@@ -11,11 +11,11 @@ import io.loadwise.console.testing.ApiClient;
 import io.loadwise.console.testing.ConsoleFixture;
 import io.loadwise.dispatcher.control.ConfigUnavailableException;
 import io.loadwise.dispatcher.control.ReplicaInfo;
+import io.loadwise.testsupport.SilentServer;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -163,25 +163,8 @@ class ReplicaFiguresApiTest {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             closedPort = s.getLocalPort();
         }
-        ServerSocket stalled = new ServerSocket(0, 50, InetAddress.getLoopbackAddress()); // accepts, never answers
+        SilentServer stalled = new SilentServer(); // accepts, never answers
         extras.add(stalled);
-        List<Socket> held = new CopyOnWriteArrayList<>();
-        Thread acceptor = new Thread(() -> {
-            try {
-                while (true) {
-                    held.add(stalled.accept());
-                }
-            } catch (IOException closed) {
-                // the test is over
-            }
-        });
-        acceptor.setDaemon(true);
-        acceptor.start();
-        extras.add(() -> {
-            for (Socket s : held) {
-                s.close();
-            }
-        });
         HttpServer foreign = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         foreign.createContext("/", exchange -> {
             exchange.sendResponseHeaders(401, -1);
@@ -190,7 +173,7 @@ class ReplicaFiguresApiTest {
         foreign.start();
         extras.add(() -> foreign.stop(0));
         registry.add(entry("dead", "http://127.0.0.1:" + closedPort));
-        registry.add(entry("stalled", "http://127.0.0.1:" + stalled.getLocalPort()));
+        registry.add(entry("stalled", "http://127.0.0.1:" + stalled.port()));
         registry.add(entry("other-token", "http://127.0.0.1:" + foreign.getAddress().getPort()));
         registry.add(entry("not-a-url", "javascript:alert(1)"));
         traffic(r2, 2);

@@ -19,6 +19,7 @@ import io.loadwise.console.testing.Await;
 import io.loadwise.console.testing.ConsoleFixture;
 import io.loadwise.console.testing.TrafficLoop;
 import io.loadwise.dispatcher.control.ReplicaInfo;
+import io.loadwise.testsupport.SilentServer;
 import java.awt.Color;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayInputStream;
@@ -26,8 +27,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -189,25 +188,8 @@ class ReplicaSeriesApiTest {
     @Test
     void aRecordedPeerIsAddedAndSlowMalformedOversizedAndMisalignedPeersAreSkippedAndReported() throws Exception {
         registry.remove(1); // r2 out: r1 and peers whose answers are known
-        ServerSocket stalled = new ServerSocket(0, 50, InetAddress.getLoopbackAddress()); // accepts, never answers
+        SilentServer stalled = new SilentServer(); // accepts, never answers
         extras.add(stalled);
-        List<Socket> held = new CopyOnWriteArrayList<>();
-        Thread acceptor = new Thread(() -> {
-            try {
-                while (true) {
-                    held.add(stalled.accept());
-                }
-            } catch (IOException closed) {
-                // the test is over
-            }
-        });
-        acceptor.setDaemon(true);
-        acceptor.start();
-        extras.add(() -> {
-            for (Socket s : held) {
-                s.close();
-            }
-        });
         HttpServer peers = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         peers.createContext("/recorded/api/clusters/shop/series/", exchange -> recorded(exchange, Window.TEN_MINUTES));
         peers.createContext("/coarse/api/clusters/shop/series/", exchange -> recorded(exchange, Window.ONE_DAY));
@@ -232,7 +214,7 @@ class ReplicaSeriesApiTest {
         extras.add(() -> peers.stop(0));
         String base = "http://127.0.0.1:" + peers.getAddress().getPort();
         registry.add(entry("recorded", base + "/recorded"));
-        registry.add(entry("stalled", "http://127.0.0.1:" + stalled.getLocalPort()));
+        registry.add(entry("stalled", "http://127.0.0.1:" + stalled.port()));
         registry.add(entry("garbage", base + "/garbage"));
         registry.add(entry("inconsistent", base + "/inconsistent"));
         registry.add(entry("huge", base + "/huge"));
