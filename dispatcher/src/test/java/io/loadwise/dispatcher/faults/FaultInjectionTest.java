@@ -1,6 +1,5 @@
 package io.loadwise.dispatcher.faults;
 
-import io.loadwise.testsupport.faults.FaultNodeProcess;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -18,6 +17,7 @@ import io.loadwise.dispatcher.runtime.ModeListenerFactory;
 import io.loadwise.dispatcher.testsupport.Await;
 import io.loadwise.dispatcher.testsupport.Configs;
 import io.loadwise.policy.PolicyRegistry;
+import io.loadwise.testsupport.faults.FaultNodeProcess;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
