@@ -11,12 +11,20 @@ import java.io.IOException;
 import java.net.URLEncoder;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.LongSupplier;
 
 /**
  * Fetches one cluster series from other replicas ({@code GET <adminUrl>/api/clusters/{c}/series/{metric}.json}),
  * through {@link PeerFigures}' client and with its bounds (connect timeout, one deadline, replicas asked), each
  * answer capped at {@link #MAX_ANSWER_BYTES} and checked against what was asked.
+ *
+ * <p>Answers, failures included, are kept for {@link #FRESH_NANOS}: a console page draws a dozen summed graphs
+ * at once and reloads them, and without the cache each graph would ask every replica again, and wait out a
+ * stalled replica's whole deadline again. At most {@link #MAX_CACHED} answers are kept, the oldest dropped first.
  */
 public final class PeerSeries {
 
@@ -28,10 +36,31 @@ public final class PeerSeries {
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .build();
 
+    /** How long an answer is reused: a few of the finest window's 1 s points, well under a human's refresh. */
+    static final long FRESH_NANOS = 5_000_000_000L;
+
+    /** Bounds the cache: replicas x clusters x metrics x windows that a console could ask for at once. */
+    static final int MAX_CACHED = 1024;
+
     private final PeerFigures peers;
+    private final LongSupplier nanoTime;
+    private final Map<String, Cached> cache = new LinkedHashMap<>(64, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Cached> eldest) {
+            return size() > MAX_CACHED;
+        }
+    };
+
+    private record Cached(Answer answer, long fetchedAt) {
+    }
 
     public PeerSeries(PeerFigures peers) {
+        this(peers, System::nanoTime);
+    }
+
+    PeerSeries(PeerFigures peers, LongSupplier nanoTime) {
         this.peers = peers;
+        this.nanoTime = nanoTime;
     }
 
     /** What one replica answered: its points, or why there are none. */
@@ -47,8 +76,37 @@ public final class PeerSeries {
         String path = "/api/clusters/" + segment(cluster) + "/series/" + segment(series.metric()) + ".json?window="
                 + window.key();
         long step = SeriesPoints.step(window);
-        return peers.fetch(replicas, path, MAX_ANSWER_BYTES, response -> read(response, cluster, series, step),
-                Answer::failed);
+        long now = nanoTime.getAsLong();
+        Answer[] answers = new Answer[replicas.size()];
+        List<ReplicaInfo> missing = new ArrayList<>();
+        List<Integer> missingAt = new ArrayList<>();
+        synchronized (cache) {
+            for (int i = 0; i < answers.length; i++) {
+                Cached cached = cache.get(key(replicas.get(i), path));
+                if (cached != null && now - cached.fetchedAt() < FRESH_NANOS) {
+                    answers[i] = cached.answer();
+                } else {
+                    missing.add(replicas.get(i));
+                    missingAt.add(i);
+                }
+            }
+        }
+        if (!missing.isEmpty()) {
+            List<Answer> fetched = peers.fetch(missing, path, MAX_ANSWER_BYTES,
+                    response -> read(response, cluster, series, step), Answer::failed);
+            synchronized (cache) {
+                for (int j = 0; j < fetched.size(); j++) {
+                    answers[missingAt.get(j)] = fetched.get(j);
+                    cache.put(key(missing.get(j), path), new Cached(fetched.get(j), now));
+                }
+            }
+        }
+        return List.of(answers);
+    }
+
+    /** A replica that restarts under the same id with another admin URL is another cache entry. */
+    private static String key(ReplicaInfo replica, String path) {
+        return replica.id() + ' ' + replica.adminUrl() + path;
     }
 
     private static Answer read(HttpResponse<byte[]> response, String cluster, Series series, long step) {
