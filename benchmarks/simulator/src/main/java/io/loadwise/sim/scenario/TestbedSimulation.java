@@ -97,6 +97,8 @@ public final class TestbedSimulation {
     private boolean[] stopped;
     private boolean[] logoutAfter;
     private long[] jdbcToken;
+    private long[] jdbcWaitStart;
+    private long longestJdbcWait;
     private long nextSessionId = 1;
 
     // outcome
@@ -166,6 +168,7 @@ public final class TestbedSimulation {
         stopped = new boolean[n];
         logoutAfter = new boolean[n];
         jdbcToken = new long[n];
+        jdbcWaitStart = new long[n];
         java.util.Arrays.fill(conn, -1);
         java.util.Arrays.fill(cookieNode, -1);
         selections = new long[nodes.size()];
@@ -342,6 +345,7 @@ public final class TestbedSimulation {
             startRunning(t);
         } else {
             node.jdbcWaiters.addLast(t);
+            jdbcWaitStart[t] = now;
             schedule(now + settings.jdbcWaitMs() * 1_000_000L, EV_JDBC_TIMEOUT, t, ++jdbcToken[t], null);
         }
     }
@@ -356,6 +360,7 @@ public final class TestbedSimulation {
         int waiter = node.releaseJdbc();
         if (waiter >= 0) {
             jdbcToken[waiter]++; // its time-out no longer applies
+            longestJdbcWait = Math.max(longestJdbcWait, now - jdbcWaitStart[waiter]);
             startRunning(waiter);
         }
         if (cookieNode[t] == node.index() && node.sessions.containsKey(cookieSession[t])) {
@@ -385,6 +390,7 @@ public final class TestbedSimulation {
         }
         TestbedNode node = nodes.get(conn[t]);
         node.jdbcWaiters.remove(t);
+        longestJdbcWait = Math.max(longestJdbcWait, now - jdbcWaitStart[t]);
         jdbcTimeouts++;
         failOnWorker(t, node, true);
     }
@@ -500,7 +506,7 @@ public final class TestbedSimulation {
         return now >= (t / perGroup) * step;
     }
 
-    /** Requests at the nodes: queued, holding a worker (running or waiting for JDBC). */
+    /** Requests at the nodes: queued, or holding a worker (running or waiting for JDBC). */
     int requestsAtNodes() {
         int at = 0;
         for (TestbedNode node : nodes) {
@@ -509,9 +515,14 @@ public final class TestbedSimulation {
         return at;
     }
 
-    /** Requests scheduled to be sent (thinking, or retrying after a failure). */
+    /** The longest any request waited for a JDBC connection, nanos. */
+    long longestJdbcWaitNanos() {
+        return longestJdbcWait;
+    }
+
+    /** Clients thinking, about to send, or on the failure path of their last request. */
     int requestsPending() {
-        int pending = 0;
+        int pending = (int) running.stream().filter(Running::failure).count();
         for (Event e : events) {
             if (e.type() == EV_NEXT_REQUEST || (e.type() == EV_START && e.time() <= now)) {
                 pending++;
