@@ -88,7 +88,7 @@ final class ScenarioOptions {
     @Option(names = "--jdbc-wait-ms", paramLabel = "MS", description = "with --scenario: longest wait for a JDBC connection (default 10000)")
     Long jdbcWaitMs;
 
-    @Option(names = "--failure-ms", paramLabel = "MS", description = "with --scenario: CPU time of a failed exchange (default 1)")
+    @Option(names = "--failure-ms", paramLabel = "MS", description = "with --scenario: CPU time of a failed exchange (default: the demand)")
     Double failureMs;
 
     @Option(names = "--calibration", paramLabel = "FILE|none", description = {"with --scenario, without --compare: bench",
@@ -138,7 +138,7 @@ final class ScenarioOptions {
             TestbedSettings fromSweep = bench.settings(base);
             int c = cores != null ? cores : bench.cores();
             double d = demandMs != null ? demandMs : c * 1000.0 / bench.meanHttpThroughput();
-            base = withCoresAndDemand(fromSweep, c, d);
+            base = withCoresAndDemand(fromSweep, c, d, failureMs != null ? failureMs : d);
             source = String.format(Locale.ROOT, "settings of %s (sweep.json); demand %.2f ms = %d cores / %.1f samples/s"
                     + " (its mean HTTP throughput)%s", compare, d, c, bench.meanHttpThroughput(),
                     demandMs != null ? " overridden by --demand-ms" : "");
@@ -178,13 +178,14 @@ final class ScenarioOptions {
         return new TestbedSettings(b.threads(), b.scale(), b.fullNode(), b.sessionKb(), b.sessionTimeoutS(),
                 b.connectionTtlMs(), thinkMs != null ? thinkMs : b.thinkMs(), demandMs != null ? demandMs : b.demandMs(),
                 cores != null ? cores : b.cores(), baseHeap != null ? baseHeap : b.baseHeapFraction(),
-                jdbcWaitMs != null ? jdbcWaitMs : b.jdbcWaitMs(), failureMs != null ? failureMs : b.failureMs(), agentPeriodMs,
+                jdbcWaitMs != null ? jdbcWaitMs : b.jdbcWaitMs(),
+                failureMs != null ? failureMs : demandMs != null ? demandMs : b.failureMs(), agentPeriodMs,
                 agentDelayMs != null ? agentDelayMs : TestbedSettings.DEFAULT_AGENT_DELAY_MS, agentExpiryMs);
     }
 
-    private static TestbedSettings withCoresAndDemand(TestbedSettings b, int cores, double demand) {
+    private static TestbedSettings withCoresAndDemand(TestbedSettings b, int cores, double demand, double failure) {
         return new TestbedSettings(b.threads(), b.scale(), b.fullNode(), b.sessionKb(), b.sessionTimeoutS(),
-                b.connectionTtlMs(), b.thinkMs(), demand, cores, b.baseHeapFraction(), b.jdbcWaitMs(), b.failureMs(),
+                b.connectionTtlMs(), b.thinkMs(), demand, cores, b.baseHeapFraction(), b.jdbcWaitMs(), failure,
                 b.agentPeriodMs(), b.agentDelayMs(), b.agentExpiryMs());
     }
 

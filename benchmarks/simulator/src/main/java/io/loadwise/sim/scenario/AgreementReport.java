@@ -69,15 +69,24 @@ public final class AgreementReport {
         return 0;
     }
 
-    /** Rows by mean failures then mean throughput; a row tied (within the noise) with the one above shares its rank. */
+    /**
+     * Rows in order of mean failures then mean throughput, each with its rank: 1 + the number of rows that beat it
+     * beyond the noise. Rows that no one separates share a rank, and ties do not chain (a row tied with the one
+     * above may still rank below a row further up).
+     */
     static Map<String, Integer> ranks(List<Entry> entries, Noise noise) {
         List<Entry> sorted = new ArrayList<>(entries);
         sorted.sort(Comparator.comparingDouble((Entry e) -> e.failed().mean())
                 .thenComparing(Comparator.comparingDouble((Entry e) -> e.throughput().mean()).reversed()));
         Map<String, Integer> ranks = new LinkedHashMap<>();
-        for (int i = 0; i < sorted.size(); i++) {
-            int rank = i > 0 && order(sorted.get(i - 1), sorted.get(i), noise) == 0 ? ranks.get(sorted.get(i - 1).row()) : i + 1;
-            ranks.put(sorted.get(i).row(), rank);
+        for (Entry e : sorted) {
+            int ahead = 0;
+            for (Entry other : sorted) {
+                if (other != e && order(other, e, noise) < 0) {
+                    ahead++;
+                }
+            }
+            ranks.put(e.row(), ahead + 1);
         }
         return ranks;
     }
