@@ -38,6 +38,9 @@ import picocli.CommandLine.Option;
             "Example (seed 002, response scheduling on a 10 Mbit/s link):",
             "  loadwise simulate --scheduling ps,srpt,srrt --workload surge --link-load 0.5,0.7,0.9",
             "",
+            "Example (seed 001's capacity scenarios against a measured sweep, docs/simulator.md):",
+            "  loadwise simulate --scenario all --compare benchmarks/results/2026-11-22-sweep --seeds 10",
+            "",
             "Exit codes: 0 ok, 1 I/O error, 2 bad options."})
 public final class SimulateCommand implements CommandRun.Body {
 
@@ -49,6 +52,9 @@ public final class SimulateCommand implements CommandRun.Body {
 
     @Mixin
     SchedulingOptions scheduling;
+
+    @Mixin
+    ScenarioOptions scenarios;
 
     @Option(names = "--list-policies", description = "list the policies found on the class path and exit")
     boolean listPolicies;
@@ -69,8 +75,9 @@ public final class SimulateCommand implements CommandRun.Body {
             description = "simulated agents sample every MS of virtual time; 0 = off (default 1000)")
     long agentPeriodMs = 1000;
 
-    @Option(names = "--agent-delay-ms", paramLabel = "MS", description = "a sample reaches the dispatcher MS after it was taken (default 0)")
-    long agentDelayMs;
+    @Option(names = "--agent-delay-ms", paramLabel = "MS",
+            description = "a sample reaches the dispatcher MS after it was taken (default 0; --scenario: 500)")
+    Long agentDelayMs;
 
     @Option(names = "--agent-noise", paramLabel = "F",
             description = "relative standard deviation of Gaussian noise on every metric (default 0)")
@@ -116,6 +123,12 @@ public final class SimulateCommand implements CommandRun.Body {
     }
 
     private int simulate(PolicyRegistry registry, PrintStream out) throws IOException {
+        if (scenarios.enabled()) {
+            return scenarios.run(seed, agentPeriodMs, agentDelayMs, agentExpiryMs, outDir, out);
+        }
+        if (scenarios.compare != null) {
+            throw new UsageException("--compare needs --scenario");
+        }
         if (scheduling.enabled()) {
             workload.check(false);
             return scheduling.run(workload, seed, warmup, out);
@@ -124,7 +137,7 @@ public final class SimulateCommand implements CommandRun.Body {
         ServiceTimeModel service = serviceModel();
         ClusterModel cluster = this.cluster.cluster();
         List<ChooserFactory> choosers = this.cluster.choosers(registry);
-        AgentSettings agents = new AgentSettings(agentPeriodMs, agentDelayMs, agentNoise, agentExpiryMs);
+        AgentSettings agents = new AgentSettings(agentPeriodMs, agentDelayMs == null ? 0 : agentDelayMs, agentNoise, agentExpiryMs);
         Simulation simulation = new Simulation(cluster, agents, warmup, seed + 2);
 
         Trace base = workload.baseTrace(seed, out);

@@ -1,0 +1,125 @@
+package io.loadwise.sim.scenario;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.loadwise.policy.PolicyRegistry;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+class TestbedSimulationTest {
+
+    private static final PolicyRegistry POLICIES = PolicyRegistry.load();
+
+    private static TestbedSettings settings(int threads, NodeResources full, int sessionKb, double thinkMs, long jdbcWaitMs) {
+        return new TestbedSettings(threads, 0.1, full, sessionKb, 10, 1000, thinkMs, 4.0, 2, 0.3, jdbcWaitMs, 1.0,
+                1000, 500, 3000);
+    }
+
+    private static TestbedSimulation sim(TestbedSettings s, CapacityScenario scenario, String row, long seed) {
+        SweepRow r = SweepRow.parse(row);
+        return new TestbedSimulation(s, scenario, r, POLICIES.get(r.policyId()), seed);
+    }
+
+    @Test
+    void closedLoopClientsKeepExactlyNRequestsOutstandingOrThinking() {
+        for (double think : new double[] {0, 25}) {
+            TestbedSettings s = settings(60, TestbedSettings.SWEEP_FULL_NODE, 450, think, 10_000);
+            AtomicInteger checked = new AtomicInteger();
+            AtomicInteger sustained = new AtomicInteger();
+            long sustainFrom = 9L * s.rampStepSeconds() * 1_000_000_000L;
+            long sustainTo = sustainFrom + s.sustainSeconds() * 1_000_000_000L;
+            CellOutcome out = sim(s, CapacityScenario.COMBINED, "http-round-robin", 3).probe(sim -> {
+                int active = sim.activeThreads();
+                assertEquals(active, sim.requestsAtNodes() + sim.requestsPending(),
+                        "think " + think + " ms at " + sim.now() + " ns: every active client has one request at a node,"
+                                + " on its failure path, or about to be sent");
+                if (sim.now() > sustainFrom && sim.now() < sustainTo) {
+                    assertEquals(60, active, "all 60 clients run during the sustain");
+                    sustained.incrementAndGet();
+                }
+                checked.incrementAndGet();
+            }).run();
+            assertTrue(checked.get() > 10_000, "checked after every event: " + checked.get());
+            assertTrue(sustained.get() > 1000);
+            assertTrue(out.samples() > 1000, out.toString());
+        }
+    }
+
+    @Test
+    void nodesNeverHoldMoreThanWorkersPlusQueueAndRefuseTheRest() {
+        // 30 clients, round robin: about 10 connections on each node; VCN3 takes 6 workers + 2 queued, the others 14
+        NodeResources full = new NodeResources(96, 12, 2, 10);
+        TestbedSettings s = settings(30, full, 0, 0, 10_000);
+        CellOutcome out = sim(s, CapacityScenario.HTTP_THREADS, "http-round-robin", 1).probe(sim -> {
+            for (TestbedNode n : sim.nodes()) {
+                assertTrue(n.busyWorkers() <= n.resources().workers(), n.name() + " workers");
+                assertTrue(n.queue.size() <= n.resources().queue(), n.name() + " queue");
+            }
+        }).run();
+        assertTrue(out.refused() > 0, "VCN3 refuses beyond 6 + 2");
+        assertEquals(out.refused(), out.failed(), "the only failures are refusals (no sessions, JDBC never short)");
+        assertTrue(out.failuresByNode()[2] > out.failuresByNode()[0] + out.failuresByNode()[1], "mostly on VCN3");
+    }
+
+    @Test
+    void theJdbcWaitIsBounded() {
+        // VCN3 gets 1 JDBC connection (pool 2 halved), 12 workers, and a 40 ms bound on the wait
+        NodeResources full = new NodeResources(96, 12, 12, 2);
+        TestbedSettings s = settings(60, full, 0, 0, 40);
+        TestbedSimulation sim = sim(s, CapacityScenario.JDBC, "http-round-robin", 2);
+        CellOutcome out = sim.run();
+        assertTrue(out.jdbcTimeouts() > 0, "requests gave up waiting");
+        assertEquals(40_000_000L, sim.longestJdbcWaitNanos(), "no request waited longer than the bound, and some as long");
+        assertEquals(out.jdbcTimeouts(), out.failed());
+
+        TestbedSettings patient = settings(60, full, 0, 0, 60_000);
+        TestbedSimulation waits = sim(patient, CapacityScenario.JDBC, "http-round-robin", 2);
+        CellOutcome served = waits.run();
+        assertEquals(0, served.jdbcTimeouts(), "a minute's bound outlasts every wait of a 30 s run");
+        assertTrue(waits.longestJdbcWaitNanos() > 40_000_000L);
+    }
+
+    @Test
+    void sessionsBeyondTheHeapFailRequestsAndExpiredOnesMakeRoom() {
+        // 600 KB sessions: VCN3's 48 MB (70 % free) holds 57, VCN1's 96 MB 114; 30 clients reconnecting every
+        // second under round robin leave about 10 new sessions a second on each node, each living 10 s
+        TestbedSettings s = settings(30, TestbedSettings.SWEEP_FULL_NODE, 600, 0, 10_000);
+        AtomicLong peakSessions = new AtomicLong();
+        CellOutcome out = sim(s, CapacityScenario.HEAP, "http-round-robin", 4).probe(sim -> {
+            TestbedNode vcn3 = sim.nodes().get(2);
+            assertTrue(vcn3.heapUsedBytes() <= vcn3.heapMaxBytes(), "sessions never exceed the heap");
+            peakSessions.accumulateAndGet(vcn3.sessions.size(), Math::max);
+        }).run();
+        assertTrue(out.outOfMemory() > 0, "VCN3 ran out of heap");
+        assertEquals(57, peakSessions.get(), "(48 MB x 0.7) / 600 KB");
+        assertTrue(out.failuresByNode()[2] == out.failed(), "only VCN3 ran out");
+        assertTrue(out.samples() - out.failed() > out.failed(), "it recovered: most requests were served");
+    }
+
+    @Test
+    void sameSeedSameResultOtherSeedOtherResult() {
+        TestbedSettings s = settings(60, TestbedSettings.SWEEP_FULL_NODE, 450, 0, 10_000);
+        CellOutcome a = sim(s, CapacityScenario.COMBINED, "http-adaptive", 7).run();
+        CellOutcome b = sim(s, CapacityScenario.COMBINED, "http-adaptive", 7).run();
+        CellOutcome c = sim(s, CapacityScenario.COMBINED, "http-adaptive", 8).run();
+        assertEquals(a.samples(), b.samples());
+        assertEquals(a.failed(), b.failed());
+        assertEquals(a.throughput(), b.throughput());
+        assertArrayEquals(a.selections(), b.selections());
+        assertArrayEquals(a.peakHeapPercent(), b.peakHeapPercent());
+        assertTrue(a.samples() != c.samples() || a.throughput() != c.throughput());
+    }
+
+    @Test
+    void theScenarioHalvesVcn3AsTheSweepDoes() {
+        NodeResources full = TestbedSettings.SWEEP_FULL_NODE;
+        assertEquals(full, CapacityScenario.BASELINE.smallNode(full));
+        assertEquals(new NodeResources(48, 12, 12, 10), CapacityScenario.HEAP.smallNode(full));
+        assertEquals(new NodeResources(96, 6, 12, 10), CapacityScenario.HTTP_THREADS.smallNode(full));
+        assertEquals(new NodeResources(96, 12, 12, 5), CapacityScenario.JDBC.smallNode(full));
+        assertEquals(new NodeResources(48, 6, 12, 5), CapacityScenario.COMBINED.smallNode(full));
+    }
+}
