@@ -31,7 +31,8 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * under the route of its own {@code <httpSession cloneId>} (read from its server configuration, since no
  * MBean holds it) and the port of its {@code defaultHttpEndpoint} (over JMX). Next to an always-up second node
  * it keeps sessions on its route ({@code :<cloneId>}), and when its application is undeployed under load, then
- * deployed again and the server gets SIGTERM, it leaves selection. Counts the requests of each phase.
+ * deployed again and the server gets SIGTERM, it leaves selection. Counts the requests of each phase; asserts
+ * that none failed but those of the undeploy (Liberty's gap, see docs/app-servers.md).
  */
 @EnabledIfSystemProperty(named = "loadwise.liberty.home", matches = ".+")
 class LibertyRegistrationIT {
@@ -147,7 +148,9 @@ class LibertyRegistrationIT {
                     + load.byServer.get() + " of all by Liberty" + load.firstProblems();
             System.out.println("LibertyRegistrationIT figures: " + figures);
             Files.writeString(work.resolve("registration-figures.txt"), figures + "\n");
-            RegisteredNodeLoad.assertNoFailure(load.failed.get(), figures);
+            // Liberty unmaps an application it undeploys before contextDestroyed, the first moment the agent
+            // hears of it, and answers 404 meanwhile (tens of ms): counted, documented, not asserted.
+            RegisteredNodeLoad.assertNoFailure(load.failed.get() - failedUndeploy, figures);
         }
     }
 
