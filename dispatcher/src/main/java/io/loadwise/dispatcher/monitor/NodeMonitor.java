@@ -57,7 +57,9 @@ import org.slf4j.LoggerFactory;
  * cluster's (or the node's) {@code healthCheck.expectStatus} accepts, {@code 200-399} without one, or the
  * agent's own {@code 401}; a {@code 404} only until an agent has answered on the node (a node without an
  * agent has nothing else to say). A server that answers 404 or 503 while its application deploys is not
- * readmitted: the next probe, a second later, asks again ({@link #readmits}).
+ * readmitted: the next probe, a second later, asks again ({@link #readmits}); and once an agent has answered on
+ * the node, such an answer also keeps the node out past {@code unhealthyRetryMs}, so that the proxy's own retry
+ * does not send it a client request before the application serves.
  *
  * <p>Everything here runs on one scheduler thread or the HTTP client's threads; pickers are rebuilt by
  * {@link RefreshCoalescer}, never on an event loop.
@@ -293,6 +295,11 @@ public final class NodeMonitor implements AutoCloseable {
                     nodeStats.agentAnswered(status == 200 || status == 401);
                     if (readmits(status, expectedStatus(cluster, node), nodeStats.agentAnswered())) {
                         node.markConnectSuccess(); // a healthy answer: the node serves, back in selection
+                    } else if (node.connectDown() && nodeStats.agentAnswered()) {
+                        // The server is up but its application is not (an agent answered here before): keep the
+                        // node out past unhealthyRetryMs, or the proxy's own retry would hand it a client request
+                        // that it answers 404 or 503. The next healthy probe readmits it.
+                        node.markConnectFailure(cluster.config().unhealthyRetryMsOrDefault());
                     }
                 } else if (agentDriven) {
                     agentUnreachable(cluster, node, describe(error), AgentState.UNKNOWN);

@@ -151,10 +151,12 @@ class ReadmissionTest {
 
         for (int status : new int[] {503, 404, 500}) {
             agentA.answerStatus(status); // the server's connector is up, the application is not
-            a.markConnectFailure(60_000);
+            // held out for less than a probe period: the probe's unhealthy answers keep it out past that, so the
+            // proxy's own retry (after unhealthyRetryMs) cannot hand it a client request
+            a.markConnectFailure(1_200);
             int asked = agentA.requests.get();
-            Await.until("two probes answered " + status, Duration.ofSeconds(5), () -> agentA.requests.get() >= asked + 2);
-            assertTrue(a.connectDown(), "a server answering " + status + " stays held out");
+            Await.until("three probes answered " + status, Duration.ofSeconds(6), () -> agentA.requests.get() >= asked + 3);
+            assertTrue(a.connectDown(), "a server answering " + status + " stays held out past its retry interval");
         }
         agentA.answerStatus(0);
         long serving = System.nanoTime();
