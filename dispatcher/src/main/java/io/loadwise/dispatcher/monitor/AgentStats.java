@@ -19,6 +19,11 @@ public final class AgentStats {
     private volatile String lastError;
     /** Silence, back-off and the poll chain; see {@link ReprobeSchedule}. */
     private final ReprobeSchedule schedule;
+    /**
+     * Whether an agent has ever answered on the node (200 or its 401): from then on a 404 on the agent path
+     * means the application is not deployed (yet), not that the node has no agent.
+     */
+    private volatile boolean agentAnswered;
     /** Whether the agent's refusal (401) has been logged since the last good poll: it is logged once. */
     private final AtomicBoolean refusalLogged = new AtomicBoolean();
 
@@ -29,6 +34,30 @@ public final class AgentStats {
     /** @param startNanos when monitoring began: a node that was just added gets one expiry period to answer */
     AgentStats(long startNanos) {
         this.schedule = new ReprobeSchedule(startNanos);
+    }
+
+    /** When a policy that reads no agent last asked whether the node has one ({@link System#nanoTime}). */
+    private volatile long lastDiscoveryNanos;
+    private volatile boolean discovered;
+
+    /** Whether it is time to ask, under a policy that reads no agent, whether the node has one. */
+    boolean discoveryDue(long nowNanos, long periodNanos) {
+        return !agentAnswered && (!discovered || nowNanos - lastDiscoveryNanos >= periodNanos);
+    }
+
+    void discoveryAsked(long nowNanos) {
+        lastDiscoveryNanos = nowNanos;
+        discovered = true;
+    }
+
+    boolean agentAnswered() {
+        return agentAnswered;
+    }
+
+    void agentAnswered(boolean answered) {
+        if (answered) {
+            agentAnswered = true;
+        }
     }
 
     ReprobeSchedule schedule() {

@@ -5,6 +5,9 @@ import io.loadwise.dispatcher.cluster.NodeState;
 import io.loadwise.dispatcher.cluster.VirtualCluster;
 import io.loadwise.dispatcher.config.AgentSettings;
 import io.loadwise.dispatcher.config.ConfigValidationException;
+import io.loadwise.dispatcher.config.HealthCheckConfig;
+import io.loadwise.dispatcher.config.NodeConfig;
+import io.loadwise.dispatcher.config.StatusRanges;
 import io.loadwise.policy.AgentSample;
 import io.loadwise.policy.PolicyInput;
 import io.loadwise.wire.AgentMetricsDocument;
@@ -49,8 +52,14 @@ import org.slf4j.LoggerFactory;
  * again or polls it at once, and ends the back-off.
  *
  * <p>A node that connect failures hold out ({@link NodeState#connectDown()}) is probed every second under
- * every policy, and any HTTP answer readmits it at once: that is how a restarted node is back in
- * selection within about a second, rather than after {@code unhealthyRetryMs}.
+ * every policy, and a healthy answer readmits it at once: that is how a restarted node is back in
+ * selection within about a second, rather than after {@code unhealthyRetryMs}. Healthy is a status the
+ * cluster's (or the node's) {@code healthCheck.expectStatus} accepts, {@code 200-399} without one, or the
+ * agent's own {@code 401}; a {@code 404} only until an agent has answered on the node (a node without an
+ * agent has nothing else to say). A server that answers 404 or 503 while its application deploys is not
+ * readmitted: the next probe, a second later, asks again ({@link #readmits}); and once an agent has answered on
+ * the node, such an answer also keeps the node out past {@code unhealthyRetryMs}, so that the proxy's own retry
+ * does not send it a client request before the application serves.
  *
  * <p>Everything here runs on one scheduler thread or the HTTP client's threads; pickers are rebuilt by
  * {@link RefreshCoalescer}, never on an event loop.
@@ -251,10 +260,20 @@ public final class NodeMonitor implements AutoCloseable {
         }
         long interval = cluster.config().agentPollIntervalMsOrDefault();
         boolean agentDriven = cluster.policy().inputs().contains(PolicyInput.AGENT_METRICS);
-        // Under other policies the agent is not asked; only a node held out is probed, to readmit it.
-        if (!node.configuredEnabled() || (!agentDriven && !node.connectDown())) {
+        // Under other policies the agent is not polled: a node held out is probed, to readmit it, and a node
+        // whose agent has not answered yet is asked once every agentReprobeMs whether it has one, so that a 404
+        // after a restart can tell a deploying application from a node without an agent (readmits).
+        if (!node.configuredEnabled()) {
             schedule(cluster, node, chain, interval);
             return;
+        }
+        if (!agentDriven && !node.connectDown()) {
+            long now = System.nanoTime();
+            if (!nodeStats.discoveryDue(now, cluster.config().agentReprobeMsOrDefault() * 1_000_000L)) {
+                schedule(cluster, node, chain, interval);
+                return;
+            }
+            nodeStats.discoveryAsked(now);
         }
         HttpRequest request;
         try {
@@ -272,7 +291,16 @@ public final class NodeMonitor implements AutoCloseable {
             try {
                 if (error == null) {
                     ok = agentDriven ? handleResponse(cluster, node, response, System.nanoTime() - start) : true;
-                    node.markConnectSuccess(); // any answer: the node accepts connections, back in selection
+                    int status = response.statusCode();
+                    nodeStats.agentAnswered(status == 200 || status == 401);
+                    if (readmits(status, expectedStatus(cluster, node), nodeStats.agentAnswered())) {
+                        node.markConnectSuccess(); // a healthy answer: the node serves, back in selection
+                    } else if (node.connectDown() && nodeStats.agentAnswered()) {
+                        // The server is up but its application is not (an agent answered here before): keep the
+                        // node out past unhealthyRetryMs, or the proxy's own retry would hand it a client request
+                        // that it answers 404 or 503. The next healthy probe readmits it.
+                        node.markConnectFailure(cluster.config().unhealthyRetryMsOrDefault());
+                    }
                 } else if (agentDriven) {
                     agentUnreachable(cluster, node, describe(error), AgentState.UNKNOWN);
                 }
@@ -285,6 +313,45 @@ public final class NodeMonitor implements AutoCloseable {
                 schedule(cluster, node, chain, delay);
             }
         });
+    }
+
+    /**
+     * Whether the answer of a node's agent path readmits the node when connect failures hold it out.
+     *
+     * @param expected the statuses the node's health check accepts, or {@code null} without a health check
+     * @param agentAnswered whether an agent has answered on the node before (200 or 401)
+     */
+    static boolean readmits(int status, StatusRanges expected, boolean agentAnswered) {
+        if (expected != null ? expected.contains(status) : status >= 200 && status < 400) {
+            return true;
+        }
+        if (status == 401) {
+            return true; // the agent itself refused the poll's secret: the application is up
+        }
+        // the agent path is not there: no agent at all (its answer is all there is), or, once one has
+        // answered, an application that is not deployed yet
+        return status == 404 && !agentAnswered;
+    }
+
+    /** The node's {@code healthCheck.expectStatus} (the node's own, else the cluster's), or {@code null}. */
+    private static StatusRanges expectedStatus(VirtualCluster cluster, NodeState node) {
+        HealthCheckConfig clusterLevel = cluster.config().healthCheck();
+        HealthCheckConfig nodeLevel = null;
+        for (NodeConfig n : cluster.config().nodes()) {
+            if (n.name().equals(node.name())) {
+                nodeLevel = n.healthCheck();
+                break;
+            }
+        }
+        HealthCheckConfig merged = HealthCheckConfig.merge(clusterLevel, nodeLevel);
+        if (merged == null) {
+            return null;
+        }
+        try {
+            return StatusRanges.parse(merged.expectStatusOrDefault());
+        } catch (IllegalArgumentException e) {
+            return null; // validated at load time; never here
+        }
     }
 
     private HttpRequest request(VirtualCluster cluster, NodeState node, long interval) {

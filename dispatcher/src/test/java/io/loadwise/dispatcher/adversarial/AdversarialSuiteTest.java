@@ -83,6 +83,7 @@ class AdversarialSuiteTest {
         all.addAll(ConnectionLimitCases.all());
         all.addAll(Http2Cases.all());
         all.addAll(TlsCases.all());
+        all.addAll(ReadmissionProbeCases.all());
         return all;
     }
 

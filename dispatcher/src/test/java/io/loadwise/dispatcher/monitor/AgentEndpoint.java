@@ -21,6 +21,8 @@ final class AgentEndpoint implements AutoCloseable {
     private final AtomicReference<String> body = new AtomicReference<>();
     final AtomicInteger requests = new AtomicInteger();
     private final AtomicReference<String> secret = new AtomicReference<>();
+    /** When not 0, every request gets this status and no body (a server whose application is not there). */
+    private final AtomicInteger forcedStatus = new AtomicInteger();
     /** The {@code X-Loadwise-Secret} of the latest request, {@code ""} when it had none. */
     final AtomicReference<String> lastSecretSeen = new AtomicReference<>();
 
@@ -33,6 +35,12 @@ final class AgentEndpoint implements AutoCloseable {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 16);
         server.createContext("/loadwise-agent/metrics", exchange -> {
             requests.incrementAndGet();
+            int forced = forcedStatus.get();
+            if (forced != 0) {
+                exchange.sendResponseHeaders(forced, -1);
+                exchange.close();
+                return;
+            }
             String presented = exchange.getRequestHeaders().getFirst("X-Loadwise-Secret");
             lastSecretSeen.set(presented == null ? "" : presented);
             String wanted = secret.get();
@@ -65,6 +73,11 @@ final class AgentEndpoint implements AutoCloseable {
     /** From now on, requests must carry this secret; {@code null} opens the endpoint again. */
     void requireSecret(String wanted) {
         secret.set(wanted);
+    }
+
+    /** Answers every request with {@code status} and no body from now on; 0 goes back to the document. */
+    void answerStatus(int status) {
+        forcedStatus.set(status);
     }
 
     void reportRaw(String raw) {

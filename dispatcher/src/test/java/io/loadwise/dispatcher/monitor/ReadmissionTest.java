@@ -1,6 +1,7 @@
 package io.loadwise.dispatcher.monitor;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.loadwise.dispatcher.cluster.AgentState;
@@ -9,6 +10,7 @@ import io.loadwise.dispatcher.cluster.VirtualCluster;
 import io.loadwise.dispatcher.config.ClusterConfig;
 import io.loadwise.dispatcher.config.Mode;
 import io.loadwise.dispatcher.config.NodeConfig;
+import io.loadwise.dispatcher.config.StatusRanges;
 import io.loadwise.dispatcher.testsupport.Await;
 import io.loadwise.policy.AgentSample;
 import io.loadwise.policy.PolicyRegistry;
@@ -72,7 +74,8 @@ class ReadmissionTest {
         Await.until("a readmitted by the probe", Duration.ofSeconds(3), () -> !a.connectDown());
         assertTrue(System.nanoTime() - start < Duration.ofMillis(1_500).toNanos(), "a probe a second at most");
         assertTrue(agentA.requests.get() >= 1, "the node was asked");
-        assertEquals(0, agentB.requests.get(), "round robin reads no agent: b, never held out, is never asked");
+        assertTrue(agentB.requests.get() <= 1, "round robin reads no agent: b, never held out, is asked at most "
+                + "once (whether it has an agent), never polled: " + agentB.requests.get());
     }
 
     @Test
@@ -135,5 +138,55 @@ class ReadmissionTest {
         Await.until("polled at once", Duration.ofSeconds(3), () -> monitor.stats(a).pollsOk() > okBefore);
         assertTrue(System.nanoTime() - reconnected < Duration.ofMillis(1_500).toNanos(),
                 "polled before the next back-off step");
+    }
+
+    @Test
+    void aServerAnsweringWhileItsApplicationDeploysIsReadmittedOnlyOnceItServes() throws Exception {
+        VirtualCluster cluster = cluster("round-robin");
+        monitor.watch(cluster);
+        NodeState a = cluster.node("a");
+        // first the agent answers: from then on a 404 means the application is not deployed
+        a.markConnectFailure(60_000);
+        Await.until("a readmitted by the probe", Duration.ofSeconds(3), () -> !a.connectDown());
+
+        for (int status : new int[] {503, 404, 500}) {
+            agentA.answerStatus(status); // the server's connector is up, the application is not
+            // held out for less than a probe period: the probe's unhealthy answers keep it out past that, so the
+            // proxy's own retry (after unhealthyRetryMs) cannot hand it a client request
+            a.markConnectFailure(1_200);
+            int asked = agentA.requests.get();
+            Await.until("three probes answered " + status, Duration.ofSeconds(6), () -> agentA.requests.get() >= asked + 3);
+            assertTrue(a.connectDown(), "a server answering " + status + " stays held out past its retry interval");
+        }
+        agentA.answerStatus(0);
+        long serving = System.nanoTime();
+        Await.until("a readmitted once it serves", Duration.ofSeconds(3), () -> !a.connectDown());
+        assertTrue(System.nanoTime() - serving < Duration.ofMillis(1_500).toNanos(), "at the next probe");
+    }
+
+    @Test
+    void aNodeWithoutAnAgentIsReadmittedByItsFirst404AsBefore() throws Exception {
+        agentA.answerStatus(404); // no agent deployed: the agent path was never there
+        VirtualCluster cluster = cluster("round-robin");
+        monitor.watch(cluster);
+        NodeState a = cluster.node("a");
+        a.markConnectFailure(60_000);
+        Await.until("a readmitted by the probe", Duration.ofSeconds(3), () -> !a.connectDown());
+    }
+
+    @Test
+    void whatAnAnswerReadmits() {
+        StatusRanges only200 = StatusRanges.parse("200");
+        assertTrue(NodeMonitor.readmits(200, null, true));
+        assertTrue(NodeMonitor.readmits(302, null, true));
+        assertTrue(NodeMonitor.readmits(401, null, true), "the agent refused the secret: the application is up");
+        assertTrue(NodeMonitor.readmits(404, null, false), "no agent has ever answered: nothing better to go by");
+        assertFalse(NodeMonitor.readmits(404, null, true), "an agent answered before: not deployed (yet)");
+        assertFalse(NodeMonitor.readmits(503, null, false));
+        assertFalse(NodeMonitor.readmits(500, null, false));
+        assertFalse(NodeMonitor.readmits(400, null, false));
+        assertFalse(NodeMonitor.readmits(302, only200, true), "the health check's expectation decides");
+        assertTrue(NodeMonitor.readmits(200, only200, true));
+        assertTrue(NodeMonitor.readmits(503, StatusRanges.parse("200-399,503"), true), "as configured");
     }
 }

@@ -138,6 +138,30 @@ public final class GlassFishServer implements AutoCloseable {
     }
 
     /**
+     * Kills the domain's processes (SIGKILL, as a crash or an OOM killer would) and returns once they are gone;
+     * the domain stays started as far as {@link #stop} is concerned. Returns how many processes there were.
+     */
+    public int kill() {
+        requireRunning("kill");
+        return DomainProcesses.kill(domainDir, KILL_WAIT);
+    }
+
+    /**
+     * Starts the domain again after {@link #kill}, as an operator restarts a crashed server:
+     * {@code asadmin start-domain}; returns when the server accepts admin commands (its applications are
+     * deployed from the domain's configuration meanwhile).
+     */
+    public void startAgain() throws ProvisioningException {
+        requireRunning("start again");
+        try {
+            asadmin.run(START_TIMEOUT, List.of("start-domain", "--domaindir", domainsDir.toString(), name));
+        } catch (AsadminException e) {
+            throw new AsadminException(e.getMessage() + "\n--- server.log (tail) ---\n" + serverLogTail());
+        }
+        LOG.info("started GlassFish domain {} again (admin port {})", name, adminPort());
+    }
+
+    /**
      * Applies the settings in one {@code asadmin multimode} session, deployments included; fails if any
      * command fails.
      */

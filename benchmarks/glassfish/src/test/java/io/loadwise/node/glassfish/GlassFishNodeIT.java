@@ -3,6 +3,7 @@ package io.loadwise.node.glassfish;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.sun.net.httpserver.HttpServer;
 import io.loadwise.dispatcher.cluster.NodeState;
 import io.loadwise.dispatcher.config.ClusterConfig;
 import io.loadwise.dispatcher.config.ConfigValidator;
@@ -12,13 +13,16 @@ import io.loadwise.dispatcher.config.NodeConfig;
 import io.loadwise.dispatcher.net.Transport;
 import io.loadwise.dispatcher.runtime.Dispatcher;
 import io.loadwise.dispatcher.runtime.ModeListenerFactory;
+import io.loadwise.node.KillReadmission;
 import io.loadwise.policy.AgentSample;
 import io.loadwise.policy.PolicyRegistry;
 import io.loadwise.node.provision.NodeSpec;
+import io.loadwise.node.provision.ProvisioningException;
 import io.loadwise.node.provision.RunningNode;
 import io.loadwise.node.provision.WarRepackager;
 import io.loadwise.wire.AgentMetricsDocument;
 import io.loadwise.wire.MetricsJson;
+import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -211,6 +215,68 @@ class GlassFishNodeIT {
         await("the dispatcher's view of the node", GlassFishNodeIT::dispatcherMetrics,
                 m -> m.getOrDefault("AMX_JDBC_ACTC%", -1.0) == 0, List.of());
         assertEquals(0, stat(MonitoringNames.jdbcPool(GlassFishProvisioner.TRADE_POOL), "numconnused"));
+    }
+
+    /**
+     * Time to readmission after a kill, the same measurement as the other servers' ({@code KillReadmission}):
+     * SIGKILL under light load through two dispatchers with the default agent timings (jvm-aware and
+     * round-robin, each with a stub in this JVM as the always-up second node), then {@code start-domain}
+     * again. Last, since it replaces the server process.
+     */
+    @Test
+    @Order(4)
+    void aKilledServerIsSelectedAgainWithinTwoSecondsOfAnsweringAfterItsRestart() throws Exception {
+        HttpServer stub = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        stub.createContext("/", exchange -> {
+            byte[] body = "UP".getBytes(StandardCharsets.UTF_8);
+            // the agent path answers 404: jvm-aware counts the stub as an average node
+            exchange.sendResponseHeaders(exchange.getRequestURI().getPath().contains("loadwise-agent") ? 404 : 200,
+                    body.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        });
+        stub.start();
+        List<Dispatcher> fronts = new ArrayList<>();
+        try {
+            List<KillReadmission.Front> measured = new ArrayList<>();
+            for (String policy : List.of("jvm-aware", "round-robin")) {
+                NodeConfig gf = new NodeConfig(node.name(), node.host() + ":" + node.httpPort(), null, null, null, null);
+                NodeConfig other = new NodeConfig("other", "127.0.0.1:" + stub.getAddress().getPort(), null, null,
+                        null, null);
+                ClusterConfig cluster = ClusterConfig.builder().name("readmission").mode(Mode.HTTP)
+                        .listen("127.0.0.1:0").policy(policy).agentPath(node.contextPath() + "/loadwise-agent/metrics")
+                        .nodes(List.of(gf, other)).build();
+                LoadwiseConfig config = new LoadwiseConfig(null, null, List.of(cluster));
+                PolicyRegistry policies = PolicyRegistry.load();
+                assertEquals(List.of(), new ConfigValidator(policies).validate(config));
+                Dispatcher front = new Dispatcher(config, null, policies, transport, new ModeListenerFactory());
+                fronts.add(front);
+                front.start("unused", false);
+                measured.add(new KillReadmission.Front(policy, front, "readmission", node.name(),
+                        node.contextPath() + "/health"));
+            }
+            GlassFishServer server = provisioner.server();
+            List<KillReadmission.Result> results = KillReadmission.measure("glassfish", measured,
+                    node.applicationUri().resolve("health"), server::kill,
+                    () -> CompletableFuture.runAsync(() -> {
+                        try {
+                            server.startAgain(); // blocks until GlassFish's admin answers; the test polls the app
+                        } catch (ProvisioningException e) {
+                            throw new IllegalStateException(e);
+                        }
+                    }), Duration.ofMinutes(4));
+            StringBuilder rows = new StringBuilder();
+            results.forEach(r -> rows.append(r.row()).append('\n'));
+            // for the results table: benchmarks/results/2026-11-23-servers/servers.md
+            Path out = Path.of("target", "glassfish-readmission.txt");
+            Files.writeString(out, rows, StandardCharsets.UTF_8);
+        } finally {
+            for (Dispatcher front : fronts) {
+                front.close();
+            }
+            stub.stop(0);
+        }
     }
 
     /** The agent's metrics, straight from the node. */

@@ -17,10 +17,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Registers the node with the dispatcher at start-up and heartbeats with the same call every
- * {@code heartbeatMillis} on its own daemon thread; {@link #close()} deregisters (the dispatcher drains the
- * node first) and then waits {@code deregisterWaitMillis} for requests already on their way. A refused
- * registration is logged with the dispatcher's reason and tried again at the next heartbeat: the application
- * keeps running whatever the dispatcher says.
+ * {@code heartbeatMillis} on its own daemon thread; {@link #leave} deregisters (the dispatcher drains the
+ * node first) and then waits for requests already on their way, {@link #rejoin} registers again (a server
+ * that was suspended and resumed), {@link #close()} leaves for good. A refused registration is logged with
+ * the dispatcher's reason and tried again at the next heartbeat: the application keeps running whatever the
+ * dispatcher says.
+ *
+ * <p>Registering and leaving exclude each other (one lock), so a heartbeat already on its way can never
+ * land after the deregistration and put a stopping node back into selection.
  */
 public final class Registrar implements AutoCloseable {
 
@@ -38,6 +42,10 @@ public final class Registrar implements AutoCloseable {
     private volatile boolean serving;
     private long lastAttemptNanos;
     private volatile String lastProblem;
+    /** Guards {@link #left}: a registration call and a deregistration never overlap. */
+    private final Object membership = new Object();
+    /** Deregistered (or leaving): no heartbeat is sent until {@link #rejoin}. */
+    private volatile boolean left;
 
     private Registrar(RegistrationSettings settings, ServerFacts server) {
         this.settings = settings;
@@ -64,6 +72,9 @@ public final class Registrar implements AutoCloseable {
     private static final long PROBE_MILLIS = 250;
 
     private void tick() {
+        if (left) {
+            return;
+        }
         if (!settings.resolved()) {
             settings = settings.resolve(server); // the server's connector starts after the web application
             if (!settings.resolved()) {
@@ -78,8 +89,13 @@ public final class Registrar implements AutoCloseable {
         } else if (System.nanoTime() - lastAttemptNanos < settings.heartbeatMillis() * 1_000_000L) {
             return;
         }
-        lastAttemptNanos = System.nanoTime();
-        register();
+        synchronized (membership) {
+            if (left) {
+                return;
+            }
+            lastAttemptNanos = System.nanoTime();
+            register();
+        }
     }
 
     private boolean probe() {
@@ -162,34 +178,73 @@ public final class Registrar implements AutoCloseable {
         return body == null ? "" : body.length() > 300 ? body.substring(0, 300) + "..." : body;
     }
 
-    /** Stops heartbeating, deregisters, and waits for requests already on their way. Idempotent. */
-    @Override
-    public void close() {
-        if (thread.isShutdown()) {
-            return;
-        }
-        thread.shutdownNow();
-        if (successes.get() == 0) {
-            return; // never registered: nothing to take back
-        }
-        try {
-            thread.awaitTermination(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+    /**
+     * Deregisters at once (the dispatcher selects the node for nothing new and drains it) and stops
+     * heartbeating, then waits up to {@code drainWaitMillis} for requests the dispatcher sent just before, which
+     * may still be on their way to the server. The calls time out after {@code timeout}: a server that stops
+     * must not hang on an unreachable dispatcher. Does nothing when already left; a concurrent caller waits
+     * until the first one has finished, so neither stops the application while requests are still arriving.
+     *
+     * @param why what started it, for the log ("the JVM shuts down")
+     * @return whether the dispatcher accepted the deregistration
+     */
+    public boolean leave(Duration timeout, long drainWaitMillis, String why) {
+        synchronized (membership) {
+            if (left) {
+                return false;
+            }
+            left = true;
+            if (successes.get() == 0) {
+                return false; // never registered: nothing to take back
+            }
             HttpRequest request = HttpRequest.newBuilder(URI.create(registrations() + "/" + segment(settings.name())))
-                    .timeout(TIMEOUT).header("Authorization", "Bearer " + settings.token()).DELETE().build();
-            HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-            if (response.statusCode() == 202) {
-                LOG.log(Level.INFO, "Loadwise agent: node " + settings.name() + " deregistered from cluster "
-                        + settings.cluster() + "; the dispatcher drains it");
-                // The dispatcher sends it nothing new from now on; requests it sent just before are on their way.
-                Thread.sleep(settings.deregisterWaitMillis());
-            } else {
+                    .timeout(timeout).header("Authorization", "Bearer " + settings.token()).DELETE().build();
+            try {
+                HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+                if (response.statusCode() == 202) {
+                    LOG.log(Level.INFO, "Loadwise agent: node " + settings.name() + " deregistered from cluster "
+                            + settings.cluster() + " (" + why + "); the dispatcher drains it");
+                    // The dispatcher sends it nothing new from now on; requests it sent just before are on their way.
+                    Thread.sleep(drainWaitMillis);
+                    return true;
+                }
                 LOG.log(Level.WARNING, "Loadwise agent: deregistration of " + settings.name() + " refused: "
                         + response.statusCode() + " " + cut(response.body()));
+            } catch (IOException e) {
+                LOG.log(Level.WARNING, "Loadwise agent: could not deregister " + settings.name() + ": " + e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
-        } catch (IOException e) {
-            LOG.log(Level.WARNING, "Loadwise agent: could not deregister " + settings.name() + ": " + e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            return false;
         }
+    }
+
+    /** Registers again at the next tick after {@link #leave} (the server resumed); no effect after close. */
+    public void rejoin() {
+        synchronized (membership) {
+            if (left && !thread.isShutdown()) {
+                left = false;
+                lastAttemptNanos = 0;
+                serving = false; // probe first: the application must answer before traffic comes back
+                LOG.log(Level.INFO, "Loadwise agent: node " + settings.name() + " registers again");
+            }
+        }
+    }
+
+    /** Whether the node has left (or is leaving) the cluster. */
+    public boolean hasLeft() {
+        synchronized (membership) {
+            return left;
+        }
+    }
+
+    /**
+     * Deregisters (unless already done), waits {@code deregisterWaitMillis} for requests already on their way,
+     * and stops heartbeating for good. Idempotent.
+     */
+    @Override
+    public void close() {
+        leave(TIMEOUT, settings.deregisterWaitMillis(), "the application stops");
+        thread.shutdownNow();
     }
 }

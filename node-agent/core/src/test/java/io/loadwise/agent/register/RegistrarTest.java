@@ -103,4 +103,32 @@ class RegistrarTest {
             assertTrue(registrar.awaitRegistered(Duration.ofSeconds(10)));
         }
     }
+
+    @Test
+    void leaveDeregistersOnceStopsHeartbeatsAndRejoinRegistersAgain() throws Exception {
+        appServing.set(true);
+        try (Registrar registrar = Registrar.start(settings(50), ServerFacts.fromJmx())) {
+            assertTrue(registrar.awaitRegistered(Duration.ofSeconds(10)));
+            // two concurrent leaves (a shutdown hook and the server's own stop): one deregistration
+            Thread other = new Thread(() -> registrar.leave(Duration.ofSeconds(2), 0, "test"));
+            other.start();
+            registrar.leave(Duration.ofSeconds(2), 0, "test");
+            other.join(10_000);
+            assertTrue(registrar.hasLeft());
+            int successes = registrar.successes();
+            long deletes = calls.stream().filter(c -> c.startsWith("DELETE")).count();
+            assertEquals(1, deletes, calls.toString());
+            String lastCall = calls.get(calls.size() - 1);
+            assertTrue(lastCall.startsWith("DELETE"), "no heartbeat after the deregistration: " + calls);
+            // no heartbeat while left: wait for what would be several heartbeat periods, then check none came
+            long until = System.nanoTime() + 300_000_000L;
+            await(() -> System.nanoTime() - until > 0, "three heartbeat periods");
+            assertEquals(successes, registrar.successes(), "no registration while left");
+
+            registrar.rejoin();
+            assertFalse(registrar.hasLeft());
+            await(() -> registrar.successes() > successes, "the registration after rejoining");
+        }
+        assertEquals(2, calls.stream().filter(c -> c.startsWith("DELETE")).count(), "close deregisters again");
+    }
 }

@@ -5,6 +5,8 @@ import io.loadwise.agent.AgentRuntime;
 import io.loadwise.agent.register.Registrar;
 import io.loadwise.agent.register.RegistrationSettings;
 import io.loadwise.agent.register.ServerFacts;
+import io.loadwise.agent.register.ShutdownDeregistration;
+import io.loadwise.agent.register.WildFlySuspendHook;
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletContextEvent;
 import jakarta.servlet.ServletContextListener;
@@ -32,6 +34,8 @@ public class LoadwiseAgentListener implements ServletContextListener {
     public static final String REGISTRAR_ATTRIBUTE = Registrar.class.getName();
 
     private static final String HOOK_ATTRIBUTE = TomcatStopHook.class.getName();
+    private static final String SUSPEND_HOOK_ATTRIBUTE = WildFlySuspendHook.class.getName();
+    private static final String SHUTDOWN_HOOK_ATTRIBUTE = ShutdownDeregistration.class.getName();
 
     private static final System.Logger LOG = System.getLogger(LoadwiseAgentListener.class.getName());
 
@@ -59,6 +63,15 @@ public class LoadwiseAgentListener implements ServletContextListener {
                 if (hook != null) {
                     context.setAttribute(HOOK_ATTRIBUTE, hook);
                 }
+                WildFlySuspendHook suspendHook = WildFlySuspendHook.install(registrar);
+                if (suspendHook != null) {
+                    context.setAttribute(SUSPEND_HOOK_ATTRIBUTE, suspendHook);
+                }
+                // every server: leave selection when the JVM starts shutting down, not after the server stopped
+                ShutdownDeregistration shutdownHook = ShutdownDeregistration.install(registrar);
+                if (shutdownHook != null) {
+                    context.setAttribute(SHUTDOWN_HOOK_ATTRIBUTE, shutdownHook);
+                }
             }
         } catch (RuntimeException e) {
             LOG.log(Level.ERROR, "Loadwise agent: node not registered from " + context.getContextPath() + ": "
@@ -72,6 +85,16 @@ public class LoadwiseAgentListener implements ServletContextListener {
         if (hook instanceof TomcatStopHook) {
             event.getServletContext().removeAttribute(HOOK_ATTRIBUTE);
             ((TomcatStopHook) hook).remove();
+        }
+        Object suspendHook = event.getServletContext().getAttribute(SUSPEND_HOOK_ATTRIBUTE);
+        if (suspendHook instanceof WildFlySuspendHook) {
+            event.getServletContext().removeAttribute(SUSPEND_HOOK_ATTRIBUTE);
+            ((WildFlySuspendHook) suspendHook).remove();
+        }
+        Object shutdownHook = event.getServletContext().getAttribute(SHUTDOWN_HOOK_ATTRIBUTE);
+        if (shutdownHook instanceof ShutdownDeregistration) {
+            event.getServletContext().removeAttribute(SHUTDOWN_HOOK_ATTRIBUTE);
+            ((ShutdownDeregistration) shutdownHook).remove();
         }
         Object registrar = event.getServletContext().getAttribute(REGISTRAR_ATTRIBUTE);
         if (registrar instanceof Registrar) {
