@@ -81,6 +81,8 @@ public final class TestbedSimulation {
     private final PriorityQueue<Running> running = new PriorityQueue<>();
     private long seq;
     private long now;
+    /** When the last thread stops: periodic events end there. */
+    private long end;
     /** Attained service per running request since the start (ns of CPU), the processor-sharing clock. */
     private double attained;
     private double busyCoreNanos;
@@ -198,10 +200,9 @@ public final class TestbedSimulation {
             stopAt[t] = start + (TestbedSettings.STEPS - 1) * step + sustain;
             schedule(start, EV_START, t, 0, null);
         }
-        long end = settings.totalSeconds() * 1_000_000_000L;
-        for (long s = 1_000_000_000L; s <= end; s += 1_000_000_000L) {
-            schedule(s, EV_EXPIRE_SESSIONS, 0, 0, null);
-        }
+        end = settings.totalSeconds() * 1_000_000_000L;
+        // periodic events schedule their next occurrence, so the queue holds at most one of each
+        schedule(1_000_000_000L, EV_EXPIRE_SESSIONS, 0, 0, null);
         agentLatest = new AgentSample[nodes.size()];
         agentSampledAt = new long[nodes.size()];
         agentBusyAt = new double[nodes.size()];
@@ -212,13 +213,9 @@ public final class TestbedSimulation {
             long fast = settings.agentFastMs() * 1_000_000L;
             for (int i = 0; i < nodes.size(); i++) {
                 // every agent and every poll chain runs on its own phase, as separate processes and timers do
-                for (long t = phases.nextLong(poll); t <= end; t += poll) {
-                    schedule(t, EV_AGENT_POLL, i, 0, null);
-                }
+                schedule(phases.nextLong(poll), EV_AGENT_POLL, i, 0, null);
                 if (fast > 0) {
-                    for (long t = phases.nextLong(fast); t <= end; t += fast) {
-                        schedule(t, EV_AGENT_SAMPLE, i, 0, null);
-                    }
+                    schedule(phases.nextLong(fast), EV_AGENT_SAMPLE, i, 0, null);
                 }
             }
         }
@@ -286,9 +283,14 @@ public final class TestbedSimulation {
                 for (TestbedNode node : nodes) {
                     node.expireSessions(now, timeout);
                 }
+                again(e, 1_000_000_000L);
             }
-            case EV_AGENT_SAMPLE -> agentLatest[e.arg()] = sample(e.arg());
+            case EV_AGENT_SAMPLE -> {
+                agentLatest[e.arg()] = sample(e.arg());
+                again(e, settings.agentFastMs() * 1_000_000L);
+            }
             case EV_AGENT_POLL -> {
+                again(e, settings.agentPeriodMs() * 1_000_000L);
                 // a full sample, taken when the poll asks, answered after the poll's delay
                 AgentSample full = sample(e.arg());
                 agentLatest[e.arg()] = full;
@@ -305,6 +307,13 @@ public final class TestbedSimulation {
                 picker = policy.newPicker(snapshot, picker, env);
             }
             default -> throw new IllegalStateException("event type " + e.type());
+        }
+    }
+
+    /** Schedules the next occurrence of a periodic event, up to the end of the run. */
+    private void again(Event e, long period) {
+        if (e.time() + period <= end) {
+            schedule(e.time() + period, e.type(), e.arg(), 0, null);
         }
     }
 
