@@ -91,6 +91,18 @@ final class ScenarioOptions {
     @Option(names = "--failure-ms", paramLabel = "MS", description = "with --scenario: CPU time of a failed exchange (default: the demand)")
     Double failureMs;
 
+    @Option(names = "--agent-fast-ms", paramLabel = "MS", description = {"with --scenario: agents sample the policy metrics",
+        "every MS (the agent's default 100; 0: full samples only)"})
+    long agentFastMs = TestbedSettings.DEFAULT_AGENT_FAST_MS;
+
+    @Option(names = "--agent-header-ms", paramLabel = "MS", description = {"with --scenario: a response carries the latest",
+        "sample at most every MS (endpoint-load-metrics; default 100; -1: never, polls only)"})
+    long agentHeaderMs = TestbedSettings.DEFAULT_AGENT_HEADER_MS;
+
+    @Option(names = "--refresh-ms", paramLabel = "MS", description = {"with --scenario: the dispatcher rebuilds an agent-driven",
+        "picker at most every MS after new samples (default 100)"})
+    long refreshMs = TestbedSettings.DEFAULT_REFRESH_MS;
+
     @Option(names = "--calibration", paramLabel = "FILE|none", description = {"with --scenario, without --compare: bench",
         "calibrate's calibration.json for per-scenario settings (default " + CalibrationFile.DEFAULT_PATH + " when it exists)"})
     String calibration;
@@ -180,13 +192,15 @@ final class ScenarioOptions {
                 cores != null ? cores : b.cores(), baseHeap != null ? baseHeap : b.baseHeapFraction(),
                 jdbcWaitMs != null ? jdbcWaitMs : b.jdbcWaitMs(),
                 failureMs != null ? failureMs : demandMs != null ? demandMs : b.failureMs(), agentPeriodMs,
-                agentDelayMs != null ? agentDelayMs : TestbedSettings.DEFAULT_AGENT_DELAY_MS, agentExpiryMs);
+                agentDelayMs != null ? agentDelayMs : TestbedSettings.DEFAULT_AGENT_DELAY_MS, agentExpiryMs,
+                agentFastMs, agentHeaderMs, refreshMs);
     }
 
     private static TestbedSettings withCoresAndDemand(TestbedSettings b, int cores, double demand, double failure) {
         return new TestbedSettings(b.threads(), b.scale(), b.fullNode(), b.sessionKb(), b.sessionTimeoutS(),
                 b.connectionTtlMs(), b.thinkMs(), demand, cores, b.baseHeapFraction(), b.jdbcWaitMs(), failure,
-                b.agentPeriodMs(), b.agentDelayMs(), b.agentExpiryMs());
+                b.agentPeriodMs(), b.agentDelayMs(), b.agentExpiryMs(), b.agentFastMs(),
+                b.agentHeaderMs(), b.refreshMs());
     }
 
     /** Options given on the command line win over the sweep's or the calibration's. */
@@ -197,7 +211,8 @@ final class ScenarioOptions {
                         nodeQueue != null ? nodeQueue : n.queue(), nodeJdbc != null ? nodeJdbc : n.jdbcPool()),
                 sessionKb != null ? sessionKb : b.sessionKb(), sessionTimeoutS != null ? sessionTimeoutS : b.sessionTimeoutS(),
                 connectionTtlMs != null ? connectionTtlMs : b.connectionTtlMs(), b.thinkMs(), b.demandMs(), b.cores(),
-                b.baseHeapFraction(), b.jdbcWaitMs(), b.failureMs(), b.agentPeriodMs(), b.agentDelayMs(), b.agentExpiryMs());
+                b.baseHeapFraction(), b.jdbcWaitMs(), b.failureMs(), b.agentPeriodMs(), b.agentDelayMs(), b.agentExpiryMs(), b.agentFastMs(),
+                b.agentHeaderMs(), b.refreshMs());
     }
 
     private static void writeCsv(SimulatedSweep sim, Path file) throws IOException {

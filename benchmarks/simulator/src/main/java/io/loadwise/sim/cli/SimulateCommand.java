@@ -76,7 +76,7 @@ public final class SimulateCommand implements CommandRun.Body {
     long agentPeriodMs = 1000;
 
     @Option(names = "--agent-delay-ms", paramLabel = "MS",
-            description = "a sample reaches the dispatcher MS after it was taken (default 0; --scenario: 500)")
+            description = "a sample reaches the dispatcher MS after it was taken (default 0; --scenario: 5, the poll)")
     Long agentDelayMs;
 
     @Option(names = "--agent-noise", paramLabel = "F",

@@ -66,6 +66,7 @@ public final class CalibrationFile {
         }
         return new TestbedSettings(threads, scale, new NodeResources(heap, workers, queue, jdbc), kb, timeout, ttl,
                 base.thinkMs(), base.demandMs(), base.cores(), base.baseHeapFraction(), base.jdbcWaitMs(), base.failureMs(),
-                base.agentPeriodMs(), base.agentDelayMs(), base.agentExpiryMs());
+                base.agentPeriodMs(), base.agentDelayMs(), base.agentExpiryMs(), base.agentFastMs(), base.agentHeaderMs(),
+                base.refreshMs());
     }
 }

@@ -157,7 +157,7 @@ public final class MeasuredSweep {
                 settings.path("sessionTimeoutSeconds").asInt(model.sessionTimeoutS()),
                 settings.path("connectionTtlMs").asInt(model.connectionTtlMs()), model.thinkMs(), model.demandMs(),
                 model.cores(), model.baseHeapFraction(), model.jdbcWaitMs(), model.failureMs(), model.agentPeriodMs(),
-                model.agentDelayMs(), model.agentExpiryMs());
+                model.agentDelayMs(), model.agentExpiryMs(), model.agentFastMs(), model.agentHeaderMs(), model.refreshMs());
     }
 
     /** The sweep's balancing mode ("per-connection" or "per-request"); the simulator models per-connection only. */

@@ -20,13 +20,20 @@ import java.util.Locale;
  * @param jdbcWaitMs       longest wait for a JDBC connection (the trade data source's maxWaitMillis)
  * @param failureMs        CPU time of a failed exchange (dispatcher, the node's rejection, the client's reconnect), served
  *                         on the shared cores like a request
- * @param agentPeriodMs    node agents sample every period
- * @param agentDelayMs     a sample reaches the dispatcher this long after it was taken
+ * @param agentPeriodMs    the dispatcher polls every agent for its full sample every period (agentPollIntervalMs),
+ *                         each node on its own phase; the agents take a full sample as often
+ * @param agentDelayMs     a polled sample reaches the dispatcher this long after the poll
  * @param agentExpiryMs    older samples read as missing
+ * @param agentFastMs      agents sample the policy metrics every this often (the agent's sample.fast.ms; 0: only full samples)
+ * @param agentHeaderMs    at most once per this interval a response carries the latest sample to the dispatcher
+ *                         (endpoint-load-metrics; the agent's header.interval.ms; -1: never)
+ * @param refreshMs        the dispatcher rebuilds the picker of an agent-driven policy at most this often after new
+ *                         samples (NodeMonitor's RefreshCoalescer)
  */
 public record TestbedSettings(int threads, double scale, NodeResources fullNode, int sessionKb, int sessionTimeoutS,
         int connectionTtlMs, double thinkMs, double demandMs, int cores, double baseHeapFraction, long jdbcWaitMs,
-        double failureMs, long agentPeriodMs, long agentDelayMs, long agentExpiryMs) {
+        double failureMs, long agentPeriodMs, long agentDelayMs, long agentExpiryMs, long agentFastMs,
+        long agentHeaderMs, long refreshMs) {
 
     /** Thread groups of the trade plan: threads/10 start (and stop) per ramp step. */
     public static final int STEPS = 10;
@@ -60,11 +67,13 @@ public record TestbedSettings(int threads, double scale, NodeResources fullNode,
      * shows 1, 4 and 16 ms: the counts move, the rankings do not). At the demand, fastest-response-time fails
      * 145-1482 times per scenario against the bench's 74-289.
      */
-    /**
-     * The dispatcher polls every agent once a second; a sample is on average half a period old when the picker
-     * is rebuilt with it.
-     */
-    public static final long DEFAULT_AGENT_DELAY_MS = 500;
+    /** A poll of an agent on loopback: a few milliseconds. */
+    public static final long DEFAULT_AGENT_DELAY_MS = 5;
+    /** The node agent's defaults (AgentConfig): policy metrics every 100 ms, a header at most every 100 ms. */
+    public static final long DEFAULT_AGENT_FAST_MS = 100;
+    public static final long DEFAULT_AGENT_HEADER_MS = 100;
+    /** NodeMonitor's REFRESH_PERIOD_MILLIS. */
+    public static final long DEFAULT_REFRESH_MS = 100;
 
     public TestbedSettings {
         if (threads < STEPS || threads % STEPS != 0) {
@@ -85,6 +94,9 @@ public record TestbedSettings(int threads, double scale, NodeResources fullNode,
         if (agentPeriodMs < 1 || agentDelayMs < 0 || agentExpiryMs < 1) {
             throw new IllegalArgumentException("--agent-period-ms and --agent-expiry-ms must be >= 1 and --agent-delay-ms >= 0");
         }
+        if (agentFastMs < 0 || agentHeaderMs < -1 || refreshMs < 0) {
+            throw new IllegalArgumentException("--agent-fast-ms and --refresh-ms must be >= 0 and --agent-header-ms >= -1");
+        }
     }
 
     /** The sweep's defaults at {@code threads} clients and duration scale {@code scale}. */
@@ -92,7 +104,7 @@ public record TestbedSettings(int threads, double scale, NodeResources fullNode,
         return new TestbedSettings(threads, scale, SWEEP_FULL_NODE, (int) Math.round(SESSION_KB_AT_SCALE_1 / scale),
                 Math.max(1, (int) Math.round(SESSION_TIMEOUT_S_AT_SCALE_1 * scale)), SWEEP_CONNECTION_TTL_MS, 0,
                 DEFAULT_DEMAND_MS, DEFAULT_CORES, DEFAULT_BASE_HEAP_FRACTION, DEFAULT_JDBC_WAIT_MS, DEFAULT_DEMAND_MS,
-                1000, DEFAULT_AGENT_DELAY_MS, 3000);
+                1000, DEFAULT_AGENT_DELAY_MS, 3000, DEFAULT_AGENT_FAST_MS, DEFAULT_AGENT_HEADER_MS, DEFAULT_REFRESH_MS);
     }
 
     /** Seconds between two thread-group starts, rounded as the sweep rounds it. */
@@ -113,11 +125,12 @@ public record TestbedSettings(int threads, double scale, NodeResources fullNode,
     public String describe() {
         return String.format(Locale.ROOT, "%d threads (%d started every %d s, all for %d s, %d s in all), think %s ms;"
                         + " full node %s; sessions %d KB, %d s idle timeout; connection TTL %d ms; demand %.2f ms on %d"
-                        + " cores (processor sharing), failed exchange %.2f ms; base heap %.0f %%; JDBC wait <= %d ms; agents every %d ms, delay %d ms,"
+                        + " cores (processor sharing), failed exchange %.2f ms; base heap %.0f %%; JDBC wait <= %d ms; agents: full samples polled every %d ms"
+                        + " (+%d ms), policy metrics every %d ms on responses at most every %d ms, picker rebuilt at most every %d ms,"
                         + " expiry %d ms",
                 threads, threads / STEPS, rampStepSeconds(), sustainSeconds(), totalSeconds(), trim(thinkMs), fullNode,
                 sessionKb, sessionTimeoutS, connectionTtlMs, demandMs, cores, failureMs, 100 * baseHeapFraction, jdbcWaitMs,
-                agentPeriodMs, agentDelayMs, agentExpiryMs);
+                agentPeriodMs, agentDelayMs, agentFastMs, agentHeaderMs, refreshMs, agentExpiryMs);
     }
 
     private static String trim(double v) {

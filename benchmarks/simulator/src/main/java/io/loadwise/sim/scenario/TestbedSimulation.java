@@ -20,8 +20,11 @@ import java.util.SplittableRandom;
  * Discrete-event model of one {@code bench sweep} cell: the trade plan's closed-loop JMeter threads, each on a
  * keep-alive connection that the real policy places (through the SPI, as the dispatcher in per-connection mode)
  * and re-places after the connection TTL; three nodes with workers, a request queue, a JDBC pool and a heap filled
- * by sessions; node agents sampled every period and delivered after a delay, each batch rebuilding the picker of a
- * policy that reads agent metrics, as the dispatcher does.
+ * by sessions; node agents fed to the dispatcher as the dispatcher and the agent do it by default: each agent
+ * samples the policy metrics every {@code agentFastMs} on its own phase and puts the latest sample on a response at
+ * most every {@code agentHeaderMs} (endpoint-load-metrics), the dispatcher polls each agent for a full sample every
+ * {@code agentPeriodMs} on its own phase, and rebuilds the picker of a policy that reads agent metrics at most every
+ * {@code refreshMs} after new samples arrived (NodeMonitor's RefreshCoalescer).
  *
  * <p>Time: the nodes share the machine's cores, so every running request (one holding a worker and a JDBC
  * connection) is served by egalitarian processor sharing over all nodes: with n running, each progresses at
@@ -47,6 +50,8 @@ public final class TestbedSimulation {
     private static final int EV_EXPIRE_SESSIONS = 4;
     private static final int EV_AGENT_SAMPLE = 5;
     private static final int EV_AGENT_DELIVER = 6;
+    private static final int EV_AGENT_POLL = 7;
+    private static final int EV_REFRESH = 8;
 
     private record Event(long time, long seq, int type, int arg, long token, AgentSample[] samples)
             implements Comparable<Event> {
@@ -76,6 +81,8 @@ public final class TestbedSimulation {
     private final PriorityQueue<Running> running = new PriorityQueue<>();
     private long seq;
     private long now;
+    /** When the last thread stops: periodic events end there. */
+    private long end;
     /** Attained service per running request since the start (ns of CPU), the processor-sharing clock. */
     private double attained;
     private double busyCoreNanos;
@@ -116,7 +123,13 @@ public final class TestbedSimulation {
     private double[] peakHeap;
     private double[] peakThreads;
     private double[] peakJdbc;
-    private double lastBusyAtSample;
+    // agents, per node: the agent's latest sample, when it took it and the machine's busy time then, the last header
+    private AgentSample[] agentLatest;
+    private long[] agentSampledAt;
+    private double[] agentBusyAt;
+    private long[] lastHeaderAt;
+    private boolean refreshPending;
+    private long lastRefresh = Long.MIN_VALUE / 2;
 
     /** Observer for tests: called after every event with the simulation's state. */
     interface Probe {
@@ -144,6 +157,7 @@ public final class TestbedSimulation {
         demands = root.split();
         actions = root.split();
         SplittableRandom policyRandom = root.split();
+        SplittableRandom phases = root.split();
         List<NodeResources> resources = scenario.nodes(settings.fullNode());
         nodes = new ArrayList<>();
         for (int i = 0; i < resources.size(); i++) {
@@ -186,14 +200,23 @@ public final class TestbedSimulation {
             stopAt[t] = start + (TestbedSettings.STEPS - 1) * step + sustain;
             schedule(start, EV_START, t, 0, null);
         }
-        long end = settings.totalSeconds() * 1_000_000_000L;
-        for (long s = 1_000_000_000L; s <= end; s += 1_000_000_000L) {
-            schedule(s, EV_EXPIRE_SESSIONS, 0, 0, null);
-        }
-        if (row.http()) {
-            long period = settings.agentPeriodMs() * 1_000_000L;
-            for (long s = period; s <= end; s += period) {
-                schedule(s, EV_AGENT_SAMPLE, 0, 0, null);
+        end = settings.totalSeconds() * 1_000_000_000L;
+        // periodic events schedule their next occurrence, so the queue holds at most one of each
+        schedule(1_000_000_000L, EV_EXPIRE_SESSIONS, 0, 0, null);
+        agentLatest = new AgentSample[nodes.size()];
+        agentSampledAt = new long[nodes.size()];
+        agentBusyAt = new double[nodes.size()];
+        lastHeaderAt = new long[nodes.size()];
+        java.util.Arrays.fill(lastHeaderAt, Long.MIN_VALUE / 2);
+        if (row.http()) { // TCP rows poll no agent
+            long poll = settings.agentPeriodMs() * 1_000_000L;
+            long fast = settings.agentFastMs() * 1_000_000L;
+            for (int i = 0; i < nodes.size(); i++) {
+                // every agent and every poll chain runs on its own phase, as separate processes and timers do
+                schedule(phases.nextLong(poll), EV_AGENT_POLL, i, 0, null);
+                if (fast > 0) {
+                    schedule(phases.nextLong(fast), EV_AGENT_SAMPLE, i, 0, null);
+                }
             }
         }
         loop();
@@ -260,18 +283,37 @@ public final class TestbedSimulation {
                 for (TestbedNode node : nodes) {
                     node.expireSessions(now, timeout);
                 }
+                again(e, 1_000_000_000L);
             }
-            case EV_AGENT_SAMPLE -> sampleAgents();
+            case EV_AGENT_SAMPLE -> {
+                agentLatest[e.arg()] = sample(e.arg());
+                again(e, settings.agentFastMs() * 1_000_000L);
+            }
+            case EV_AGENT_POLL -> {
+                again(e, settings.agentPeriodMs() * 1_000_000L);
+                // a full sample, taken when the poll asks, answered after the poll's delay
+                AgentSample full = sample(e.arg());
+                agentLatest[e.arg()] = full;
+                recordPeaks(e.arg(), full);
+                schedule(now + settings.agentDelayMs() * 1_000_000L, EV_AGENT_DELIVER, e.arg(), 0, new AgentSample[] {full});
+            }
             case EV_AGENT_DELIVER -> {
-                for (int i = 0; i < nodes.size(); i++) {
-                    nodes.get(i).deliver(e.samples()[i]);
-                }
-                // the dispatcher rebuilds the picker of an agent-driven policy once per delivered batch
-                if (policy.inputs().contains(PolicyInput.AGENT_METRICS)) {
-                    picker = policy.newPicker(snapshot, picker, env);
-                }
+                nodes.get(e.arg()).deliver(e.samples()[0]);
+                markDirty();
+            }
+            case EV_REFRESH -> {
+                refreshPending = false;
+                lastRefresh = now;
+                picker = policy.newPicker(snapshot, picker, env);
             }
             default -> throw new IllegalStateException("event type " + e.type());
+        }
+    }
+
+    /** Schedules the next occurrence of a periodic event, up to the end of the run. */
+    private void again(Event e, long period) {
+        if (e.time() + period <= end) {
+            schedule(e.time() + period, e.type(), e.arg(), 0, null);
         }
     }
 
@@ -372,6 +414,7 @@ public final class TestbedSimulation {
             }
         }
         logoutAfter[t] = false;
+        piggyback(node);
         releaseWorker(node);
         samples++;
         answered(t);
@@ -397,6 +440,7 @@ public final class TestbedSimulation {
 
     /** A request failed while holding a worker (out of heap, no JDBC connection): an error response. */
     private void failOnWorker(int t, TestbedNode node, boolean afterWait) {
+        piggyback(node); // an error page is a response too
         releaseWorker(node);
         endRequest(t, node, now - sent[t]);
         fail(t, node.index(), afterWait);
@@ -445,31 +489,52 @@ public final class TestbedSimulation {
         }
     }
 
-    private void sampleAgents() {
-        double busy = (busyCoreNanos - lastBusyAtSample) / (settings.cores() * settings.agentPeriodMs() * 1e6);
-        lastBusyAtSample = busyCoreNanos;
-        AgentSample[] batch = new AgentSample[nodes.size()];
-        for (int i = 0; i < nodes.size(); i++) {
-            TestbedNode node = nodes.get(i);
-            NodeResources r = node.resources();
-            double heap = 100.0 * node.heapUsedBytes() / node.heapMaxBytes();
-            double threads = 100.0 * node.busyWorkers() / r.workers();
-            double jdbc = 100.0 * node.jdbcInUse() / r.jdbcPool();
-            Map<String, Double> m = new LinkedHashMap<>();
-            m.put(PolicyMetric.OS_CPU_USED.seedName(), Math.min(100, 100 * busy)); // one machine: every node sees its CPU
-            m.put(PolicyMetric.OS_MEM_USED.seedName(), 50.0);
-            m.put(PolicyMetric.OS_CPU_IOWAIT.seedName(), 0.0);
-            m.put(PolicyMetric.JVM_HEAP_USED.seedName(), Math.min(100, heap));
-            m.put(PolicyMetric.AMX_CONNS_Q_THRBSY.seedName(), threads);
-            m.put(PolicyMetric.AMX_CONNS_Q_USED.seedName(), r.queue() == 0 ? 0 : 100.0 * node.queue.size() / r.queue());
-            m.put(PolicyMetric.AMX_JDBC_ACTC.seedName(), jdbc);
-            m.put(PolicyMetric.AMX_SESSIONS_ACT.seedName(), (double) node.sessions.size());
-            batch[i] = new AgentSample(now / 1_000_000L, AgentSample.Source.SIMULATED, m);
-            peakHeap[i] = Math.max(peakHeap[i], Math.min(100, heap));
-            peakThreads[i] = Math.max(peakThreads[i], threads);
-            peakJdbc[i] = Math.max(peakJdbc[i], jdbc);
+    /** The response now leaving {@code node} carries the agent's latest sample if the header interval has passed. */
+    private void piggyback(TestbedNode node) {
+        int i = node.index();
+        if (!row.http() || settings.agentHeaderMs() < 0 || agentLatest[i] == null
+                || now - lastHeaderAt[i] < settings.agentHeaderMs() * 1_000_000L) {
+            return;
         }
-        schedule(now + settings.agentDelayMs() * 1_000_000L, EV_AGENT_DELIVER, 0, 0, batch);
+        lastHeaderAt[i] = now;
+        node.deliver(new AgentSample(now / 1_000_000L, AgentSample.Source.PIGGYBACK, agentLatest[i].metrics()));
+        markDirty();
+    }
+
+    /** New samples: the picker of an agent-driven policy is rebuilt, at most once per refresh period. */
+    private void markDirty() {
+        if (refreshPending || !policy.inputs().contains(PolicyInput.AGENT_METRICS)) {
+            return;
+        }
+        refreshPending = true;
+        schedule(Math.max(now, lastRefresh + settings.refreshMs() * 1_000_000L), EV_REFRESH, 0, 0, null);
+    }
+
+    /** What node {@code i}'s agent measures now; CPU is the machine's busy share since this agent's last sample. */
+    private AgentSample sample(int i) {
+        long window = now - agentSampledAt[i];
+        double busy = window <= 0 ? 0 : (busyCoreNanos - agentBusyAt[i]) / (settings.cores() * (double) window);
+        agentSampledAt[i] = now;
+        agentBusyAt[i] = busyCoreNanos;
+        TestbedNode node = nodes.get(i);
+        NodeResources r = node.resources();
+        Map<String, Double> m = new LinkedHashMap<>();
+        m.put(PolicyMetric.OS_CPU_USED.seedName(), Math.min(100, 100 * busy)); // one machine: every agent sees its CPU
+        m.put(PolicyMetric.OS_MEM_USED.seedName(), 50.0);
+        m.put(PolicyMetric.OS_CPU_IOWAIT.seedName(), 0.0);
+        m.put(PolicyMetric.JVM_HEAP_USED.seedName(), Math.min(100, 100.0 * node.heapUsedBytes() / node.heapMaxBytes()));
+        m.put(PolicyMetric.AMX_CONNS_Q_THRBSY.seedName(), 100.0 * node.busyWorkers() / r.workers());
+        m.put(PolicyMetric.AMX_CONNS_Q_USED.seedName(), r.queue() == 0 ? 0 : 100.0 * node.queue.size() / r.queue());
+        m.put(PolicyMetric.AMX_JDBC_ACTC.seedName(), 100.0 * node.jdbcInUse() / r.jdbcPool());
+        m.put(PolicyMetric.AMX_SESSIONS_ACT.seedName(), (double) node.sessions.size());
+        return new AgentSample(now / 1_000_000L, AgentSample.Source.SIMULATED, m);
+    }
+
+    /** The sweep reports the highest values the dispatcher saw once a second; the polls are that. */
+    private void recordPeaks(int i, AgentSample s) {
+        peakHeap[i] = Math.max(peakHeap[i], s.value(PolicyMetric.JVM_HEAP_USED));
+        peakThreads[i] = Math.max(peakThreads[i], s.value(PolicyMetric.AMX_CONNS_Q_THRBSY));
+        peakJdbc[i] = Math.max(peakJdbc[i], s.value(PolicyMetric.AMX_JDBC_ACTC));
     }
 
     private CellOutcome outcome() {

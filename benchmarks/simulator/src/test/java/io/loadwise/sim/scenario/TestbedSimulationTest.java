@@ -15,7 +15,7 @@ class TestbedSimulationTest {
 
     private static TestbedSettings settings(int threads, NodeResources full, int sessionKb, double thinkMs, long jdbcWaitMs) {
         return new TestbedSettings(threads, 0.1, full, sessionKb, 10, 1000, thinkMs, 4.0, 2, 0.3, jdbcWaitMs, 1.0,
-                1000, 500, 3000);
+                1000, 5, 3000, 100, 100, 100);
     }
 
     private static TestbedSimulation sim(TestbedSettings s, CapacityScenario scenario, String row, long seed) {
