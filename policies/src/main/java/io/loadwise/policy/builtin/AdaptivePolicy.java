@@ -61,7 +61,7 @@ public final class AdaptivePolicy implements LoadBalancingPolicy {
         AdaptiveSettings settings = AdaptiveSettings.from(env.options());
         AdaptiveMemory before = previous instanceof AdaptivePicker p ? p.memory : null;
         AdaptiveMemory memory = AdaptiveMemory.of(snapshot, before, env.nanoClock().getAsLong(),
-                settings.slowStartNanos());
+                settings.slowStartNanos(), settings.load());
         return new AdaptivePicker(snapshot, new AdaptiveCost(snapshot, settings, memory), memory, env.random(),
                 env.nanoClock());
     }

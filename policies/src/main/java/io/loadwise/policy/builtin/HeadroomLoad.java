@@ -26,15 +26,23 @@ final class HeadroomLoad implements NodeLoad {
     private final double[] headroom;
     private final boolean[] excluded;
 
-    /** @param load per node index, 0..100; 100 or more is saturated */
+    /** @param load per node index, 0..100; 100 or more is saturated, and excluded */
     HeadroomLoad(double[] load) {
+        this(load, true);
+    }
+
+    /**
+     * @param load per node index, 0..100; 100 or more is saturated
+     * @param excludeSaturated false: a saturated node is not excluded but ranks with the least headroom
+     */
+    HeadroomLoad(double[] load, boolean excludeSaturated) {
         this.headroom = new double[load.length];
         this.excluded = new boolean[load.length];
         for (int i = 0; i < load.length; i++) {
             if (Double.isNaN(load[i])) {
                 throw new IllegalArgumentException("node " + i + " has no load; give unknown nodes an assumed one");
             }
-            excluded[i] = load[i] >= JvmAwareLoad.SATURATED;
+            excluded[i] = excludeSaturated && load[i] >= JvmAwareLoad.SATURATED;
             headroom[i] = Math.max(MIN_HEADROOM, JvmAwareLoad.SATURATED - load[i]);
         }
     }

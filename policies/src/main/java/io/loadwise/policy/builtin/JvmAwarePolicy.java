@@ -2,6 +2,7 @@ package io.loadwise.policy.builtin;
 
 import io.loadwise.policy.ClusterSnapshot;
 import io.loadwise.policy.LoadBalancingPolicy;
+import io.loadwise.policy.NodeView;
 import io.loadwise.policy.Picker;
 import io.loadwise.policy.PolicyEnvironment;
 import io.loadwise.policy.PolicyInput;
@@ -53,8 +54,28 @@ public final class JvmAwarePolicy implements LoadBalancingPolicy {
 
     @Override
     public Picker newPicker(ClusterSnapshot snapshot, Picker previous, PolicyEnvironment env) {
-        double[] load = JvmAwareLoad.from(env.options()).loads(snapshot);
-        return new ArgminPicker(snapshot, new HeadroomLoad(withUnknownAsAverage(load)));
+        double[] load = withUnknownAsAverage(JvmAwareLoad.from(env.options()).loads(snapshot));
+        return new SaturatedFallbackPicker(new ArgminPicker(snapshot, new HeadroomLoad(load)),
+                new ArgminPicker(snapshot, new HeadroomLoad(load, false)));
+    }
+
+    /**
+     * When every node but {@code avoid} is saturated, the one with the fewest connections per headroom
+     * among them all, not "no node" (the dispatcher's 503). Saturation that every node shows cannot
+     * tell them apart: at 60 clients on three nodes of 12 workers and a queue of 12 every node has 20
+     * requests, a queue 67 % full, over the 55 % threshold; excluding them all refused 328-2138
+     * requests per scenario in the simulator, where any of them would have queued the request.
+     */
+    private record SaturatedFallbackPicker(Picker unsaturated, Picker all) implements Picker {
+        @Override
+        public NodeView pick(NodeView avoid) {
+            NodeView node = unsaturated.pick(avoid);
+            if (node != null && !Avoid.matches(node, avoid)) {
+                return node;
+            }
+            NodeView fallback = all.pick(avoid);
+            return fallback != null ? fallback : node;
+        }
     }
 
     /**

@@ -65,9 +65,10 @@ class JvmAwarePolicyTest {
         assertEquals("CCC", sequence(picker, 3));
         assertSame(cluster.node('A'), picker.pick(cluster.node('C')));
         cluster.node('A').healthy(false);
-        assertSame(cluster.node('C'), picker.pick(cluster.node('C')), "avoid beats nothing");
+        assertSame(cluster.node('B'), picker.pick(cluster.node('C')),
+                "only saturated B besides the avoided C: B (it queues the request; C just failed it)");
         cluster.node('C').enabled(false);
-        assertNull(picker.pick(null), "a saturated node is never picked");
+        assertSame(cluster.node('B'), picker.pick(null), "every usable node saturated: the least of them, not null");
     }
 
     @Test
@@ -123,7 +124,7 @@ class JvmAwarePolicyTest {
         assertEquals("BCBC", sequence(picker, 4), "ties rotate");
         cluster.node('B').healthy(false);
         cluster.node('C').healthy(false);
-        assertNull(picker.pick(null), "the saturated node stays out even when nothing else is left");
+        assertSame(cluster.node('A'), picker.pick(null), "nothing else left: the saturated node, not no node");
     }
 
     @Test
