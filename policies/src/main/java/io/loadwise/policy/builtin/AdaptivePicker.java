@@ -97,7 +97,7 @@ final class AdaptivePicker implements Picker {
             if (Avoid.matches(node, avoid)) {
                 avoided = node;
             } else if (cost.excluded(i, now)) {
-                if (best < 0 && (bestSaturated < 0 || !cost.cheaper(bestSaturated, i, now))) {
+                if (best < 0 && (bestSaturated < 0 || !cost.lessFull(bestSaturated, i))) {
                     bestSaturated = i;
                 }
             } else if (best < 0 || !cost.cheaper(best, i, now)) { // strictly cheaper: the first of equals wins

@@ -111,6 +111,33 @@ class AdaptivePolicyTest {
     }
 
     @Test
+    void aNodeThatLookedUnsaturatedIsHeldAtItsEstimatedSlotsSoTheRestDoesNotHerdOntoIt() {
+        TestCluster cluster = TestCluster.of(ID, 3);
+        // A: all 12 workers busy, queue half full (under 55 %): fill 0.75 at 12 requests, about 16 slots
+        cluster.node('A').metrics("OS_CPU_USED%", 100, "AMX_CONNS_Q_THRBSY%", 100, "AMX_CONNS_Q_USED%", 50).active(12);
+        // B, C: queue over 55 %: saturated, held at the 20 requests they had
+        cluster.node('B').metrics("OS_CPU_USED%", 100, "AMX_CONNS_Q_THRBSY%", 100, "AMX_CONNS_Q_USED%", 60).active(20);
+        cluster.node('C').metrics("OS_CPU_USED%", 100, "AMX_CONNS_Q_THRBSY%", 100, "AMX_CONNS_Q_USED%", 60).active(20);
+        Picker picker = cluster.picker();
+        assertEquals("AA", TestCluster.sequenceOpening(picker, 2), "A up to 16 - 2 slots of margin");
+        assertEquals(14, cluster.node('A').activeConnections());
+        int[] picks = burst(picker, 12, 3);
+        // every node at its limit: in proportion to estimated slots (A 16, B and C 25), not "A takes all"
+        assertTrue(picks[0] >= 2 && picks[0] <= 4, "A took " + picks[0] + " of 12: " + Arrays.toString(picks));
+        assertEquals(12, picks[0] + picks[1] + picks[2], "never no node");
+    }
+
+    @Test
+    void nodesAllOverTheirThresholdsShareInProportionToTheirSlotsNotEqually() {
+        TestCluster cluster = TestCluster.of(ID, 2);
+        // both queues full: A holds 18 requests (6 workers + 12 queued), B 24 (12 + 12); LC would give A 24 of the next 42
+        cluster.node('A').metrics("AMX_CONNS_Q_THRBSY%", 100, "AMX_CONNS_Q_USED%", 100).active(18);
+        cluster.node('B').metrics("AMX_CONNS_Q_THRBSY%", 100, "AMX_CONNS_Q_USED%", 100).active(24);
+        int[] picks = burst(cluster.picker(), 42, 2);
+        assertTrue(picks[0] >= 16 && picks[0] <= 20, "18:24 slots take 18:24 of 42, A took " + picks[0]);
+    }
+
+    @Test
     void oneGoodLookingStaleSampleTakesAtMostFourTimesItsRivalsWork() {
         TestCluster cluster = TestCluster.of(ID, 10);
         cluster.node('A').sample(load(0)).peakEwma(20); // looks idle
