@@ -72,10 +72,9 @@ final class AdaptiveCost {
         for (int i = 0; i < n; i++) {
             double load = settings.load().load(memory.samples[i]);
             saturated[i] = memory.saturated[i];
-            double fill = fill(memory.samples[i]);
             double active = memory.activeAtSample[i];
-            double estimate = fill >= FILL_FOR_ESTIMATE ? active / fill : Double.NaN;
-            limit[i] = saturated[i] ? active : estimate - SLOT_MARGIN;
+            double estimate = slotEstimate(memory.samples[i], active);
+            limit[i] = limit(saturated[i], active, estimate);
             slots[i] = Double.isNaN(estimate) ? limit[i] : estimate;
             headroom[i] = Double.isNaN(load) ? Double.NaN
                     : Math.max(MIN_HEADROOM, (JvmAwareLoad.SATURATED - load) / JvmAwareLoad.SATURATED);
@@ -105,6 +104,25 @@ final class AdaptiveCost {
         double busy = sample.value(PolicyMetric.AMX_CONNS_Q_THRBSY);
         double queue = sample.value(PolicyMetric.AMX_CONNS_Q_USED);
         return (busy + queue) / 200;
+    }
+
+    /**
+     * The node's slots estimated from its sample, {@code active / fill}, where {@code active} is the work
+     * the dispatcher had on it at the sample; NaN when the fill is under {@link #FILL_FOR_ESTIMATE} or the
+     * dispatcher had no work there (then the fill is someone else's, and says nothing of our share).
+     */
+    static double slotEstimate(AgentSample sample, double active) {
+        double fill = fill(sample);
+        return fill >= FILL_FOR_ESTIMATE && active > 0 ? active / fill : Double.NaN;
+    }
+
+    /**
+     * The work a node may hold: a saturated one what it had at the sample; another its estimated slots
+     * less {@link #SLOT_MARGIN}, but at least what it had at the sample (it was found under its
+     * thresholds at that level); NaN (no limit) without an estimate.
+     */
+    static double limit(boolean saturated, double active, double estimate) {
+        return saturated ? active : Math.max(active, estimate - SLOT_MARGIN);
     }
 
     /**
