@@ -26,6 +26,17 @@ final class AdaptiveMemory {
     final String[] names;
     final AgentSample[] samples;
     final long[] sampleSeenNanos;
+    /**
+     * Per node whose sample says saturated: the work in flight it may hold, {@link AdaptiveCost#excluded}.
+     * Estimated as the smaller of the live count at the build that first saw the sample and at the build
+     * before: the sample was taken between those two builds (it arrives up to a poll period late), and
+     * the smaller count errs towards less work.
+     */
+    final int[] activeAtSample;
+    /** Per node: whether its sample says saturated (load 100). */
+    final boolean[] saturated;
+    /** Per node: its live work in flight at this build. */
+    final int[] activeAtBuild;
     final boolean[] usable;
     final long[] rampStartNanos;
 
@@ -33,12 +44,16 @@ final class AdaptiveMemory {
         names = new String[size];
         samples = new AgentSample[size];
         sampleSeenNanos = new long[size];
+        activeAtSample = new int[size];
+        activeAtBuild = new int[size];
+        saturated = new boolean[size];
         usable = new boolean[size];
         rampStartNanos = new long[size];
     }
 
     /** This build's memory, continuing {@code previous} (null when the previous picker was not adaptive). */
-    static AdaptiveMemory of(ClusterSnapshot snapshot, AdaptiveMemory previous, long nowNanos, long slowStartNanos) {
+    static AdaptiveMemory of(ClusterSnapshot snapshot, AdaptiveMemory previous, long nowNanos, long slowStartNanos,
+            JvmAwareLoad load) {
         AdaptiveMemory memory = new AdaptiveMemory(snapshot.size());
         for (int i = 0; i < snapshot.size(); i++) {
             NodeView node = snapshot.node(i);
@@ -48,6 +63,16 @@ final class AdaptiveMemory {
             int before = previous == null ? -1 : previous.indexOf(node.name(), i);
             boolean sameSample = before >= 0 && previous.samples[before] == memory.samples[i];
             memory.sampleSeenNanos[i] = sameSample ? previous.sampleSeenNanos[before] : nowNanos;
+            int active = node.activeConnections();
+            memory.activeAtBuild[i] = active;
+            memory.saturated[i] = load.load(memory.samples[i]) >= JvmAwareLoad.SATURATED;
+            if (sameSample) {
+                memory.activeAtSample[i] = previous.activeAtSample[before];
+            } else if (before < 0) {
+                memory.activeAtSample[i] = active;
+            } else {
+                memory.activeAtSample[i] = Math.min(active, previous.activeAtBuild[before]);
+            }
             long ramp;
             if (previous == null || slowStartNanos == 0) {
                 ramp = NOT_RAMPING;

@@ -77,25 +77,33 @@ final class AdaptivePicker implements Picker {
 
     /**
      * The cheapest eligible node over all nodes, starting at a random offset so that equal costs do not
-     * always favour the lowest index; the avoided node when it is the only one left; else null.
+     * always favour the lowest index. When every selectable node other than {@code avoid} is saturated,
+     * the cheapest of those: saturation that every node shows cannot tell them apart, and refusing
+     * the request outright ("no node", the dispatcher's 503) fails it for certain where a full node
+     * usually still queues it. The avoided node when it is the only one left; else null.
      */
     private NodeView pass(NodeView avoid, long now) {
         int n = nodes.size();
         int start = n == 1 ? 0 : random.nextInt(n);
         int best = -1;
+        int bestSaturated = -1;
         NodeView avoided = null;
         for (int k = 0; k < n; k++) {
             int i = start + k < n ? start + k : start + k - n;
             NodeView node = nodes.node(i);
-            if (!node.selectable() || cost.excluded(i, now)) {
+            if (!node.selectable()) {
                 continue;
             }
             if (Avoid.matches(node, avoid)) {
                 avoided = node;
+            } else if (cost.excluded(i, now)) {
+                if (best < 0 && (bestSaturated < 0 || !cost.lessFull(bestSaturated, i))) {
+                    bestSaturated = i;
+                }
             } else if (best < 0 || !cost.cheaper(best, i, now)) { // strictly cheaper: the first of equals wins
                 best = i;
             }
         }
-        return best >= 0 ? nodes.node(best) : avoided;
+        return best >= 0 ? nodes.node(best) : bestSaturated >= 0 ? nodes.node(bestSaturated) : avoided;
     }
 }

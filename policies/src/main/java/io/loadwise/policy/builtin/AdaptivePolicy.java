@@ -13,19 +13,22 @@ import java.util.Set;
  * Adaptive: power of two choices (Mitzenmacher; Envoy's and NGINX's least-request) over the cost of
  * one more request on a node,
  * <pre>
- * cost = (active + 1) × latency / (headroom × ramp × weight)
+ * cost = (active + 1) / (headroom × ramp × weight), ties broken by latency
  * </pre>
  * <ul>
  *   <li>{@code active}: the node's work in flight, live (requests in flight in per-request mode);</li>
  *   <li>{@code latency}: the node's peak-EWMA response time ({@link io.loadwise.policy.PeakEwma}), at
- *       least a quarter of the rival's ({@link AdaptiveCost#cheaper});</li>
- *   <li>{@code headroom}: {@code 1 - load/100} with jvm-aware's load (Equation 2, six agent metrics);
- *       a node whose load is 100 (queue or heap over its threshold) is excluded, even as a last resort;
- *       as the sample ages it fades to the cluster's average, so without fresh samples the policy is
- *       least requests weighted by latency;</li>
+ *       least a quarter of the rival's; it decides only between equal costs ({@link AdaptiveCost#cheaper});</li>
+ *   <li>{@code headroom}: {@code 1 - load/100} with jvm-aware's load (Equation 2, six agent metrics), at
+ *       least a quarter of the best unsaturated node's; as the sample ages it fades to the cluster's
+ *       average, so without fresh samples the policy is least requests;</li>
  *   <li>{@code ramp}: slow start for a node that joins or comes back;</li>
  *   <li>{@code weight}: the configured weight.</li>
  * </ul>
+ * A node at its limit is passed over while its sample is fresh ({@link AdaptiveCost#excluded}): a
+ * saturated one (load 100: queue or heap over its threshold) at the work it had at the sample, a busy
+ * one at its estimated slots. When every node is at its limit, the least full of them
+ * ({@link AdaptiveCost#lessFull}); never null while a node is selectable.
  * In a cluster of up to {@link AdaptivePicker#FULL_SCAN_MAX} nodes every pick compares them all instead.
  * Why two random choices and not the argmin in larger ones: the argmin sends every request between two samples to the
  * same node (the herd jvm-aware-classic shows); two choices send a burst to many nodes and still avoid the
@@ -61,7 +64,7 @@ public final class AdaptivePolicy implements LoadBalancingPolicy {
         AdaptiveSettings settings = AdaptiveSettings.from(env.options());
         AdaptiveMemory before = previous instanceof AdaptivePicker p ? p.memory : null;
         AdaptiveMemory memory = AdaptiveMemory.of(snapshot, before, env.nanoClock().getAsLong(),
-                settings.slowStartNanos());
+                settings.slowStartNanos(), settings.load());
         return new AdaptivePicker(snapshot, new AdaptiveCost(snapshot, settings, memory), memory, env.random(),
                 env.nanoClock());
     }

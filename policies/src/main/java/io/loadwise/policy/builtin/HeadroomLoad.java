@@ -15,8 +15,9 @@ import io.loadwise.policy.NodeView;
  * samples, in proportion to each node's headroom, and with no connections yet it still picks the least
  * loaded node first.
  *
- * <p>Every node has rank 0, except a saturated one (load 100): {@link NodeLoad#EXCLUDED}, never picked.
- * Nodes without a fresh sample come with an assumed load ({@link JvmAwarePolicy}), not as a fallback rank.
+ * <p>Every node has rank 0, except one at its limit ({@link JvmAwarePolicy#limits}): {@link NodeLoad#EXCLUDED}
+ * while its live connections are at least the limit. Nodes without a fresh sample come with an assumed
+ * load ({@link JvmAwarePolicy}), not as a fallback rank.
  */
 final class HeadroomLoad implements NodeLoad {
 
@@ -24,24 +25,36 @@ final class HeadroomLoad implements NodeLoad {
     private static final double MIN_HEADROOM = 1;
 
     private final double[] headroom;
-    private final boolean[] excluded;
+    /** Per node index: connections it may hold, NaN for no limit. */
+    private final double[] limit;
 
-    /** @param load per node index, 0..100; 100 or more is saturated */
-    HeadroomLoad(double[] load) {
+    /**
+     * @param load per node index, 0..100
+     * @param limit per node index, the connections the node may hold (NaN: no limit)
+     */
+    HeadroomLoad(double[] load, double[] limit) {
         this.headroom = new double[load.length];
-        this.excluded = new boolean[load.length];
+        this.limit = limit;
+        double best = MIN_HEADROOM;
         for (int i = 0; i < load.length; i++) {
             if (Double.isNaN(load[i])) {
                 throw new IllegalArgumentException("node " + i + " has no load; give unknown nodes an assumed one");
             }
-            excluded[i] = load[i] >= JvmAwareLoad.SATURATED;
             headroom[i] = Math.max(MIN_HEADROOM, JvmAwareLoad.SATURATED - load[i]);
+            best = load[i] < JvmAwareLoad.SATURATED ? Math.max(best, headroom[i]) : best;
+        }
+        // As adaptive's AdaptiveCost.HEADROOM_SPREAD: one node's headroom counts at most 4 times another's,
+        // so a stale sample moves connections by a bounded factor and the live count decides the rest.
+        double floor = best / AdaptiveCost.HEADROOM_SPREAD;
+        for (int i = 0; i < load.length; i++) {
+            headroom[i] = Math.max(floor, headroom[i]);
         }
     }
 
     @Override
     public int rank(NodeView node) {
-        return excluded[node.index()] ? EXCLUDED : 0;
+        double l = limit[node.index()];
+        return !Double.isNaN(l) && node.activeConnections() >= l ? EXCLUDED : 0;
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.loadwise.policy.builtin;
 
 import io.loadwise.policy.ClusterSnapshot;
 import io.loadwise.policy.LoadBalancingPolicy;
+import io.loadwise.policy.NodeView;
 import io.loadwise.policy.Picker;
 import io.loadwise.policy.PolicyEnvironment;
 import io.loadwise.policy.PolicyInput;
@@ -53,8 +54,77 @@ public final class JvmAwarePolicy implements LoadBalancingPolicy {
 
     @Override
     public Picker newPicker(ClusterSnapshot snapshot, Picker previous, PolicyEnvironment env) {
-        double[] load = JvmAwareLoad.from(env.options()).loads(snapshot);
-        return new ArgminPicker(snapshot, new HeadroomLoad(withUnknownAsAverage(load)));
+        JvmAwareLoad equation = JvmAwareLoad.from(env.options());
+        double[] load = withUnknownAsAverage(equation.loads(snapshot));
+        double[] limit = new double[load.length];
+        double[] slots = new double[load.length];
+        AdaptiveMemory memory = AdaptiveMemory.of(snapshot,
+                previous instanceof SaturatedFallbackPicker p ? p.memory() : null, 0, 0, equation);
+        limits(memory, limit, slots);
+        return new SaturatedFallbackPicker(new ArgminPicker(snapshot, new HeadroomLoad(load, limit)),
+                new ArgminPicker(snapshot, new SlotFillLoad(slots)), memory);
+    }
+
+    /**
+     * The connections each node may hold until the next build, as adaptive's ({@link AdaptiveCost#excluded}),
+     * from the connections at the sample as {@link AdaptiveMemory} estimates them (carried across
+     * rebuilds, so a rebuild that brings no new sample does not raise the limit to the live count):
+     * <ul>
+     *   <li>saturated (load 100, JPR-02's exclusion): the connections it has now. Excluding it until the
+     *       next sample instead sent every new connection to the nodes that looked unsaturated;</li>
+     *   <li>all workers busy ({@link AdaptiveCost#fill} at least {@link AdaptiveCost#FILL_FOR_ESTIMATE}):
+     *       its estimated slots, {@code connections / fill}, less {@link AdaptiveCost#SLOT_MARGIN}, at least
+     *       its connections at the sample ({@link AdaptiveCost#limit});</li>
+     *   <li>else none (NaN).</li>
+     * </ul>
+     * {@code slots}: the estimate, or the limit where there is none, or NaN.
+     */
+    static void limits(AdaptiveMemory memory, double[] limit, double[] slots) {
+        for (int i = 0; i < limit.length; i++) {
+            double active = memory.activeAtSample[i];
+            double estimate = AdaptiveCost.slotEstimate(memory.samples[i], active);
+            limit[i] = AdaptiveCost.limit(memory.saturated[i], active, estimate);
+            slots[i] = Double.isNaN(estimate) ? limit[i] : estimate;
+        }
+    }
+
+    /**
+     * Least full by {@code (connections + 1) / (slots + 1)}: the fallback when every node is at its limit
+     * (a node without an estimate counts as having room).
+     */
+    private record SlotFillLoad(double[] slots) implements NodeLoad {
+        private static final double NO_ESTIMATE = 1e9;
+
+        @Override
+        public int rank(NodeView node) {
+            return 0;
+        }
+
+        @Override
+        public int compare(NodeView a, NodeView b, int rank) {
+            double sa = Double.isNaN(slots[a.index()]) ? NO_ESTIMATE : slots[a.index()];
+            double sb = Double.isNaN(slots[b.index()]) ? NO_ESTIMATE : slots[b.index()];
+            return Double.compare((a.activeConnections() + 1.0) * (sb + 1), (b.activeConnections() + 1.0) * (sa + 1));
+        }
+    }
+
+    /**
+     * When every node but {@code avoid} is at its limit, the least full of them all, not "no node" (the
+     * dispatcher's 503). Saturation that every node shows cannot tell them apart: at 60 clients on three
+     * nodes of 12 workers and a queue of 12 every node has 20 requests, a queue 67 % full, over the 55 %
+     * threshold; excluding them all refused 328-2138 requests per scenario in the simulator, where any of
+     * them would have queued the request.
+     */
+    private record SaturatedFallbackPicker(Picker unsaturated, Picker all, AdaptiveMemory memory) implements Picker {
+        @Override
+        public NodeView pick(NodeView avoid) {
+            NodeView node = unsaturated.pick(avoid);
+            if (node != null && !Avoid.matches(node, avoid)) {
+                return node;
+            }
+            NodeView fallback = all.pick(avoid);
+            return fallback != null ? fallback : node;
+        }
     }
 
     /**

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.loadwise.policy.AgentSample;
 import io.loadwise.policy.Picker;
 import io.loadwise.policy.PolicyOptions;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -59,48 +60,110 @@ class AdaptivePolicyTest {
     }
 
     @Test
-    void aSlowerNodeTakesLessInProportionToItsLatency() {
+    void latencyOnlyBreaksTiesSoInFlightWorkDecides() {
         TestCluster cluster = TestCluster.of(ID, 2);
         cluster.node('A').sample(load(30)).peakEwma(10);
         cluster.node('B').sample(load(30)).peakEwma(30);
-        int[] picks = burst(cluster.picker(), 400, 2);
-        assertEquals(300, picks[0], 3, "a third of the latency, three times the requests in flight");
-    }
-
-    @Test
-    void aNodeThatLooksIdleTakesAtMostFourTimesItsRivalsRequestsBeforeItAnswers() {
-        TestCluster cluster = TestCluster.of(ID, 2);
-        cluster.node('A').sample(load(30)).peakEwma(200);
-        cluster.node('B').sample(load(30)).peakEwma(0); // never answered, or decayed after a long silence
-        int[] picks = burst(cluster.picker(), 500, 2);
-        assertEquals(400, picks[1], 3);
-    }
-
-    @Test
-    void saturatedNodesAreExcludedEvenAsTheLastResortWhileTheirSampleIsFresh() {
-        TestCluster cluster = TestCluster.of(ID, 3);
-        cluster.node('A').sample(load(30));
-        cluster.node('B').metrics("OS_CPU_USED%", 10, "AMX_CONNS_Q_USED%", 56); // queue over 55
-        cluster.node('C').metrics("OS_CPU_USED%", 10, "JVM_HEAP_USED%", 86); // heap over 85
         Picker picker = cluster.picker();
-        assertEquals("AAAAA", TestCluster.sequence(picker, 5));
-        assertSame(cluster.node('A'), picker.pick(cluster.node('A')), "the avoided node beats nothing");
+        assertEquals("A", TestCluster.sequence(picker, 1), "equal work: the faster node");
+        int[] picks = burst(picker, 400, 2);
+        assertEquals(200, picks[0], 1, "a third of the latency moves at most one request, not 3:1");
+        cluster.node('B').peakEwma(0); // never answered, or decayed after a long silence
+        cluster.node('A').active(0);
+        cluster.node('B').active(0);
+        assertEquals("B", TestCluster.sequence(picker, 1), "counts as a quarter of A's latency on a tie");
+    }
+
+    @Test
+    void whenEveryNodeIsSaturatedItIsLeastRequestsAmongThemNotNoNode() {
+        TestCluster cluster = TestCluster.of(ID, 3);
+        for (TestNode node : cluster.nodes) {
+            node.metrics("OS_CPU_USED%", 100, "AMX_CONNS_Q_THRBSY%", 100, "AMX_CONNS_Q_USED%", 67).active(20);
+        }
+        Picker picker = cluster.picker();
+        cluster.node('B').active(19); // one of B's requests ended
+        assertSame(cluster.node('B'), picker.pick(null), "B is back under the work it was saturated at");
+        int[] picks = burst(picker, 30, 3);
+        assertTrue(picks[0] >= 9 && picks[0] <= 11 && picks[1] >= 9 && picks[1] <= 11, Arrays.toString(picks));
+        assertTrue(picker.pick(cluster.node('C')) != cluster.node('C'), "a saturated node beats the avoided one");
+    }
+
+    @Test
+    void aSaturatedNodeIsCappedAtTheWorkItHadWhenSampledSoTheOthersAreNotHerded() {
+        TestCluster cluster = TestCluster.of(ID, 3);
+        cluster.node('A').sample(load(30)).active(10);
+        cluster.node('B').metrics("OS_CPU_USED%", 10, "AMX_CONNS_Q_USED%", 56).active(10); // queue over 55
+        cluster.node('C').metrics("OS_CPU_USED%", 10, "JVM_HEAP_USED%", 86).active(10); // heap over 85
+        Picker picker = cluster.picker();
+        assertEquals("AAAAA", TestCluster.sequence(picker, 5), "B and C hold what they had: excluded");
+        cluster.node('A').active(60); // A now costs more than B and C at their bounded headroom
+        cluster.node('B').active(9);
+        cluster.node('C').active(9);
+        int[] picks = burst(picker, 3, 3);
+        assertEquals(1, picks[1], "B takes one request: back to the 10 it was saturated at, no further");
+        assertEquals(1, picks[2], "C likewise");
+        picks = burst(picker, 10, 3);
+        assertEquals(10, picks[0], "then A again: a stale 'full' never sends B or C past their level");
         cluster.node('A').healthy(false);
-        assertNull(picker.pick(null));
+        assertTrue(picker.pick(null) != null, "nothing unsaturated left: the cheapest saturated node");
         cluster.clock.set(3 * SECOND); // the samples have faded out: B and C are unknown, not saturated
         assertTrue(picker.pick(null) != null);
     }
 
     @Test
+    void aNodeThatLookedUnsaturatedIsHeldAtItsEstimatedSlotsSoTheRestDoesNotHerdOntoIt() {
+        TestCluster cluster = TestCluster.of(ID, 3);
+        // A: all 12 workers busy, queue half full (under 55 %): fill 0.75 at 12 requests, about 16 slots
+        cluster.node('A').metrics("OS_CPU_USED%", 100, "AMX_CONNS_Q_THRBSY%", 100, "AMX_CONNS_Q_USED%", 50).active(12);
+        // B, C: queue over 55 %: saturated, held at the 20 requests they had
+        cluster.node('B').metrics("OS_CPU_USED%", 100, "AMX_CONNS_Q_THRBSY%", 100, "AMX_CONNS_Q_USED%", 60).active(20);
+        cluster.node('C').metrics("OS_CPU_USED%", 100, "AMX_CONNS_Q_THRBSY%", 100, "AMX_CONNS_Q_USED%", 60).active(20);
+        Picker picker = cluster.picker();
+        assertEquals("AA", TestCluster.sequenceOpening(picker, 2), "A up to 16 - 2 slots of margin");
+        assertEquals(14, cluster.node('A').activeConnections());
+        int[] picks = burst(picker, 12, 3);
+        // every node at its limit: in proportion to estimated slots (A 16, B and C 25), not "A takes all"
+        assertTrue(picks[0] >= 2 && picks[0] <= 4, "A took " + picks[0] + " of 12: " + Arrays.toString(picks));
+        assertEquals(12, picks[0] + picks[1] + picks[2], "never no node");
+    }
+
+    @Test
+    void nodesAllOverTheirThresholdsShareInProportionToTheirSlotsNotEqually() {
+        TestCluster cluster = TestCluster.of(ID, 2);
+        // both queues full: A holds 18 requests (6 workers + 12 queued), B 24 (12 + 12); LC would give A 24 of the next 42
+        cluster.node('A').metrics("AMX_CONNS_Q_THRBSY%", 100, "AMX_CONNS_Q_USED%", 100).active(18);
+        cluster.node('B').metrics("AMX_CONNS_Q_THRBSY%", 100, "AMX_CONNS_Q_USED%", 100).active(24);
+        int[] picks = burst(cluster.picker(), 42, 2);
+        assertTrue(picks[0] >= 16 && picks[0] <= 20, "18:24 slots take 18:24 of 42, A took " + picks[0]);
+    }
+
+    @Test
+    void oneGoodLookingStaleSampleTakesAtMostFourTimesItsRivalsWork() {
+        TestCluster cluster = TestCluster.of(ID, 10);
+        cluster.node('A').sample(load(0)).peakEwma(20); // looks idle
+        for (int i = 1; i < 10; i++) {
+            cluster.nodes[i].sample(load(99)).peakEwma(20); // look nearly full: headroom 0.01 before the bound
+        }
+        Picker picker = cluster.picker();
+        for (int second = 0; second < 5; second++) { // no new sample while A's in-flight work grows
+            int[] picks = burst(picker, 130, 10);
+            assertTrue(picks[0] <= 41, "second " + second + ": A took " + picks[0] + " of 130, more than 4:1");
+            for (int i = 1; i < 10; i++) {
+                assertTrue(picks[i] >= 9, "second " + second + ": node " + i + " took " + picks[i]);
+            }
+        }
+    }
+
+    @Test
     void anAgeingSampleFadesToTheAverageSoThePolicyBecomesLeastRequests() {
         TestCluster cluster = TestCluster.of(ID, 2);
-        cluster.node('A').sample(load(80)).peakEwma(20); // headroom 0.2
-        cluster.node('B').sample(load(0)).peakEwma(20); // headroom 1.0; average 0.6
+        cluster.node('A').sample(load(60)).peakEwma(20); // headroom 0.4
+        cluster.node('B').sample(load(0)).peakEwma(20); // headroom 1.0; average 0.7
         AdaptivePicker picker = (AdaptivePicker) cluster.picker();
         AdaptiveCost cost = costOf(cluster, picker);
-        assertEquals(0.2, cost.headroom(0, SECOND), 1e-9, "fresh until agentFadeStartMs (1 s)");
-        assertEquals(0.4, cost.headroom(0, 2 * SECOND), 1e-9, "half way to the average at 2 s");
-        assertEquals(0.6, cost.headroom(0, 3 * SECOND), 1e-9, "the average from agentFadeEndMs (3 s)");
+        assertEquals(0.4, cost.headroom(0, SECOND), 1e-9, "fresh until agentFadeStartMs (1 s)");
+        assertEquals(0.55, cost.headroom(0, 2 * SECOND), 1e-9, "half way to the average at 2 s");
+        assertEquals(0.7, cost.headroom(0, 3 * SECOND), 1e-9, "the average from agentFadeEndMs (3 s)");
         cluster.clock.set(3 * SECOND);
         int[] picks = burst(picker, 100, 2);
         assertEquals(50, picks[0], 1, "equal headroom and latency: least requests");
@@ -109,15 +172,15 @@ class AdaptivePolicyTest {
     @Test
     void aRebuildKeepsASampleItsAgeAndANewSampleIsFresh() {
         TestCluster cluster = TestCluster.of(ID, 2);
-        cluster.node('A').sample(load(80));
+        cluster.node('A').sample(load(60));
         cluster.node('B').sample(load(0));
         Picker first = cluster.picker();
         cluster.clock.set(3 * SECOND);
         AdaptivePicker same = (AdaptivePicker) cluster.rebuild(first);
-        assertEquals(0.6, costOf(cluster, same).headroom(0, 3 * SECOND), 1e-9, "still the sample seen at 0");
-        cluster.node('A').sample(load(80));
+        assertEquals(0.7, costOf(cluster, same).headroom(0, 3 * SECOND), 1e-9, "still the sample seen at 0");
+        cluster.node('A').sample(load(60));
         AdaptivePicker renewed = (AdaptivePicker) cluster.rebuild(same);
-        assertEquals(0.2, costOf(cluster, renewed).headroom(0, 3 * SECOND), 1e-9);
+        assertEquals(0.4, costOf(cluster, renewed).headroom(0, 3 * SECOND), 1e-9);
     }
 
     @Test

@@ -65,9 +65,10 @@ class JvmAwarePolicyTest {
         assertEquals("CCC", sequence(picker, 3));
         assertSame(cluster.node('A'), picker.pick(cluster.node('C')));
         cluster.node('A').healthy(false);
-        assertSame(cluster.node('C'), picker.pick(cluster.node('C')), "avoid beats nothing");
+        assertSame(cluster.node('B'), picker.pick(cluster.node('C')),
+                "only saturated B besides the avoided C: B (it queues the request; C just failed it)");
         cluster.node('C').enabled(false);
-        assertNull(picker.pick(null), "a saturated node is never picked");
+        assertSame(cluster.node('B'), picker.pick(null), "every usable node saturated: the least of them, not null");
     }
 
     @Test
@@ -93,6 +94,32 @@ class JvmAwarePolicyTest {
         }
         assertEquals(20, picks[0], "2:1 headroom, 2:1 connections rather than all to the least loaded");
         assertEquals(10, picks[1]);
+    }
+
+    @Test
+    void everyNodeOverTheQueueThresholdStillTakesConnectionsInProportionToItsSlots() {
+        TestCluster cluster = TestCluster.of("jvm-aware", 3);
+        // 60 clients: A and B hold 20 on 12 workers + 12 queue (queue 67 %), C 18 on 6 + 12 (queue full)
+        cluster.node('A').sample(jvm(100, 0, 67, 100, 60, 60)).active(20);
+        cluster.node('B').sample(jvm(100, 0, 67, 100, 60, 60)).active(20);
+        cluster.node('C').sample(jvm(100, 0, 100, 100, 60, 60)).active(18);
+        Picker picker = cluster.picker();
+        int[] picks = TestCluster.counts(TestCluster.sequenceOpening(picker, 10), 3);
+        assertEquals(10, picks[0] + picks[1] + picks[2], "all saturated: never no node");
+        assertTrue(picks[2] <= 2, "C, with the fewest slots, takes the smallest share: " + picks[2]);
+    }
+
+    @Test
+    void aSaturatedNodeTakesBackWhatFinishedButNoMoreSoTheOthersAreNotHerded() {
+        TestCluster cluster = TestCluster.of("jvm-aware", 2);
+        cluster.node('A').sample(jvm(30, 5, 10, 20, 20, 40)).active(10);
+        cluster.node('B').sample(jvm(10, 1, 56, 5, 5, 20)).active(10); // queue over 55: held at 10
+        Picker picker = cluster.picker();
+        assertEquals("AAA", sequence(picker, 3));
+        cluster.node('A').active(60); // more than 4 times B's connections: headroom counts at most 4:1
+        cluster.node('B').active(9); // one of B's connections closed
+        assertEquals("B", TestCluster.sequenceOpening(picker, 1), "back to the 10 it was saturated at");
+        assertEquals("AAA", TestCluster.sequenceOpening(picker, 3), "and no further until a sample says so");
     }
 
     @Test
@@ -123,7 +150,7 @@ class JvmAwarePolicyTest {
         assertEquals("BCBC", sequence(picker, 4), "ties rotate");
         cluster.node('B').healthy(false);
         cluster.node('C').healthy(false);
-        assertNull(picker.pick(null), "the saturated node stays out even when nothing else is left");
+        assertSame(cluster.node('A'), picker.pick(null), "nothing else left: the saturated node, not no node");
     }
 
     @Test
