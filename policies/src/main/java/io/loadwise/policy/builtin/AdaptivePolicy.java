@@ -45,8 +45,9 @@ public final class AdaptivePolicy implements LoadBalancingPolicy {
 
     @Override
     public String description() {
-        return "Adaptive: the cheaper of two random nodes by (in flight + 1) x peak-EWMA response time / agent"
-                + " headroom; excludes saturated nodes, slow start, least requests when samples age";
+        return "Adaptive: the cheaper of two random nodes by (in flight + 1) / agent headroom, peak-EWMA response"
+                + " time breaking ties; saturated nodes held at their sampled work, busy ones at their estimated"
+                + " slots; slow start, least requests when samples age";
     }
 
     @Override

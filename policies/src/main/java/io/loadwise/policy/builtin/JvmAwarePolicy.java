@@ -39,7 +39,8 @@ public final class JvmAwarePolicy implements LoadBalancingPolicy {
     @Override
     public String description() {
         return "JVM-aware (jQoStdV1, departs from the seed's argmin): least mean of CPU, I/O wait, queue, threads, JDBC and heap use, spread"
-                + " between samples by live connections per headroom; excludes saturated nodes";
+                + " between samples by live connections per headroom; saturated nodes held at their sampled work,"
+                + " busy ones at their estimated slots";
     }
 
     @Override
