@@ -1,5 +1,6 @@
 package io.loadwise.node;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.loadwise.dispatcher.cluster.AgentState;
@@ -200,6 +201,10 @@ public final class KillReadmission {
                         server + ", " + r.policy() + ": selected again " + (r.answerToSelectedMillis() < 0
                                 ? "never" : "after " + r.answerToSelectedMillis() + " ms")
                                 + " of answering; limit " + READMISSION_LIMIT.toMillis() + " ms");
+                // a server that answers before its application serves (GlassFish's 404 while it deploys) must not
+                // get client requests: the probe readmits only on a healthy answer
+                assertEquals(0, r.failedDuringKill() + r.failedDuringRestart(), server + ", " + r.policy()
+                        + ": failed requests during the kill and the restart: " + r.row() + " " + r.problems());
                 long completedSince = fronts.get(i).completed() - completedAtAnswer[i];
                 assertTrue(completedSince > 0, server + ", " + r.policy()
                         + ": the server completed no request through the dispatcher after its restart");

@@ -33,12 +33,13 @@ import picocli.CommandLine.Option;
             "Exit code 1 when a server's tests fail. See docs/app-servers.md."})
 final class ServersCommand implements BenchCommand {
 
-    /** Server name to its Maven profile and test class, in run order. */
+    /** Server name to its Maven profile and test classes (failsafe's it.test list), in run order. */
     static final Map<String, String> TESTS = new LinkedHashMap<>();
 
     static {
-        TESTS.put("wildfly", "WildFlyNodeIT");
-        TESTS.put("liberty", "LibertyNodeIT");
+        // the agent and readmission contract, then the node registering itself and leaving under load
+        TESTS.put("wildfly", "WildFlyNodeIT,WildFlyRegistrationIT");
+        TESTS.put("liberty", "LibertyNodeIT,LibertyRegistrationIT");
     }
 
     @Option(names = "--only", paramLabel = "A,B", description = "only these servers (wildfly, liberty)")

@@ -28,7 +28,8 @@ class ServersCommandTest {
     @Test
     void runsOnlyTheServersTestUnderItsProfile() {
         List<String> command = ServersCommand.command("liberty");
-        assertTrue(command.contains("-Pliberty") && command.contains("-Dit.test=LibertyNodeIT"), command.toString());
+        assertTrue(command.contains("-Pliberty") && command.contains("-Dit.test=LibertyNodeIT,LibertyRegistrationIT"),
+                command.toString());
     }
 
     @Test

@@ -28,8 +28,11 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * A server of another kind registering itself: WildFly 39 with the probe WAR and the real agent, started with
  * {@code -Dloadwise.agent.register=...}, registers with the real dispatcher (REST API, registration token) with
  * the route (Undertow's {@code instance-id}) and the HTTP port it read over JMX, serves under load next to an
- * always-up second node, and leaves selection when it gets SIGTERM, before WildFly's suspend answers 503: not
- * one request through the dispatcher fails. Counts the requests of each phase for servers.md.
+ * always-up second node, leaves selection on an operator's {@code :suspend} and comes back on {@code :resume},
+ * leaves on an undeploy and comes back on the redeploy, and leaves selection when it gets SIGTERM, before
+ * WildFly's suspend answers 503. Not one request through the dispatcher fails but during the undeploy (WildFly
+ * unmaps the context before contextDestroyed; counted, not asserted). Counts the requests of each phase for
+ * servers.md.
  */
 @EnabledIfSystemProperty(named = "loadwise.wildfly.home", matches = ".+")
 class WildFlyRegistrationIT {
@@ -41,6 +44,7 @@ class WildFlyRegistrationIT {
     private Transport transport;
     private Dispatcher dispatcher;
     private ServerProcess server;
+    private int managementPort;
 
     @AfterEach
     void stop() throws Exception {
@@ -93,6 +97,54 @@ class WildFlyRegistrationIT {
                     () -> load.byServer.get() > 300 || !load.problems.isEmpty());
             long servedRegistered = load.ok.get();
             long failedRegistered = load.failed.get();
+
+            // An operator's :suspend: the agent's suspend activity deregisters in the prepare phase, before
+            // WildFly's request controller answers 503; :resume registers the node again.
+            cli(work, ":suspend");
+            RegisteredNodeLoad.await("WildFly deregistered on :suspend and removed", Duration.ofSeconds(30),
+                    () -> registered() == null);
+            long servedAtSuspend = load.ok.get();
+            RegisteredNodeLoad.await("100 more requests on the other node", Duration.ofSeconds(30),
+                    () -> load.ok.get() >= servedAtSuspend + 100 || load.failed.get() > 100);
+            long servedSuspended = load.ok.get() - servedRegistered;
+            long failedSuspended = load.failed.get() - failedRegistered;
+            cli(work, ":resume");
+            RegisteredNodeLoad.await("WildFly registered again on :resume", Duration.ofSeconds(30),
+                    () -> registered() != null);
+            long byServerResumed = load.byServer.get();
+            RegisteredNodeLoad.await("WildFly serving again", Duration.ofSeconds(30),
+                    () -> load.byServer.get() > byServerResumed + 100 || load.failed.get() > 100);
+            long servedBeforeUndeploy = load.ok.get();
+            long failedBeforeUndeploy = load.failed.get();
+
+            // Undeploying the application alone, through the deployment scanner (its marker files): the agent
+            // hears of it only in contextDestroyed. Counted for the docs, not asserted.
+            Path deployments = work.resolve("standalone/deployments");
+            Files.delete(deployments.resolve("probe.war.deployed"));
+            RegisteredNodeLoad.await("WildFly deregistered on undeploy and removed", Duration.ofSeconds(60),
+                    () -> registered() == null);
+            long servedAtUndeploy = load.ok.get();
+            RegisteredNodeLoad.await("100 more requests on the other node", Duration.ofSeconds(30),
+                    () -> load.ok.get() >= servedAtUndeploy + 100 || load.failed.get() > 100);
+            long servedUndeploy = load.ok.get() - servedBeforeUndeploy;
+            long failedUndeploy = load.failed.get() - failedBeforeUndeploy;
+            Files.writeString(deployments.resolve("probe.war.dodeploy"), "");
+            RegisteredNodeLoad.await("WildFly registered again after the redeploy", Duration.ofSeconds(60),
+                    () -> registered() != null);
+            long byServerRedeployed = load.byServer.get();
+            RegisteredNodeLoad.await("WildFly serving again", Duration.ofSeconds(30),
+                    () -> load.byServer.get() > byServerRedeployed + 100 || load.failed.get() > failedBeforeUndeploy
+                            + failedUndeploy + 100);
+            long servedBeforeStop = load.ok.get();
+            long failedBeforeStop = load.failed.get();
+            String undeployFigures = "undeploy to removal and 100 after: " + servedUndeploy + " served, "
+                    + failedUndeploy + " failed; redeploy to 100 served by WildFly: "
+                    + (servedBeforeStop - servedBeforeUndeploy - servedUndeploy) + " served, "
+                    + (failedBeforeStop - failedBeforeUndeploy - failedUndeploy) + " failed; ";
+            String suspendFigures = ":suspend to removal and 100 after: " + servedSuspended + " served, "
+                    + failedSuspended + " failed; :resume to 100 served by WildFly: "
+                    + (servedBeforeUndeploy - servedRegistered - servedSuspended) + " served, "
+                    + (failedBeforeUndeploy - failedRegistered - failedSuspended) + " failed; " + undeployFigures;
             long sigterm = System.nanoTime();
             // SIGTERM: WildFly suspends; the agent deregisters in the suspend's prepare phase, before WildFly's
             // request controller answers 503 (and a JVM shutdown hook does the same on every server)
@@ -105,20 +157,25 @@ class WildFlyRegistrationIT {
                     () -> load.ok.get() >= servedAtRemoval + 200 || load.failed.get() > 100);
             load.close();
             String figures = "registered: " + servedRegistered + " served (" + load.byServer.get()
-                    + " of all by WildFly), " + failedRegistered + " failed; SIGTERM to removal and 200 after: "
-                    + (load.ok.get() - servedRegistered) + " served, " + (load.failed.get() - failedRegistered)
+                    + " of all by WildFly), " + failedRegistered + " failed; " + suspendFigures
+                    + "SIGTERM to removal and 200 after: "
+                    + (load.ok.get() - servedBeforeStop) + " served, " + (load.failed.get() - failedBeforeStop)
                     + " failed; WildFly stopped " + (stopped - sigterm) / 1_000_000 + " ms after SIGTERM"
                     + load.firstProblems();
             System.out.println("WildFlyRegistrationIT figures: " + figures);
             Files.writeString(work.resolve("registration-figures.txt"), figures + "\n");
-            assertTrue(server.log() != null && Files.readString(server.log()).contains("Loadwise agent: node " + ROUTE
-                    + " deregistered"), "the agent deregistered; log " + server.log());
-            RegisteredNodeLoad.assertNoFailure(load.failed.get(), figures);
+            String log = Files.readString(server.log());
+            assertTrue(log.contains("Loadwise agent: node " + ROUTE + " deregistered from cluster servers (WildFly "
+                    + "suspends)"), "the suspend activity deregistered on :suspend; log " + server.log());
+            assertTrue(log.contains("Loadwise agent: node " + ROUTE + " registers again"), "and :resume registered "
+                    + "again; log " + server.log());
+            RegisteredNodeLoad.assertNoFailure(load.failed.get() - failedUndeploy, figures);
         }
     }
 
     private ServerProcess start(Path war, Path work, int port) throws Exception {
         Path home = Path.of(System.getProperty("loadwise.wildfly.home"));
+        managementPort = ServerProcess.freePort();
         Path base = work.resolve("standalone");
         WildFlyNodeIT.deleteTree(base);
         WildFlyNodeIT.copyTree(home.resolve("standalone"), base);
@@ -126,7 +183,7 @@ class WildFlyRegistrationIT {
         List<String> command = new ArrayList<>(List.of(home.resolve("bin/standalone.sh").toString(),
                 "-Djboss.server.base.dir=" + base,
                 "-Djboss.http.port=" + port, "-Djboss.https.port=" + ServerProcess.freePort(),
-                "-Djboss.management.http.port=" + ServerProcess.freePort(),
+                "-Djboss.management.http.port=" + managementPort,
                 "-Djboss.management.https.port=" + ServerProcess.freePort(),
                 "-Djboss.bind.address=127.0.0.1", "-Djboss.node.name=" + ROUTE,
                 "-Dloadwise.agent.register=http://127.0.0.1:" + dispatcher.controlPlane().port(),
@@ -134,6 +191,22 @@ class WildFlyRegistrationIT {
                 "-Dloadwise.agent.host=127.0.0.1", "-Dloadwise.agent.heartbeat.ms=1000"));
         return ServerProcess.start(command, work, Map.of("JAVA_OPTS", "-Xmx256m -Djava.net.preferIPv4Stack=true"),
                 work.resolve("wildfly.log"));
+    }
+
+    /** One management operation through WildFly's own CLI (local authentication: the same OS user). */
+    private void cli(Path work, String operation) throws Exception {
+        Path home = Path.of(System.getProperty("loadwise.wildfly.home"));
+        Path log = work.resolve("cli.log");
+        ProcessBuilder builder = new ProcessBuilder(home.resolve("bin/jboss-cli.sh").toString(), "--connect",
+                "--controller=127.0.0.1:" + managementPort, "--command=" + operation)
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        Process cli = builder.start();
+        if (!cli.waitFor(90, TimeUnit.SECONDS)) {
+            cli.destroyForcibly();
+            fail("jboss-cli " + operation + " did not finish in 90 s; " + log);
+        }
+        assertEquals(0, cli.exitValue(), "jboss-cli " + operation + ": " + Files.readString(log));
     }
 
     private List<NodeStatus> nodes() {
