@@ -43,7 +43,8 @@ import org.slf4j.LoggerFactory;
  * <p>{@code Expect: 100-continue} is forwarded to the node and its {@code 100} relayed, so a node that
  * rejects the request does so before the client sends the body.
  *
- * <p>Client pipeline: bytes meter, HTTP codec, {@link FrontendHandler}. Backend
+ * <p>Client pipeline: HTTP codec (which also counts the bytes and tracks the drain of hot reload),
+ * {@link FrontendHandler}; with TLS, a bytes meter and the TLS handler before the codec. Backend
  * connections are pooled per event loop and node ({@link BackendPools}).
  */
 public final class HttpProxyServer implements ClusterListener {
@@ -131,14 +132,16 @@ public final class HttpProxyServer implements ClusterListener {
     }
 
     private void initClient(Channel ch) {
-        ch.pipeline().addLast("meter", new TrafficMeter(cluster.counters(), true));
         TlsListener tlsListener = tls;
         if (tlsListener != null) {
+            // bytes on the wire are the encrypted ones: counted before TLS, by a meter of their own
+            ch.pipeline().addLast(TrafficMeter.NAME, new TrafficMeter(cluster.counters(), true));
             tlsListener.install(ch.pipeline());
         }
-        ClientCodec codec = new ClientCodec(cluster.config().maxHeaderBytesOrDefault());
+        // clear text: the codec counts the bytes and tracks the drain, so that messages cross fewer handlers
+        ClientCodec codec = new ClientCodec(cluster.config().maxHeaderBytesOrDefault(),
+                tlsListener == null ? cluster.counters() : null, connections);
         ch.pipeline().addLast(CODEC, codec);
-        ch.pipeline().addLast(DrainingConnections.NAME, connections.handler(ch));
         ch.pipeline().addLast(FRONTEND, new FrontendHandler(HttpProxyServer.this, codec.requestDecoder()));
         Http2Frontend h2 = http2;
         if (h2 != null) {
@@ -213,11 +216,9 @@ public final class HttpProxyServer implements ClusterListener {
             frontend.handOver();
             pipeline.remove(frontend);
         }
-        if (pipeline.get(CODEC) != null) {
-            pipeline.remove(CODEC);
-        }
-        if (pipeline.get(DrainingConnections.NAME) != null) {
-            pipeline.remove(DrainingConnections.NAME); // an HTTP/2 connection drains by GOAWAY (close)
+        // an HTTP/2 connection drains by GOAWAY (close): leaving, the codec leaves the drain too
+        if (pipeline.get(CODEC) instanceof ClientCodec codec) {
+            TrafficMeter.replaceCodec(pipeline, codec, codec.wireCounts(), true);
         }
     }
 

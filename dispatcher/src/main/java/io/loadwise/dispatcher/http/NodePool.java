@@ -65,8 +65,7 @@ final class NodePool {
         this.pipeline = new ChannelInitializer<Channel>() {
             @Override
             protected void initChannel(Channel ch) {
-                ch.pipeline().addLast("meter", new TrafficMeter(node.counters(), false));
-                NodeCodec codec = new NodeCodec(maxHeadBytes);
+                NodeCodec codec = new NodeCodec(maxHeadBytes, node.counters()); // counts the node's bytes too
                 ch.pipeline().addLast("codec", codec);
                 ch.pipeline().addLast(BackendHandler.NAME, new BackendHandler(NodePool.this, codec));
             }

@@ -28,13 +28,16 @@ final class TunnelRelay extends ChannelInboundHandlerAdapter {
 
     /**
      * Replaces the HTTP handlers of both connections by relays, after the 101 went out. The codecs go
-     * last: removing a decoder passes on the bytes it had buffered, which belong to the new protocol.
+     * last: removing a decoder passes on the bytes it had buffered, which belong to the new protocol. A codec
+     * that counted the bytes leaves a plain meter in its place, so the tunnel's bytes still count.
      */
     static void install(Channel client, Channel backend, TrafficCounters clientCounts) {
         backend.pipeline().replace(BackendHandler.NAME, "tunnel", new TunnelRelay(client, null));
         client.pipeline().replace(HttpProxyServer.FRONTEND, "tunnel", new TunnelRelay(backend, clientCounts));
-        backend.pipeline().remove(NodeCodec.class);
-        client.pipeline().remove(ClientCodec.class);
+        NodeCodec nodeCodec = backend.pipeline().get(NodeCodec.class);
+        TrafficMeter.replaceCodec(backend.pipeline(), nodeCodec, nodeCodec.nodeCounts(), false);
+        ClientCodec clientCodec = client.pipeline().get(ClientCodec.class);
+        TrafficMeter.replaceCodec(client.pipeline(), clientCodec, clientCodec.wireCounts(), true);
         client.config().setAutoRead(backend.isWritable());
         backend.config().setAutoRead(client.isWritable());
     }

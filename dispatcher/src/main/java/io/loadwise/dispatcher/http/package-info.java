@@ -2,8 +2,10 @@
  * The L7 side of the dispatcher: {@link io.loadwise.dispatcher.http.HttpProxyServer}, an HTTP/1.1 reverse
  * proxy for one virtual cluster.
  *
- * <p>Shape: a client connection's pipeline is bytes meter, {@link io.loadwise.dispatcher.http.codec.ClientCodec}
- * (the strict request decoder, which decides each body's framing once),
+ * <p>Shape: a client connection's pipeline is {@link io.loadwise.dispatcher.http.codec.ClientCodec}
+ * (the strict request decoder, which decides each body's framing once; it also counts the bytes and tracks
+ * the drain of hot reload, so that messages cross as few handlers as possible; with TLS a bytes meter and
+ * the TLS handler come first),
  * {@link io.loadwise.dispatcher.http.FrontendHandler} (the connection: queueing, pausing, idle timeout,
  * per-connection binding), which drives one reusable {@link io.loadwise.dispatcher.http.Exchange} per
  * connection (one request's life: node choice, connection, relay, errors, counters). Node connections

@@ -172,6 +172,44 @@ class HttpProxyStreamingTest {
         }
     }
 
+    /**
+     * Table 2 bytes are the bytes on the wire, exactly, on both sides, before and after the connection
+     * becomes a tunnel: the codecs count them while they frame HTTP/1.1 and leave a meter behind when they go.
+     */
+    @Test
+    void wireBytesCountExactlyOnBothSidesBeforeAndAfterAnUpgrade() throws Exception {
+        try (ScriptedBackend echo = ScriptedBackend.upgrade();
+                ProxyFixture upgradeProxy = new ProxyFixture().node("ws", echo.address()).start();
+                RawHttpClient client = upgradeProxy.client()) {
+            String request = "GET /socket HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: echo\r\n\r\n";
+            client.write(request);
+            long headOut = 0;
+            StringBuilder head = new StringBuilder();
+            while (head.indexOf("\r\n\r\n") < 0) {
+                int c = client.input().read();
+                assertTrue(c >= 0, "the 101 head ends");
+                head.append((char) c);
+                headOut++;
+            }
+            assertTrue(head.toString().startsWith("HTTP/1.1 101 "), head.toString());
+            long frames = 0;
+            for (String frame : new String[] {"one frame\r\n\r\n", "GET / HTTP/1.1\r\n\r\n", "x"}) {
+                byte[] bytes = frame.getBytes(StandardCharsets.ISO_8859_1);
+                client.write(bytes);
+                assertArrayEquals(bytes, client.input().readNBytes(bytes.length));
+                frames += bytes.length;
+            }
+            client.close();
+            upgradeProxy.assertConnectionsClosed();
+            var clusterBytes = upgradeProxy.cluster.counters().read();
+            assertEquals(request.length() + frames, clusterBytes.bytesIn(), "client to cluster");
+            assertEquals(headOut + frames, clusterBytes.bytesOut(), "cluster to client");
+            var nodeBytes = upgradeProxy.node("ws").counters().read();
+            assertEquals(echo.heads.peek().length() + frames, nodeBytes.bytesIn(), "proxy to node");
+            assertEquals(ScriptedBackend.SWITCHING.length() + frames, nodeBytes.bytesOut(), "node to proxy");
+        }
+    }
+
     @Test
     void idleTunnelIsClosedAfterTheIdleTimeout() throws Exception {
         try (ScriptedBackend echo = ScriptedBackend.upgrade(); ProxyFixture upgradeProxy = new ProxyFixture()) {
