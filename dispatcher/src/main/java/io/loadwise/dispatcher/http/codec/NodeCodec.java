@@ -86,6 +86,7 @@ public final class NodeCodec extends CombinedChannelDuplexHandler<ResponseDecode
         protected void encodeHeaders(HttpHeaders headers, ByteBuf buf) {
             FieldLines.encode(headers, buf);
         }
+
         @Override
         protected void encode(ChannelHandlerContext ctx, Object msg, List<Object> out) throws Exception {
             int first = out.size();
