@@ -9,6 +9,7 @@ import io.netty.channel.ChannelPromise;
 import io.netty.channel.CombinedChannelDuplexHandler;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseEncoder;
@@ -124,6 +125,12 @@ public final class ClientCodec extends CombinedChannelDuplexHandler<RequestDecod
 
     /** Pairs each final response with the method of the request it answers, in order; counts and drains. */
     private final class ResponseEncoder extends HttpResponseEncoder {
+
+        /** Fields the proxy kept go out as the peer sent them ({@link FieldLines}). */
+        @Override
+        protected void encodeHeaders(HttpHeaders headers, ByteBuf buf) {
+            FieldLines.encode(headers, buf);
+        }
 
         @Override
         public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) throws Exception {

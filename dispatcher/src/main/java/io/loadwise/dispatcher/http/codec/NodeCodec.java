@@ -2,9 +2,14 @@ package io.loadwise.dispatcher.http.codec;
 
 import io.loadwise.dispatcher.metrics.TrafficCounters;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.CombinedChannelDuplexHandler;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpRequestEncoder;
+import io.netty.handler.codec.http.HttpVersion;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
@@ -18,6 +23,8 @@ import java.util.List;
  * pipeline, so these are the clear-text bytes, as the node's meter always counted them.
  */
 public final class NodeCodec extends CombinedChannelDuplexHandler<ResponseDecoder, HttpRequestEncoder> {
+
+    private static final byte[] SPACE_HTTP_1_1_CRLF = " HTTP/1.1\r\n".getBytes(StandardCharsets.US_ASCII);
 
     private final TrafficCounters nodeCounts;
 
@@ -55,6 +62,31 @@ public final class NodeCodec extends CombinedChannelDuplexHandler<ResponseDecode
     }
 
     private final class CountingRequestEncoder extends HttpRequestEncoder {
+
+        /**
+         * An origin-form target read by the strict decoder is written as the client's bytes (Netty writes
+         * a String target char by char as UTF-8); any other target, or version, goes Netty's way.
+         */
+        @Override
+        protected void encodeInitialLine(ByteBuf buf, HttpRequest request) throws Exception {
+            byte[] target = request instanceof ProxiedRequest proxied ? proxied.targetAsReceived() : null;
+            if (target == null || target.length == 0 || target[0] != '/'
+                    || request.protocolVersion() != HttpVersion.HTTP_1_1) {
+                super.encodeInitialLine(buf, request);
+                return;
+            }
+            ByteBufUtil.copy(request.method().asciiName(), buf);
+            buf.writeByte(' ');
+            buf.writeBytes(target);
+            buf.writeBytes(SPACE_HTTP_1_1_CRLF);
+        }
+
+        /** Fields the proxy kept go out as the peer sent them ({@link FieldLines}). */
+        @Override
+        protected void encodeHeaders(HttpHeaders headers, ByteBuf buf) {
+            FieldLines.encode(headers, buf);
+        }
+
         @Override
         protected void encode(ChannelHandlerContext ctx, Object msg, List<Object> out) throws Exception {
             int first = out.size();

@@ -18,13 +18,24 @@ public final class ProxiedRequest extends DefaultHttpRequest {
     private final long bodyLength;
     private final boolean upgrade;
     private final HttpVersion clientVersion;
+    /** The request target's bytes as the client sent them; {@code null} when not read from HTTP/1.1. */
+    private final byte[] receivedTarget;
+    /** The {@link #uri()} made of {@link #receivedTarget}: another URI means the target was rewritten. */
+    private final String receivedUri;
 
     ProxiedRequest(HttpVersion version, HttpMethod method, String uri, HttpHeaders headers, long bodyLength,
             boolean upgrade) {
+        this(version, method, uri, null, headers, bodyLength, upgrade);
+    }
+
+    ProxiedRequest(HttpVersion version, HttpMethod method, String uri, byte[] receivedTarget, HttpHeaders headers,
+            long bodyLength, boolean upgrade) {
         super(version, method, uri, headers);
         this.bodyLength = bodyLength;
         this.upgrade = upgrade;
         this.clientVersion = version;
+        this.receivedTarget = receivedTarget;
+        this.receivedUri = uri;
     }
 
     /**
@@ -33,6 +44,14 @@ public final class ProxiedRequest extends DefaultHttpRequest {
      */
     public static ProxiedRequest of(HttpMethod method, String uri, HttpHeaders headers, long bodyLength) {
         return new ProxiedRequest(HttpVersion.HTTP_1_1, method, uri, headers, bodyLength, false);
+    }
+
+    /**
+     * The request target's bytes as the client sent them (checked by the decoder: visible ASCII only),
+     * or {@code null} when there are none or the target was changed since.
+     */
+    byte[] targetAsReceived() {
+        return uri() == receivedUri ? receivedTarget : null;
     }
 
     /** The version the client spoke, whatever the request is forwarded as. */

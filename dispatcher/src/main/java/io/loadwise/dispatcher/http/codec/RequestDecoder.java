@@ -43,6 +43,7 @@ public final class RequestDecoder extends StrictHttp1Decoder {
     private long headStartNanos;
     private HttpMethod method;
     private String uri;
+    private byte[] target;
     private HttpVersion version;
 
     /**
@@ -117,7 +118,9 @@ public final class RequestDecoder extends StrictHttp1Decoder {
                     in.toString(sp2 + 1, end - sp2 - 1, StandardCharsets.US_ASCII) + " is not supported");
         }
         method = HttpMethod.valueOf(in.toString(start, sp1 - start, StandardCharsets.US_ASCII));
-        uri = in.toString(sp1 + 1, sp2 - sp1 - 1, StandardCharsets.US_ASCII);
+        target = new byte[sp2 - sp1 - 1];
+        in.getBytes(sp1 + 1, target);
+        uri = new String(target, StandardCharsets.ISO_8859_1); // visible ASCII only, checked above
     }
 
     @Override
@@ -133,10 +136,11 @@ public final class RequestDecoder extends StrictHttp1Decoder {
             holdAfterThisMessage(); // what follows the request belongs to the new protocol, if the node agrees
         }
         methods.add(method);
-        out.add(new ProxiedRequest(version, method, uri, headers, bodyLength, upgrade));
+        out.add(new ProxiedRequest(version, method, uri, target, headers, bodyLength, upgrade));
         headStartNanos = 0;
         method = null;
         uri = null;
+        target = null;
         return bodyLength == ProxiedRequest.CHUNKED ? CHUNKED : bodyLength;
     }
 

@@ -13,7 +13,6 @@ import io.netty.handler.codec.http.HttpHeadersFactory;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
-import io.netty.util.AsciiString;
 import java.util.List;
 
 /**
@@ -230,14 +229,21 @@ abstract class StrictHttp1Decoder extends ByteToMessageDecoder {
         return true;
     }
 
-    /** One {@code name: value} line into {@code into}, the value without surrounding whitespace. */
+    /**
+     * One {@code name: value} line into {@code into}, the value without surrounding whitespace. The line
+     * is copied once into one array that the name and the value are views of: one allocation instead of
+     * two, checks on an array instead of a buffer, and the encoders recognise a field the proxy left alone
+     * by that shared array ({@link FieldLines}) and write the peer's own bytes instead of re-encoding it.
+     */
     private void readField(ByteBuf in, int start, int end, HttpHeaders into) {
-        if (HttpSyntax.isOws(in.getByte(start))) {
+        byte[] line = new byte[end - start];
+        in.getBytes(start, line);
+        if (HttpSyntax.isOws(line[0])) {
             throw bad("obsolete line folding");
         }
         int colon = -1;
-        for (int i = start; i < end; i++) {
-            byte b = in.getByte(i);
+        for (int i = 0; i < line.length; i++) {
+            byte b = line[i];
             if (b == ':') {
                 colon = i;
                 break;
@@ -249,29 +255,23 @@ abstract class StrictHttp1Decoder extends ByteToMessageDecoder {
         if (colon < 0) {
             throw bad("header line without a colon");
         }
-        if (colon == start) {
+        if (colon == 0) {
             throw bad("header line without a name");
         }
         int from = colon + 1;
-        int to = end;
-        while (from < to && HttpSyntax.isOws(in.getByte(from))) {
+        int to = line.length;
+        while (from < to && HttpSyntax.isOws(line[from])) {
             from++;
         }
-        while (to > from && HttpSyntax.isOws(in.getByte(to - 1))) {
+        while (to > from && HttpSyntax.isOws(line[to - 1])) {
             to--;
         }
         for (int i = from; i < to; i++) {
-            if (!HttpSyntax.isFieldValueChar(in.getByte(i))) {
+            if (!HttpSyntax.isFieldValueChar(line[i])) {
                 throw bad("invalid character in a header value");
             }
         }
-        into.add(ascii(in, start, colon), ascii(in, from, to));
-    }
-
-    static AsciiString ascii(ByteBuf in, int from, int to) {
-        byte[] bytes = new byte[to - from];
-        in.getBytes(from, bytes);
-        return new AsciiString(bytes, false);
+        into.add(FieldLines.name(line, colon), FieldLines.value(line, from, to));
     }
 
     /**
