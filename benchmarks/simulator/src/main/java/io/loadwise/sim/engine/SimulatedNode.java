@@ -8,86 +8,20 @@ import io.loadwise.policy.NodeView;
  * A simulated back end: one FCFS server (seed 004's model) of relative {@code speed}, seen by policies
  * through the same {@link NodeView} the dispatcher's nodes implement. Its counters are the dispatcher's
  * ({@link NodeCounters}), updated on dispatch and completion events as the dispatcher updates them on
- * connection and response events, so a policy sees the numbers it would see behind the dispatcher.
+ * connection and response events, so a policy sees the numbers it would see behind the dispatcher: requests
+ * at the node (queued and in service) count as both active connections and requests in flight.
  */
-public final class SimulatedNode implements NodeView {
+public final class SimulatedNode extends SimulatedNodeView {
 
-    private final int index;
-    private final String name;
-    private final int weight;
     private final double speed;
-    private final VirtualClock clock;
-    private final long sampleExpiryNanos;
 
-    /** Requests at the node (queued + in service) count as both active connections and requests in flight. */
-    private final NodeCounters live = new NodeCounters();
     private long busyUntil;
     private long assignedWork;
     private long served;
 
-    private AgentSample sample;
-
     SimulatedNode(int index, int weight, double speed, VirtualClock clock, long sampleExpiryNanos) {
-        this.index = index;
-        this.name = "node" + (index + 1);
-        this.weight = weight;
+        super(index, "node" + (index + 1), weight, clock::nanoTime, sampleExpiryNanos / 1_000_000L);
         this.speed = speed;
-        this.clock = clock;
-        this.sampleExpiryNanos = sampleExpiryNanos;
-    }
-
-    @Override
-    public int index() {
-        return index;
-    }
-
-    @Override
-    public String name() {
-        return name;
-    }
-
-    @Override
-    public int weight() {
-        return weight;
-    }
-
-    @Override
-    public boolean enabled() {
-        return true;
-    }
-
-    @Override
-    public boolean healthy() {
-        return true;
-    }
-
-    @Override
-    public int activeConnections() {
-        return live.activeConnections();
-    }
-
-    @Override
-    public int inFlightRequests() {
-        return live.inFlightRequests();
-    }
-
-    @Override
-    public double recentResponseTimeMillis() {
-        return live.recentResponseTimeMillis(clock.nanoTime());
-    }
-
-    @Override
-    public double peakEwmaResponseMillis() {
-        return live.peakEwmaResponseMillis(clock.nanoTime());
-    }
-
-    @Override
-    public AgentSample agentSample() {
-        AgentSample s = sample;
-        if (s == null || clock.nanoTime() / 1_000_000L - s.timestampMillis() > sampleExpiryNanos / 1_000_000L) {
-            return null;
-        }
-        return s;
     }
 
     /** Relative processing speed; a request of demand d takes d / speed. */
@@ -119,18 +53,18 @@ public final class SimulatedNode implements NodeView {
         long start = Math.max(now, busyUntil);
         busyUntil = start + serviceNanos;
         assignedWork += serviceNanos;
-        live.assignmentStarted();
-        live.requestSent();
+        live().assignmentStarted();
+        live().requestSent();
         served++;
         return busyUntil;
     }
 
     void complete(long now, long responseNanos) {
-        live.assignmentEnded();
-        live.requestEnded(now, responseNanos);
+        live().assignmentEnded();
+        live().requestEnded(now, responseNanos);
     }
 
     void deliver(AgentSample delivered) {
-        sample = delivered;
+        deliverSample(delivered);
     }
 }

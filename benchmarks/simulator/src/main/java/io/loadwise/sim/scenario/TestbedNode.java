@@ -2,7 +2,7 @@ package io.loadwise.sim.scenario;
 
 import io.loadwise.policy.AgentSample;
 import io.loadwise.policy.NodeCounters;
-import io.loadwise.policy.NodeView;
+import io.loadwise.sim.engine.SimulatedNodeView;
 import java.util.ArrayDeque;
 import java.util.function.LongSupplier;
 
@@ -14,17 +14,11 @@ import java.util.function.LongSupplier;
  *
  * <p>The node only keeps state and answers "may this start?"; {@link TestbedSimulation} drives time.
  */
-public final class TestbedNode implements NodeView {
+public final class TestbedNode extends SimulatedNodeView {
 
-    private final int index;
-    private final String name;
-    private final int weight;
     private final NodeResources resources;
-    private final LongSupplier clock;
-    private final long expiryMillis;
     private final long baseHeapBytes;
     private final long sessionBytes;
-    final NodeCounters live = new NodeCounters();
 
     /** Requests holding a worker (running, or waiting for a JDBC connection). */
     private int busyWorkers;
@@ -35,72 +29,13 @@ public final class TestbedNode implements NodeView {
     final ArrayDeque<Integer> jdbcWaiters = new ArrayDeque<>();
     /** Live sessions: last access time (nanos) by session id; at most heap / session size of them. */
     final java.util.HashMap<Long, Long> sessions = new java.util.HashMap<>();
-    private AgentSample sample;
 
     TestbedNode(int index, int weight, NodeResources resources, LongSupplier clock, long expiryMillis,
             double baseHeapFraction, int sessionKb) {
-        this.index = index;
-        this.name = "VCN" + (index + 1);
-        this.weight = weight;
+        super(index, "VCN" + (index + 1), weight, clock, expiryMillis);
         this.resources = resources;
-        this.clock = clock;
-        this.expiryMillis = expiryMillis;
         this.baseHeapBytes = (long) (baseHeapFraction * resources.heapMb() * 1024L * 1024L);
         this.sessionBytes = sessionKb * 1024L;
-    }
-
-    @Override
-    public int index() {
-        return index;
-    }
-
-    @Override
-    public String name() {
-        return name;
-    }
-
-    @Override
-    public int weight() {
-        return weight;
-    }
-
-    @Override
-    public boolean enabled() {
-        return true;
-    }
-
-    @Override
-    public boolean healthy() {
-        return true;
-    }
-
-    @Override
-    public int activeConnections() {
-        return live.activeConnections();
-    }
-
-    @Override
-    public int inFlightRequests() {
-        return live.inFlightRequests();
-    }
-
-    @Override
-    public double recentResponseTimeMillis() {
-        return live.recentResponseTimeMillis(clock.getAsLong());
-    }
-
-    @Override
-    public double peakEwmaResponseMillis() {
-        return live.peakEwmaResponseMillis(clock.getAsLong());
-    }
-
-    @Override
-    public AgentSample agentSample() {
-        AgentSample s = sample;
-        if (s == null || clock.getAsLong() / 1_000_000L - s.timestampMillis() > expiryMillis) {
-            return null;
-        }
-        return s;
     }
 
     public NodeResources resources() {
@@ -182,6 +117,6 @@ public final class TestbedNode implements NodeView {
     }
 
     void deliver(AgentSample delivered) {
-        sample = delivered;
+        deliverSample(delivered);
     }
 }

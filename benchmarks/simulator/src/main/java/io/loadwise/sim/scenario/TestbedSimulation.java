@@ -335,12 +335,12 @@ public final class TestbedSimulation {
             }
             conn[t] = chosen.index();
             connOpened[t] = now;
-            nodes.get(conn[t]).live.assignmentStarted();
+            nodes.get(conn[t]).live().assignmentStarted();
             selections[conn[t]]++;
         }
         TestbedNode node = nodes.get(conn[t]);
         if (row.http()) {
-            node.live.requestSent();
+            node.live().requestSent();
         }
         switch (node.admit(t)) {
             case WORKER -> onWorker(t);
@@ -455,7 +455,7 @@ public final class TestbedSimulation {
 
     private void endRequest(int t, TestbedNode node, long responseNanos) {
         if (row.http()) {
-            node.live.requestEnded(now, responseNanos);
+            node.live().requestEnded(now, responseNanos);
         }
     }
 
@@ -484,7 +484,7 @@ public final class TestbedSimulation {
 
     private void closeConnection(int t) {
         if (conn[t] >= 0) {
-            nodes.get(conn[t]).live.assignmentEnded();
+            nodes.get(conn[t]).live().assignmentEnded();
             conn[t] = -1;
         }
     }
