@@ -301,17 +301,8 @@ public final class NodeMonitor implements AutoCloseable {
                         // that it answers 404 or 503. The next healthy probe readmits it.
                         node.markConnectFailure(cluster.config().unhealthyRetryMsOrDefault());
                     }
-                } else {
-                    if (node.connectDown() && nodeStats.agentAnswered()) {
-                        // Still unreachable (or too slow to answer) where an agent answered before: keep the
-                        // hold-out from lapsing between probes. Otherwise the proxy's own retry after
-                        // unhealthyRetryMs can reach a server whose listener opens before its application serves
-                        // (GlassFish: some 20 s of 404) ahead of the probe; only a healthy probe readmits it.
-                        node.markConnectFailure(cluster.config().unhealthyRetryMsOrDefault());
-                    }
-                    if (agentDriven) {
-                        agentUnreachable(cluster, node, describe(error), AgentState.UNKNOWN);
-                    }
+                } else if (agentDriven) {
+                    agentUnreachable(cluster, node, describe(error), AgentState.UNKNOWN);
                 }
             } catch (RuntimeException e) {
                 log.warn("cluster {}: handling the agent poll of node {} failed", cluster.name(), node.name(), e);
