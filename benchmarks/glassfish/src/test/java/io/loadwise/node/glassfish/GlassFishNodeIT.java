@@ -7,6 +7,7 @@ import com.sun.net.httpserver.HttpServer;
 import io.loadwise.dispatcher.cluster.NodeState;
 import io.loadwise.dispatcher.config.ClusterConfig;
 import io.loadwise.dispatcher.config.ConfigValidator;
+import io.loadwise.dispatcher.config.HealthCheckConfig;
 import io.loadwise.dispatcher.config.LoadwiseConfig;
 import io.loadwise.dispatcher.config.Mode;
 import io.loadwise.dispatcher.config.NodeConfig;
@@ -244,8 +245,12 @@ class GlassFishNodeIT {
                 NodeConfig gf = new NodeConfig(node.name(), node.host() + ":" + node.httpPort(), null, null, null, null);
                 NodeConfig other = new NodeConfig("other", "127.0.0.1:" + stub.getAddress().getPort(), null, null,
                         null, null);
+                // GlassFish opens its HTTP listener some 20 s before the application serves (404 meanwhile): an
+                // active health check on the application keeps the node out until it answers 200, whatever the
+                // timing of the connect hold-out and the agent probe (docs/app-servers.md recommends it)
                 ClusterConfig cluster = ClusterConfig.builder().name("readmission").mode(Mode.HTTP)
                         .listen("127.0.0.1:0").policy(policy).agentPath(node.contextPath() + "/loadwise-agent/metrics")
+                        .healthCheck(new HealthCheckConfig(node.contextPath() + "/health", 250, 200, 1, 1, null))
                         .nodes(List.of(gf, other)).build();
                 LoadwiseConfig config = new LoadwiseConfig(null, null, List.of(cluster));
                 PolicyRegistry policies = PolicyRegistry.load();
