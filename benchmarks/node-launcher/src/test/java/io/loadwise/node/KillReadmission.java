@@ -134,9 +134,11 @@ public final class KillReadmission {
             kill.run();
             for (Front front : fronts) {
                 long served = front.load.ok.get();
-                // the proxy found the server dead and holds it out; the agent is silent past its expiry (3 s)
+                // the proxy holds the dead server out (a failed connect, or a failed health check where the
+                // front has one: then no connect renews the connect hold-out, which lapses while the check
+                // still holds the node out); the agent is silent past its expiry (3 s)
                 await(front.policy + ": the server held out after the kill", STATE_LIMIT,
-                        () -> front.state().connectDown() && front.load.ok.get() > served + 20
+                        () -> !front.state().healthy() && front.load.ok.get() > served + 20
                                 && (!front.agentDriven() || front.state().agentState() == AgentState.UNKNOWN));
             }
             long[] killServed = new long[fronts.size()];
