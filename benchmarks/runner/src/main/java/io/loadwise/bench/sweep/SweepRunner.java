@@ -64,6 +64,24 @@ public final class SweepRunner {
         return runs;
     }
 
+    /**
+     * A folder resumes only the sweep it holds: its recorded runs were made under its {@code sweep.json}, and
+     * counting them as runs under other settings would report figures those settings never produced.
+     *
+     * @throws IllegalArgumentException when {@code out} holds a sweep with other settings
+     */
+    public static void requireSameSettings(Path out, SweepSettings settings) throws IOException {
+        Path manifest = out.resolve("sweep.json");
+        if (!Files.isRegularFile(manifest)) {
+            return;
+        }
+        SweepSettings earlier = JSON.readValue(manifest.toFile(), SweepSettings.class);
+        if (!earlier.equals(settings)) {
+            throw new IllegalArgumentException(out + " holds a sweep with other settings (" + manifest
+                    + "): run it again with those settings to resume it, or give another results folder");
+        }
+    }
+
     /** Writes a run's result where {@link #readRun} finds it. */
     public static void writeRun(Path out, CellResult result) throws IOException {
         Path file = runFile(out, result.scenario(), result.row(), result.repeat());
@@ -73,6 +91,7 @@ public final class SweepRunner {
 
     /** Runs the missing runs; returns the number of runs that ended with an error. */
     public int run() throws IOException, InterruptedException {
+        requireSameSettings(out, settings);
         Files.createDirectories(out);
         JSON.writeValue(out.resolve("sweep.json").toFile(), settings);
         List<RunOrder.Run> order = settings.order();
