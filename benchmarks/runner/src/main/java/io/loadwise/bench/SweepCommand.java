@@ -10,6 +10,7 @@ import io.loadwise.bench.sweep.CellRunner;
 import io.loadwise.bench.sweep.PolicyRow;
 import io.loadwise.bench.sweep.SweepRunner;
 import io.loadwise.bench.sweep.SweepSettings;
+import io.loadwise.bench.sweep.Vcn3Queue;
 import io.loadwise.bench.sweep.Workload;
 import io.loadwise.cli.Cli;
 import io.loadwise.cli.ExitCode;
@@ -154,6 +155,7 @@ public final class SweepCommand implements BenchCommand {
         scenarioList = scenarioList.stream().map(k -> CapacityPlan.key(CapacityPlan.parseScenario(k))).toList();
         Path calibration = calibrationFile(at.root(), quick);
         SweepOptions o = effectiveOptions(calibration, scenarioList);
+        Vcn3Queue.parse(o.vcn3Queue); // before anything is looked up on disk
         int repeats = o.repeats != null ? o.repeats : quick ? 1 : SweepSettings.RECOMMENDED_REPEATS;
         if (repeats < 1) {
             throw new IllegalArgumentException("--repeats must be at least 1, got " + repeats);
@@ -181,7 +183,7 @@ public final class SweepCommand implements BenchCommand {
         double scale = o.scale != null ? o.scale : quick ? QUICK_SCALE : DEFAULT_SCALE; // Durations checks its range
         SweepSettings settings = new SweepSettings(name != null ? name : quick ? "sweep-quick" : "sweep", scenarioList,
                 rows, scale, o.threads != null ? o.threads : quick ? 10 : DEFAULT_THREADS,
-                new NodeCapacity(o.heapMb, o.nodeThreads, o.nodeQueue, o.nodeJdbc),
+                new NodeCapacity(o.heapMb, o.nodeThreads, o.nodeQueue, o.nodeJdbc), o.vcn3Queue,
                 o.sessionKb != null ? o.sessionKb : (int) Math.round(SESSION_STATE_KB_AT_SCALE_1 / scale),
                 o.sessionTimeoutS != null ? o.sessionTimeoutS
                         : (int) Math.max(1, Math.round(SESSION_TIMEOUT_S_AT_SCALE_1 * scale)),

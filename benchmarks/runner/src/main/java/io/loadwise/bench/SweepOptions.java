@@ -60,6 +60,15 @@ final class SweepOptions {
             description = "request queue of every node: beyond threads + queue a node refuses (default ${DEFAULT-VALUE})")
     int nodeQueue = SweepCommand.DEFAULT_FULL_NODE.acceptQueue();
 
+    @Option(names = "--vcn3-queue", paramLabel = "seed|half", description = "VCN3's request queue where its worker"
+            + " threads are halved (http-threads, combined): seed (default) keeps the full queue, as seed 001 Table 9"
+            + " does; half halves it too, a departure from Table 9. The seed's nodes had their own CPUs, so half the"
+            + " threads was half the throughput; here the nodes share the machine's cores, threads cap only"
+            + " concurrency, and a node refuses beyond threads + queue: with the seed's queue VCN3 holds 6 + 12 = 18"
+            + " of a full node's 24, and no thread count overloads VCN3 under round robin (threads/3 > 18) while the"
+            + " 2:2:1 control stays within 24 on VCN1/VCN2 (2 threads/5). half: VCN3 holds 6 + 6 = 12")
+    String vcn3Queue = "seed";
+
     @Option(names = "--node-jdbc", paramLabel = "N",
             description = "JDBC pool of a full node; VCN3 gets half (default ${DEFAULT-VALUE})")
     int nodeJdbc = SweepCommand.DEFAULT_FULL_NODE.jdbcPool();

@@ -157,7 +157,8 @@ public final class MeasuredSweep {
                 settings.path("sessionTimeoutSeconds").asInt(model.sessionTimeoutS()),
                 settings.path("connectionTtlMs").asInt(model.connectionTtlMs()), model.thinkMs(), model.demandMs(),
                 model.cores(), model.baseHeapFraction(), model.jdbcWaitMs(), model.failureMs(), model.agentPeriodMs(),
-                model.agentDelayMs(), model.agentExpiryMs(), model.agentFastMs(), model.agentHeaderMs(), model.refreshMs());
+                model.agentDelayMs(), model.agentExpiryMs(), model.agentFastMs(), model.agentHeaderMs(), model.refreshMs(),
+                Vcn3Queue.parse(settings.path("vcn3Queue").asText("seed")));
     }
 
     /** The sweep's balancing mode ("per-connection" or "per-request"); the simulator models per-connection only. */

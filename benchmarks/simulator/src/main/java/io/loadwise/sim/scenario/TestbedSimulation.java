@@ -158,7 +158,7 @@ public final class TestbedSimulation {
         actions = root.split();
         SplittableRandom policyRandom = root.split();
         SplittableRandom phases = root.split();
-        List<NodeResources> resources = scenario.nodes(settings.fullNode());
+        List<NodeResources> resources = scenario.nodes(settings.fullNode(), settings.vcn3Queue());
         nodes = new ArrayList<>();
         for (int i = 0; i < resources.size(); i++) {
             nodes.add(new TestbedNode(i, row.weights().get(i), resources.get(i), () -> now, settings.agentExpiryMs(),

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.loadwise.policy.PolicyRegistry;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
@@ -121,5 +122,33 @@ class TestbedSimulationTest {
         assertEquals(new NodeResources(96, 6, 12, 10), CapacityScenario.HTTP_THREADS.smallNode(full));
         assertEquals(new NodeResources(96, 12, 12, 5), CapacityScenario.JDBC.smallNode(full));
         assertEquals(new NodeResources(48, 6, 12, 5), CapacityScenario.COMBINED.smallNode(full));
+    }
+
+    @Test
+    void aHalfQueueHalvesVcn3sQueueWhereverItsThreadsAreHalved() {
+        NodeResources full = TestbedSettings.SWEEP_FULL_NODE;
+        assertEquals(new NodeResources(96, 6, 6, 10), CapacityScenario.HTTP_THREADS.smallNode(full, Vcn3Queue.HALF));
+        assertEquals(new NodeResources(48, 6, 6, 5), CapacityScenario.COMBINED.smallNode(full, Vcn3Queue.HALF));
+        assertEquals(new NodeResources(48, 12, 12, 10), CapacityScenario.HEAP.smallNode(full, Vcn3Queue.HALF));
+        assertEquals(new NodeResources(96, 12, 12, 5), CapacityScenario.JDBC.smallNode(full, Vcn3Queue.HALF));
+        assertEquals(List.of(full, full, new NodeResources(96, 6, 6, 10)),
+                CapacityScenario.HTTP_THREADS.nodes(full, Vcn3Queue.HALF));
+        TestbedSettings half = TestbedSettings.sweepDefaults(60, 0.1).withVcn3Queue(Vcn3Queue.HALF);
+        assertEquals(Vcn3Queue.SEED, TestbedSettings.sweepDefaults(60, 0.1).vcn3Queue(), "the seed's by default");
+        assertTrue(half.describe().contains("VCN3's queue halved with its threads"), half.describe());
+    }
+
+    @Test
+    void theCalibrationsVcn3QueueReachesTheModel(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws java.io.IOException {
+        java.nio.file.Path file = java.nio.file.Files.writeString(dir.resolve("calibration.json"), """
+                {"scenarios": {"http-threads": ["--threads", "60", "--vcn3-queue", "half", "--node-queue", "12"]}}
+                """);
+        CalibrationFile calibration = CalibrationFile.read(file);
+        TestbedSettings base = TestbedSettings.sweepDefaults(30, 0.1);
+        TestbedSettings threads = calibration.settings(CapacityScenario.HTTP_THREADS, base);
+        assertEquals(Vcn3Queue.HALF, threads.vcn3Queue());
+        assertEquals(60, threads.threads());
+        assertEquals(Vcn3Queue.SEED, calibration.settings(CapacityScenario.HEAP, base).vcn3Queue(), "not calibrated");
     }
 }
