@@ -93,8 +93,15 @@ final class ScenarioOptions {
     @Option(names = "--base-heap", paramLabel = "F", description = "with --scenario: share of a node's heap used without sessions (default 0.30)")
     Double baseHeap;
 
-    @Option(names = "--jdbc-wait-ms", paramLabel = "MS", description = "with --scenario: longest wait for a JDBC connection (default 10000)")
+    @Option(names = {"--jdbc-max-wait-ms", "--jdbc-wait-ms"}, paramLabel = "MS", description = {"with --scenario: longest",
+        "wait for a JDBC connection, bench sweep's --jdbc-max-wait-ms (default 10000, or the calibration's or compared",
+        "sweep's)"})
     Long jdbcWaitMs;
+
+    @Option(names = "--jdbc-hold-ms", paramLabel = "MS", description = {"with --scenario: a request keeps its JDBC",
+        "connection (and worker) this long after its CPU time, off the CPU: bench sweep's --jdbc-hold-ms (default 0,",
+        "or the calibration's or compared sweep's)"})
+    Long jdbcHoldMs;
 
     @Option(names = "--failure-ms", paramLabel = "MS", description = "with --scenario: CPU time of a failed exchange (default: the demand)")
     Double failureMs;
@@ -204,14 +211,14 @@ final class ScenarioOptions {
                 jdbcWaitMs != null ? jdbcWaitMs : b.jdbcWaitMs(),
                 failureMs != null ? failureMs : demandMs != null ? demandMs : b.failureMs(), agentPeriodMs,
                 agentDelayMs != null ? agentDelayMs : TestbedSettings.DEFAULT_AGENT_DELAY_MS, agentExpiryMs,
-                agentFastMs, agentHeaderMs, refreshMs, b.vcn3Queue());
+                agentFastMs, agentHeaderMs, refreshMs, jdbcHoldMs != null ? jdbcHoldMs : b.jdbcHoldMs(), b.vcn3Queue());
     }
 
     private static TestbedSettings withCoresAndDemand(TestbedSettings b, int cores, double demand, double failure) {
         return new TestbedSettings(b.threads(), b.scale(), b.fullNode(), b.sessionKb(), b.sessionTimeoutS(),
                 b.connectionTtlMs(), b.thinkMs(), demand, cores, b.baseHeapFraction(), b.jdbcWaitMs(), failure,
                 b.agentPeriodMs(), b.agentDelayMs(), b.agentExpiryMs(), b.agentFastMs(),
-                b.agentHeaderMs(), b.refreshMs(), b.vcn3Queue());
+                b.agentHeaderMs(), b.refreshMs(), b.jdbcHoldMs(), b.vcn3Queue());
     }
 
     /** Options given on the command line win over the sweep's or the calibration's. */
@@ -222,8 +229,9 @@ final class ScenarioOptions {
                         nodeQueue != null ? nodeQueue : n.queue(), nodeJdbc != null ? nodeJdbc : n.jdbcPool()),
                 sessionKb != null ? sessionKb : b.sessionKb(), sessionTimeoutS != null ? sessionTimeoutS : b.sessionTimeoutS(),
                 connectionTtlMs != null ? connectionTtlMs : b.connectionTtlMs(), b.thinkMs(), b.demandMs(), b.cores(),
-                b.baseHeapFraction(), b.jdbcWaitMs(), b.failureMs(), b.agentPeriodMs(), b.agentDelayMs(), b.agentExpiryMs(), b.agentFastMs(),
-                b.agentHeaderMs(), b.refreshMs(), vcn3Queue != null ? Vcn3Queue.parse(vcn3Queue) : b.vcn3Queue());
+                b.baseHeapFraction(), jdbcWaitMs != null ? jdbcWaitMs : b.jdbcWaitMs(), b.failureMs(), b.agentPeriodMs(),
+                b.agentDelayMs(), b.agentExpiryMs(), b.agentFastMs(), b.agentHeaderMs(), b.refreshMs(),
+                jdbcHoldMs != null ? jdbcHoldMs : b.jdbcHoldMs(), vcn3Queue != null ? Vcn3Queue.parse(vcn3Queue) : b.vcn3Queue());
     }
 
     private static void writeCsv(SimulatedSweep sim, Path file) throws IOException {

@@ -34,7 +34,8 @@ class ScenarioModeTest {
         for (String option : List.of("--scenario", "--compare", "--seeds", "--rows", "--threads", "--scale", "--heap-mb",
                 "--node-threads", "--node-queue", "--node-jdbc", "--session-kb", "--session-timeout-s",
                 "--connection-ttl-ms", "--think-ms", "--demand-ms", "--cores", "--base-heap", "--jdbc-wait-ms",
-                "--failure-ms", "--calibration", "--vcn3-queue")) {
+                "--failure-ms", "--calibration", "--vcn3-queue",
+                "--jdbc-hold-ms", "--jdbc-max-wait-ms")) {
             assertTrue(out().contains(option), "help mentions " + option);
         }
     }
@@ -78,6 +79,7 @@ class ScenarioModeTest {
         "--calibration;/no/such/calibration.json;--calibration",
         "--demand-ms;-1;--demand-ms",
         "--vcn3-queue;third;--vcn3-queue",
+        "--jdbc-hold-ms;-1;--jdbc-hold-ms",
     })
     void badOptionsAreUsageErrorsNamingTheOption(String option, String value, String named) {
         List<String> args = new java.util.ArrayList<>(List.of("--scenario", "baseline", "--seeds", "1", "--rows",
