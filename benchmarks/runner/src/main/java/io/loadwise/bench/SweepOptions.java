@@ -73,6 +73,16 @@ final class SweepOptions {
             description = "JDBC pool of a full node; VCN3 gets half (default ${DEFAULT-VALUE})")
     int nodeJdbc = SweepCommand.DEFAULT_FULL_NODE.jdbcPool();
 
+    @Option(names = "--jdbc-hold-ms", paramLabel = "MS", description = "every trade scenario request holds a JDBC"
+            + " connection MS ms, sleeping (a conversation that reads, waits on a remote call, then writes), so pool use"
+            + " stops following the requests in flight (default ${DEFAULT-VALUE}: none)")
+    long jdbcHoldMs = io.loadwise.bench.provision.JdbcTiming.DEFAULT.holdMs();
+
+    @Option(names = "--jdbc-max-wait-ms", paramLabel = "MS", description = "longest wait for a pooled JDBC connection"
+            + " on every node; then the trade app answers 503, counted as a failure on that node (default"
+            + " ${DEFAULT-VALUE})")
+    long jdbcMaxWaitMs = io.loadwise.bench.provision.JdbcTiming.DEFAULT.maxWaitMs();
+
     @Option(names = "--session-kb", paramLabel = "N", description = "per-session state of the trade app, KB " + SESSION_KB_DEFAULT)
     Integer sessionKb;
 

@@ -220,6 +220,25 @@ class BenchCommandLineTest {
     }
 
     @Test
+    void jdbcHoldAndWaitDefaultToTodaysAndAreCheckedBeforeAnythingRuns() throws IOException {
+        SweepOptions defaults = SweepCommand.parse(List.of()).options;
+        assertEquals(0, defaults.jdbcHoldMs);
+        assertEquals(10_000, defaults.jdbcMaxWaitMs);
+        SweepOptions given = SweepCommand.parse(List.of("--jdbc-hold-ms", "300", "--jdbc-max-wait-ms", "450")).options;
+        assertEquals(300, given.jdbcHoldMs);
+        assertEquals(450, given.jdbcMaxWaitMs);
+        for (List<String> bad : List.of(List.of("--jdbc-hold-ms", "-1"), List.of("--jdbc-max-wait-ms", "0"))) {
+            List<String> args = new java.util.ArrayList<>(List.of("sweep", "--calibrated", "none"));
+            args.addAll(bad);
+            args.addAll(fakeJars());
+            Result result = bench(args.toArray(String[]::new));
+            assertEquals(2, result.code(), result.err());
+            assertTrue(result.err().contains(bad.get(0) + " must"), result.err());
+        }
+        assertFalse(Files.exists(tmp.resolve("benchmarks/results")), "nothing ran");
+    }
+
+    @Test
     void aCalibratedVcn3QueueReachesTheSweep() throws IOException {
         Path file = tmp.resolve("cal.json");
         Calibration.of("now", List.of(new Calibration.Trial("half", "http-threads", List.of("--threads", "60",

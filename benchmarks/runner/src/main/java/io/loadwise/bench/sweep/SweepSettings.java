@@ -1,5 +1,6 @@
 package io.loadwise.bench.sweep;
 
+import io.loadwise.bench.provision.JdbcTiming;
 import io.loadwise.node.CapacityScenario;
 import io.loadwise.node.NodeCapacity;
 import java.util.List;
@@ -16,6 +17,9 @@ import java.util.List;
  * @param fullNode     capacity of a full node (VCN1/VCN2, and VCN3 in the baseline)
  * @param vcn3Queue    seed (VCN3 keeps the full request queue, Table 9) or half (halved with its worker threads);
  *                     a sweep.json written before the option reads as seed, which it ran
+ * @param jdbcHoldMs   each trade scenario request holds a JDBC connection this long (0: none; absent from a
+ *                     sweep.json written before the option: 0, which it ran)
+ * @param jdbcMaxWaitMs longest wait for a pooled JDBC connection (absent: 10000, which it ran)
  * @param sessionStateKb fixed per-session state of the trade app ({@code trade.session.stateKb})
  * @param sessionTimeoutSeconds idle timeout of the trade app's sessions, 0 for its own (30 min)
  * @param provisioner  tomcat or glassfish
@@ -30,7 +34,7 @@ import java.util.List;
  *                     and the command line
  */
 public record SweepSettings(String name, List<String> scenarios, List<String> rows, double scale, int threads,
-        NodeCapacity fullNode, String vcn3Queue, int sessionStateKb, int sessionTimeoutSeconds, String provisioner, String plan, boolean agent,
+        NodeCapacity fullNode, String vcn3Queue, Long jdbcHoldMs, Long jdbcMaxWaitMs, int sessionStateKb, int sessionTimeoutSeconds, String provisioner, String plan, boolean agent,
         String httpBalance, int connectionTtlMs, int repeats, String repeatsReason, long seed, String calibration) {
 
     /** Runs per cell the method asks for; fewer must give a reason, which the results print. */
@@ -38,11 +42,19 @@ public record SweepSettings(String name, List<String> scenarios, List<String> ro
 
     public SweepSettings {
         vcn3Queue = vcn3Queue == null ? Vcn3Queue.SEED.key() : Vcn3Queue.parse(vcn3Queue).key();
+        jdbcHoldMs = jdbcHoldMs == null ? JdbcTiming.DEFAULT.holdMs() : jdbcHoldMs;
+        jdbcMaxWaitMs = jdbcMaxWaitMs == null ? JdbcTiming.DEFAULT.maxWaitMs() : jdbcMaxWaitMs;
+        new JdbcTiming(jdbcHoldMs, jdbcMaxWaitMs); // checks both (the fields are not set yet)
     }
 
     /** Every run of the sweep, in its randomised, interleaved order. */
     public List<RunOrder.Run> order() {
         return RunOrder.of(scenarios, rows, repeats, seed);
+    }
+
+    /** How the trade app's requests use the JDBC pools. */
+    public JdbcTiming jdbc() {
+        return new JdbcTiming(jdbcHoldMs, jdbcMaxWaitMs);
     }
 
     public Durations durations() {
