@@ -38,6 +38,14 @@ final class NodeArguments {
     @Option(names = "--jdbc-pool", paramLabel = "N", description = "JDBC pool size, maxTotal of jdbc/TradeDB (default 10)")
     int jdbcPool = NodeCapacity.BASELINE.jdbcPool();
 
+    @Option(names = "--jdbc-max-wait-ms", paramLabel = "MS", description = "longest wait for a pooled JDBC connection,"
+            + " DBCP maxWaitMillis of jdbc/TradeDB; then the trade app answers 503 (default 10000)")
+    long jdbcMaxWaitMs = NodeOptions.DEFAULT_JDBC_MAX_WAIT_MS;
+
+    @Option(names = "--jdbc-hold-ms", paramLabel = "MS", description = "each scenario request of the trade app holds a"
+            + " JDBC connection this long, sleeping (context parameter trade.jdbc.holdMs; default 0: none)")
+    long jdbcHoldMs;
+
     // required, but checked in toOptions: its message has been "--db-url is required" for the callers' tests
     @Option(names = "--db-url", paramLabel = "URL", description = "JDBC URL of the shared trade database (required)")
     String dbUrl;
@@ -69,8 +77,8 @@ final class NodeArguments {
             throw new UsageException("--db-url is required");
         }
         try {
-            return new NodeOptions(name, bind, port, threads, acceptQueue, jdbcPool, dbUrl, war, agentJars, workDir,
-                    exitWithParent);
+            return new NodeOptions(name, bind, port, threads, acceptQueue, jdbcPool, jdbcMaxWaitMs, jdbcHoldMs, dbUrl,
+                    war, agentJars, workDir, exitWithParent);
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }

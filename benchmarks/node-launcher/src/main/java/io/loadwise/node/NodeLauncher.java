@@ -30,8 +30,12 @@ public final class NodeLauncher {
     private final List<Path> agentJars;
     private final Path workRoot;
     private final List<String> jvmOptions;
+    private final long jdbcMaxWaitMs;
+    private final long jdbcHoldMs;
 
     private NodeLauncher(Builder b) {
+        this.jdbcMaxWaitMs = b.jdbcMaxWaitMs;
+        this.jdbcHoldMs = b.jdbcHoldMs;
         this.javaExecutable = b.javaExecutable;
         this.classpath = b.classpath;
         this.war = b.war;
@@ -62,7 +66,7 @@ public final class NodeLauncher {
             throw new IOException("node work directory exists already (node name used twice?): " + nodeDir);
         }
         NodeOptions options = new NodeOptions(spec.name(), "127.0.0.1", spec.port(), spec.capacity().httpThreads(),
-                spec.capacity().acceptQueue(), spec.capacity().jdbcPool(), dbUrl, war, agentJars,
+                spec.capacity().acceptQueue(), spec.capacity().jdbcPool(), jdbcMaxWaitMs, jdbcHoldMs, dbUrl, war, agentJars,
                 nodeDir.resolve("tomcat"), true);
         List<String> command = javaCommand("-Xmx" + spec.capacity().heapMb() + "m", NodeMain.class.getName());
         command.addAll(options.toArguments());
@@ -102,8 +106,22 @@ public final class NodeLauncher {
         private final List<Path> agentJars = new ArrayList<>();
         private Path workRoot;
         private final List<String> jvmOptions = new ArrayList<>();
+        private long jdbcMaxWaitMs = NodeOptions.DEFAULT_JDBC_MAX_WAIT_MS;
+        private long jdbcHoldMs;
 
         private Builder() {
+        }
+
+        /** Every node's longest wait for a pooled JDBC connection (default 10 s). */
+        public Builder jdbcMaxWaitMs(long value) {
+            this.jdbcMaxWaitMs = value;
+            return this;
+        }
+
+        /** How long every node's scenario requests hold a JDBC connection (default 0: none). */
+        public Builder jdbcHoldMs(long value) {
+            this.jdbcHoldMs = value;
+            return this;
         }
 
         /** Default: the java of this JVM. */

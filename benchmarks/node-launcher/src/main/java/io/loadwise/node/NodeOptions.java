@@ -11,6 +11,10 @@ import java.util.Objects;
  * {@link NodeProcess} passes to the node's JVM.
  *
  * @param name         the node's name and Tomcat jvmRoute (JSESSIONID gets the suffix {@code .name})
+ * @param jdbcMaxWaitMs longest wait for a connection of the jdbc/TradeDB pool (DBCP maxWaitMillis), after which the
+ *                     trade app answers 503
+ * @param jdbcHoldMs   the trade app's scenario requests each hold a JDBC connection this long ({@code trade.jdbc.holdMs},
+ *                     a context parameter; 0: none)
  * @param war          the trade app WAR; null means {@code loadwise-trade-app.war} next to the launcher
  * @param agentJars    extra JARs (the Loadwise agent) copied into the app's {@code WEB-INF/lib}
  * @param workDir      Tomcat's base directory; null means a fresh temporary directory
@@ -23,11 +27,23 @@ public record NodeOptions(
         int httpThreads,
         int acceptQueue,
         int jdbcPool,
+        long jdbcMaxWaitMs,
+        long jdbcHoldMs,
         String dbUrl,
         Path war,
         List<Path> agentJars,
         Path workDir,
         boolean exitWithParent) {
+
+    /** Long enough to ride out a burst, short enough that an exhausted pool shows up as errors. */
+    public static final long DEFAULT_JDBC_MAX_WAIT_MS = 10_000;
+
+    /** Options with the pool's default wait and no hold. */
+    public NodeOptions(String name, String bindAddress, int port, int httpThreads, int acceptQueue, int jdbcPool,
+            String dbUrl, Path war, List<Path> agentJars, Path workDir, boolean exitWithParent) {
+        this(name, bindAddress, port, httpThreads, acceptQueue, jdbcPool, DEFAULT_JDBC_MAX_WAIT_MS, 0, dbUrl, war,
+                agentJars, workDir, exitWithParent);
+    }
 
     public NodeOptions {
         Objects.requireNonNull(name, "name");
@@ -44,6 +60,12 @@ public record NodeOptions(
         positive("--threads", httpThreads);
         positive("--accept-queue", acceptQueue);
         positive("--jdbc-pool", jdbcPool);
+        if (jdbcMaxWaitMs < 1) {
+            throw new IllegalArgumentException("--jdbc-max-wait-ms must be at least 1, got " + jdbcMaxWaitMs);
+        }
+        if (jdbcHoldMs < 0) {
+            throw new IllegalArgumentException("--jdbc-hold-ms must not be negative, got " + jdbcHoldMs);
+        }
         if (!dbUrl.startsWith("jdbc:h2:")) {
             throw new IllegalArgumentException("--db-url must be an H2 JDBC URL (jdbc:h2:tcp://host:port/trade),"
                     + " got '" + dbUrl + "'");
@@ -63,6 +85,12 @@ public record NodeOptions(
                 "--port", Integer.toString(port), "--threads", Integer.toString(httpThreads),
                 "--accept-queue", Integer.toString(acceptQueue), "--jdbc-pool", Integer.toString(jdbcPool),
                 "--db-url", dbUrl));
+        if (jdbcMaxWaitMs != DEFAULT_JDBC_MAX_WAIT_MS) {
+            args.addAll(List.of("--jdbc-max-wait-ms", Long.toString(jdbcMaxWaitMs)));
+        }
+        if (jdbcHoldMs != 0) {
+            args.addAll(List.of("--jdbc-hold-ms", Long.toString(jdbcHoldMs)));
+        }
         if (war != null) {
             args.addAll(List.of("--war", war.toString()));
         }

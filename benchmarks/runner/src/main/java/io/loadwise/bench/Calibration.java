@@ -39,7 +39,7 @@ record Calibration(String written, String criterion, Map<String, List<String>> s
 
     /** The sweep options a calibration records: what shapes the load and the nodes, not where programs live. */
     static final List<String> RECORDED_OPTIONS = List.of("--scale", "--threads", "--heap-mb", "--node-threads",
-            "--node-queue", "--node-jdbc", "--session-kb", "--session-timeout-s", "--http-balance",
+            "--node-queue", "--vcn3-queue", "--node-jdbc", "--jdbc-hold-ms", "--jdbc-max-wait-ms", "--session-kb", "--session-timeout-s", "--http-balance",
             "--connection-ttl-ms", "--provisioner");
 
     /**
@@ -108,7 +108,9 @@ record Calibration(String written, String criterion, Map<String, List<String>> s
     static List<String> options(SweepSettings s) {
         return List.of("--scale", number(s.scale()), "--threads", Integer.toString(s.threads()),
                 "--heap-mb", Integer.toString(s.fullNode().heapMb()), "--node-threads", Integer.toString(s.fullNode().httpThreads()),
-                "--node-queue", Integer.toString(s.fullNode().acceptQueue()), "--node-jdbc", Integer.toString(s.fullNode().jdbcPool()),
+                "--node-queue", Integer.toString(s.fullNode().acceptQueue()), "--vcn3-queue", s.vcn3Queue(),
+                "--node-jdbc", Integer.toString(s.fullNode().jdbcPool()),
+                "--jdbc-hold-ms", Long.toString(s.jdbcHoldMs()), "--jdbc-max-wait-ms", Long.toString(s.jdbcMaxWaitMs()),
                 "--session-kb", Integer.toString(s.sessionStateKb()), "--session-timeout-s", Integer.toString(s.sessionTimeoutSeconds()),
                 "--http-balance", s.httpBalance(), "--connection-ttl-ms", Integer.toString(s.connectionTtlMs()),
                 "--provisioner", s.provisioner());

@@ -3,6 +3,7 @@ package io.loadwise.bench;
 import io.loadwise.bench.jmeter.JMeterRun;
 import io.loadwise.bench.provision.ClusterProvisioner;
 import io.loadwise.bench.provision.GlassFishClusterProvisioner;
+import io.loadwise.bench.provision.JdbcTiming;
 import io.loadwise.bench.provision.TomcatClusterProvisioner;
 import io.loadwise.bench.report.SweepReport;
 import io.loadwise.bench.sweep.CapacityPlan;
@@ -10,6 +11,7 @@ import io.loadwise.bench.sweep.CellRunner;
 import io.loadwise.bench.sweep.PolicyRow;
 import io.loadwise.bench.sweep.SweepRunner;
 import io.loadwise.bench.sweep.SweepSettings;
+import io.loadwise.bench.sweep.Vcn3Queue;
 import io.loadwise.bench.sweep.Workload;
 import io.loadwise.cli.Cli;
 import io.loadwise.cli.ExitCode;
@@ -154,6 +156,8 @@ public final class SweepCommand implements BenchCommand {
         scenarioList = scenarioList.stream().map(k -> CapacityPlan.key(CapacityPlan.parseScenario(k))).toList();
         Path calibration = calibrationFile(at.root(), quick);
         SweepOptions o = effectiveOptions(calibration, scenarioList);
+        Vcn3Queue.parse(o.vcn3Queue); // before anything is looked up on disk
+        new JdbcTiming(o.jdbcHoldMs, o.jdbcMaxWaitMs);
         int repeats = o.repeats != null ? o.repeats : quick ? 1 : SweepSettings.RECOMMENDED_REPEATS;
         if (repeats < 1) {
             throw new IllegalArgumentException("--repeats must be at least 1, got " + repeats);
@@ -181,7 +185,8 @@ public final class SweepCommand implements BenchCommand {
         double scale = o.scale != null ? o.scale : quick ? QUICK_SCALE : DEFAULT_SCALE; // Durations checks its range
         SweepSettings settings = new SweepSettings(name != null ? name : quick ? "sweep-quick" : "sweep", scenarioList,
                 rows, scale, o.threads != null ? o.threads : quick ? 10 : DEFAULT_THREADS,
-                new NodeCapacity(o.heapMb, o.nodeThreads, o.nodeQueue, o.nodeJdbc),
+                new NodeCapacity(o.heapMb, o.nodeThreads, o.nodeQueue, o.nodeJdbc), o.vcn3Queue, o.jdbcHoldMs,
+                o.jdbcMaxWaitMs,
                 o.sessionKb != null ? o.sessionKb : (int) Math.round(SESSION_STATE_KB_AT_SCALE_1 / scale),
                 o.sessionTimeoutS != null ? o.sessionTimeoutS
                         : (int) Math.max(1, Math.round(SESSION_TIMEOUT_S_AT_SCALE_1 * scale)),
@@ -205,7 +210,7 @@ public final class SweepCommand implements BenchCommand {
             throw new IllegalArgumentException("--session-timeout-s must not be negative, got "
                     + settings.sessionTimeoutSeconds());
         }
-        ClusterProvisioner provisioner = provisioner(o, at, war, agent, appProperties(settings));
+        ClusterProvisioner provisioner = provisioner(o, at, war, agent, appProperties(settings), settings.jdbc());
         Workload workload = new Workload(plan, o.path, "none".equals(o.reset) ? null : o.reset,
                 settings.durations(), settings.httpBalance().equals("per-request"), settings.connectionTtlMs());
         Path outDir = resultsDir != null ? resultsDir
@@ -259,9 +264,10 @@ public final class SweepCommand implements BenchCommand {
         return List.copyOf(properties);
     }
 
-    static ClusterProvisioner provisioner(SweepOptions o, Locations at, Path war, Path agent, List<String> appProperties) {
+    static ClusterProvisioner provisioner(SweepOptions o, Locations at, Path war, Path agent, List<String> appProperties,
+            JdbcTiming jdbc) {
         return switch (o.provisioner) {
-            case "tomcat" -> new TomcatClusterProvisioner(at.launcherJar(), war, agent, appProperties);
+            case "tomcat" -> new TomcatClusterProvisioner(at.launcherJar(), war, agent, appProperties, jdbc);
             case "glassfish" -> {
                 Path artifacts = at.root().resolve("benchmarks/glassfish/target/node-artifacts");
                 String home = o.glassfishHome != null ? o.glassfishHome : System.getProperty(
@@ -286,7 +292,7 @@ public final class SweepCommand implements BenchCommand {
                 }
                 yield new GlassFishClusterProvisioner(new GlassFishInstallation(Path.of(home),
                         Path.of(System.getProperty("java.home"))), at.launcherJar(), war, agent, serverLibs, "/trade",
-                        appProperties);
+                        appProperties, jdbc);
             }
             default -> throw new IllegalArgumentException("--provisioner: unknown provisioner '" + o.provisioner
                     + "'; known: tomcat, glassfish");

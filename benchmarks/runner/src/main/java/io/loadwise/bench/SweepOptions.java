@@ -60,9 +60,28 @@ final class SweepOptions {
             description = "request queue of every node: beyond threads + queue a node refuses (default ${DEFAULT-VALUE})")
     int nodeQueue = SweepCommand.DEFAULT_FULL_NODE.acceptQueue();
 
+    @Option(names = "--vcn3-queue", paramLabel = "seed|half", description = "VCN3's request queue where its worker"
+            + " threads are halved (http-threads, combined): seed (default) keeps the full queue, as seed 001 Table 9"
+            + " does; half halves it too, a departure from Table 9. The seed's nodes had their own CPUs, so half the"
+            + " threads was half the throughput; here the nodes share the machine's cores, threads cap only"
+            + " concurrency, and a node refuses beyond threads + queue: with the seed's queue VCN3 holds 6 + 12 = 18"
+            + " of a full node's 24, and no thread count overloads VCN3 under round robin (threads/3 > 18) while the"
+            + " 2:2:1 control stays within 24 on VCN1/VCN2 (2 threads/5). half: VCN3 holds 6 + 6 = 12")
+    String vcn3Queue = "seed";
+
     @Option(names = "--node-jdbc", paramLabel = "N",
             description = "JDBC pool of a full node; VCN3 gets half (default ${DEFAULT-VALUE})")
     int nodeJdbc = SweepCommand.DEFAULT_FULL_NODE.jdbcPool();
+
+    @Option(names = "--jdbc-hold-ms", paramLabel = "MS", description = "every trade scenario request holds a JDBC"
+            + " connection MS ms, sleeping (a conversation that reads, waits on a remote call, then writes), so pool use"
+            + " stops following the requests in flight (default ${DEFAULT-VALUE}: none)")
+    long jdbcHoldMs = io.loadwise.bench.provision.JdbcTiming.DEFAULT.holdMs();
+
+    @Option(names = "--jdbc-max-wait-ms", paramLabel = "MS", description = "longest wait for a pooled JDBC connection"
+            + " on every node; then the trade app answers 503, counted as a failure on that node (default"
+            + " ${DEFAULT-VALUE})")
+    long jdbcMaxWaitMs = io.loadwise.bench.provision.JdbcTiming.DEFAULT.maxWaitMs();
 
     @Option(names = "--session-kb", paramLabel = "N", description = "per-session state of the trade app, KB " + SESSION_KB_DEFAULT)
     Integer sessionKb;

@@ -205,6 +205,52 @@ class BenchCommandLineTest {
     }
 
     @Test
+    void vcn3QueueDefaultsToTheSeedsAndRefusesAnythingButSeedOrHalf() throws IOException {
+        assertEquals("seed", SweepCommand.parse(List.of()).options.vcn3Queue);
+        assertEquals("half", SweepCommand.parse(List.of("--vcn3-queue", "half")).options.vcn3Queue);
+        CalibrateCommand calibrate = new CalibrateCommand();
+        Cli.parse(Cli.configure(new CommandLine(calibrate)), "--vcn3-queue=half", "--scenarios", "http-threads");
+        assertEquals(List.of("--vcn3-queue", "half"), calibrate.sweepArguments(), "calibrate passes it on");
+        List<String> args = new java.util.ArrayList<>(List.of("sweep", "--vcn3-queue", "third", "--calibrated", "none"));
+        args.addAll(fakeJars());
+        Result bad = bench(args.toArray(String[]::new));
+        assertEquals(2, bad.code(), bad.err());
+        assertTrue(bad.err().contains("--vcn3-queue: 'third' is neither seed nor half"), bad.err());
+        assertFalse(Files.exists(tmp.resolve("benchmarks/results")), "nothing ran");
+    }
+
+    @Test
+    void jdbcHoldAndWaitDefaultToTodaysAndAreCheckedBeforeAnythingRuns() throws IOException {
+        SweepOptions defaults = SweepCommand.parse(List.of()).options;
+        assertEquals(0, defaults.jdbcHoldMs);
+        assertEquals(10_000, defaults.jdbcMaxWaitMs);
+        SweepOptions given = SweepCommand.parse(List.of("--jdbc-hold-ms", "300", "--jdbc-max-wait-ms", "450")).options;
+        assertEquals(300, given.jdbcHoldMs);
+        assertEquals(450, given.jdbcMaxWaitMs);
+        for (List<String> bad : List.of(List.of("--jdbc-hold-ms", "-1"), List.of("--jdbc-max-wait-ms", "0"))) {
+            List<String> args = new java.util.ArrayList<>(List.of("sweep", "--calibrated", "none"));
+            args.addAll(bad);
+            args.addAll(fakeJars());
+            Result result = bench(args.toArray(String[]::new));
+            assertEquals(2, result.code(), result.err());
+            assertTrue(result.err().contains(bad.get(0) + " must"), result.err());
+        }
+        assertFalse(Files.exists(tmp.resolve("benchmarks/results")), "nothing ran");
+    }
+
+    @Test
+    void aCalibratedVcn3QueueReachesTheSweep() throws IOException {
+        Path file = tmp.resolve("cal.json");
+        Calibration.of("now", List.of(new Calibration.Trial("half", "http-threads", List.of("--threads", "60",
+                "--vcn3-queue", "half"), 2, 20, 0, false, 0, true))).write(file);
+        SweepCommand sweep = SweepCommand.parse(List.of("--calibrated", file.toString()));
+        assertEquals("half", sweep.effectiveOptions(file, List.of("http-threads")).vcn3Queue);
+        SweepCommand overridden = SweepCommand.parse(List.of("--calibrated", file.toString(), "--vcn3-queue", "seed"));
+        assertEquals("seed", overridden.effectiveOptions(file, List.of("http-threads")).vcn3Queue,
+                "the command line wins");
+    }
+
+    @Test
     void sweepReadsTheDefaultCalibrationWhenOneWasRecorded() throws IOException {
         SweepCommand sweep = SweepCommand.parse(List.of());
         assertEquals(null, sweep.calibrationFile(tmp, false), "none recorded");

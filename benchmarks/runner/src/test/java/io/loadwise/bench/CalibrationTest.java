@@ -92,6 +92,37 @@ class CalibrationTest {
     }
 
     @Test
+    void theRecordedOptionsAreASweepsEffectiveSettingsVcn3QueueIncluded() throws IOException {
+        io.loadwise.bench.sweep.SweepSettings settings = new io.loadwise.bench.sweep.SweepSettings("calibration",
+                List.of("http-threads"), List.of("http-round-robin"), 0.1, 60,
+                io.loadwise.node.NodeCapacity.BASELINE.withHeapMb(96), "half", 400L, 600L, 450, 10, "tomcat", "trade-scenario.jmx",
+                false, "per-connection", 1000, 1, "a test", 16, null);
+        List<String> options = Calibration.options(settings);
+        assertEquals(List.of("--scale", "0.1", "--threads", "60", "--heap-mb", "96", "--node-threads", "12",
+                "--node-queue", "12", "--vcn3-queue", "half", "--node-jdbc", "10", "--jdbc-hold-ms", "400",
+                "--jdbc-max-wait-ms", "600", "--session-kb", "450",
+                "--session-timeout-s", "10", "--http-balance", "per-connection", "--connection-ttl-ms", "1000",
+                "--provisioner", "tomcat"), options);
+        List<String> names = new java.util.ArrayList<>();
+        for (int i = 0; i < options.size(); i += 2) {
+            names.add(options.get(i));
+        }
+        assertEquals(Calibration.RECORDED_OPTIONS, names, "options() records exactly RECORDED_OPTIONS, in order");
+        // a sweep.json written before the option existed ran the seed's queue
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        com.fasterxml.jackson.databind.node.ObjectNode tree = json.valueToTree(settings);
+        assertEquals("half", tree.get("vcn3Queue").asText(), "sweep.json shows it");
+        assertEquals(400, tree.get("jdbcHoldMs").asLong());
+        tree.remove("vcn3Queue");
+        tree.remove("jdbcHoldMs");
+        tree.remove("jdbcMaxWaitMs");
+        io.loadwise.bench.sweep.SweepSettings old = json.treeToValue(tree, io.loadwise.bench.sweep.SweepSettings.class);
+        assertEquals("seed", old.vcn3Queue());
+        assertEquals(0, old.jdbcHoldMs(), "a sweep before --jdbc-hold-ms held nothing");
+        assertEquals(10_000, old.jdbcMaxWaitMs(), "and waited 10 s");
+    }
+
+    @Test
     void calibratingOneScenarioKeepsWhatWasFoundForTheOthers() throws IOException {
         Path file = tmp.resolve("calibration.json");
         Calibration.of("before", List.of(trial("60", "jdbc", true), trial("60", "heap", false))).write(file);

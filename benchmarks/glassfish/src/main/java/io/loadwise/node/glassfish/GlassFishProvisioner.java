@@ -30,6 +30,7 @@ public final class GlassFishProvisioner implements NodeProvisioner {
 
     private final GlassFishInstallation installation;
     private final Path domainsDir;
+    private final long jdbcMaxWaitMs;
     private final List<String> jvmOptions;
     private GlassFishServer server;
 
@@ -45,9 +46,19 @@ public final class GlassFishProvisioner implements NodeProvisioner {
      * @param jvmOptions extra options for the server JVM, e.g. the application's {@code -Dname=value} settings
      */
     public GlassFishProvisioner(GlassFishInstallation installation, Path domainsDir, List<String> jvmOptions) {
+        this(installation, domainsDir, jvmOptions, JdbcPoolSettings.MAX_WAIT_MILLIS);
+    }
+
+    /**
+     * @param jvmOptions    extra options for the server JVM, e.g. the application's {@code -Dname=value} settings
+     * @param jdbcMaxWaitMs how long a request waits for a pooled JDBC connection (max-wait-time-in-millis)
+     */
+    public GlassFishProvisioner(GlassFishInstallation installation, Path domainsDir, List<String> jvmOptions,
+            long jdbcMaxWaitMs) {
         this.installation = Objects.requireNonNull(installation, "installation");
         this.domainsDir = Objects.requireNonNull(domainsDir, "domainsDir");
         this.jvmOptions = List.copyOf(jvmOptions);
+        this.jdbcMaxWaitMs = jdbcMaxWaitMs;
     }
 
     @Override
@@ -117,8 +128,8 @@ public final class GlassFishProvisioner implements NodeProvisioner {
         }
     }
 
-    static JdbcPoolSettings poolFor(NodeSpec spec) {
+    JdbcPoolSettings poolFor(NodeSpec spec) {
         return new JdbcPoolSettings(TRADE_POOL, TRADE_DATASOURCE, spec.dbUrl(), spec.dbUser(), spec.dbPassword(),
-                spec.jdbcPool());
+                spec.jdbcPool(), jdbcMaxWaitMs);
     }
 }

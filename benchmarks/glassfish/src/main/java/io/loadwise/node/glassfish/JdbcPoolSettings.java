@@ -14,12 +14,18 @@ import java.util.Objects;
  * @param user        database user
  * @param password    database password, may be empty
  * @param maxPoolSize most connections the pool opens
+ * @param maxWaitMillis how long a request waits for a free connection before failing (max-wait-time-in-millis)
  */
 public record JdbcPoolSettings(String poolName, String jndiName, String url, String user, String password,
-        int maxPoolSize) {
+        int maxPoolSize, long maxWaitMillis) {
 
-    /** How long a request waits for a free connection before failing, as the Tomcat node does. */
-    static final int MAX_WAIT_MILLIS = 10_000;
+    /** How long a request waits for a free connection before failing by default, as the Tomcat node does. */
+    public static final long MAX_WAIT_MILLIS = 10_000;
+
+    /** A pool with the default wait. */
+    public JdbcPoolSettings(String poolName, String jndiName, String url, String user, String password, int maxPoolSize) {
+        this(poolName, jndiName, url, user, password, maxPoolSize, MAX_WAIT_MILLIS);
+    }
 
     public JdbcPoolSettings {
         Objects.requireNonNull(poolName, "poolName");
@@ -35,6 +41,9 @@ public record JdbcPoolSettings(String poolName, String jndiName, String url, Str
         }
         if (maxPoolSize < 1) {
             throw new IllegalArgumentException("maxPoolSize must be at least 1, got " + maxPoolSize);
+        }
+        if (maxWaitMillis < 1) {
+            throw new IllegalArgumentException("maxWaitMillis must be at least 1, got " + maxWaitMillis);
         }
         dataSourceClass(url);
     }
@@ -63,7 +72,7 @@ public record JdbcPoolSettings(String poolName, String jndiName, String url, Str
                   </jdbc-connection-pool>
                   <jdbc-resource jndi-name="%s" pool-name="%s"/>
                 </resources>
-                """.formatted(poolName, dataSourceClass(url), maxPoolSize, MAX_WAIT_MILLIS, xml(url), xml(user),
+                """.formatted(poolName, dataSourceClass(url), maxPoolSize, maxWaitMillis, xml(url), xml(user),
                 xml(password), jndiName, poolName);
     }
 

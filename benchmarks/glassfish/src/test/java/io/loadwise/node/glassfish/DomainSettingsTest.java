@@ -39,6 +39,9 @@ class DomainSettingsTest {
         assertTrue(xml.contains("value=\"jdbc:h2:tcp://127.0.0.1:9092/mem:t;A=1&amp;B=&quot;2&quot;\""), xml);
         assertTrue(xml.contains("max-pool-size=\"10\""), xml);
         assertTrue(xml.contains("<jdbc-resource jndi-name=\"jdbc/TradeDB\" pool-name=\"TradePool\"/>"), xml);
+        assertTrue(xml.contains("max-wait-time-in-millis=\"10000\""), "the default wait: " + xml);
+        assertTrue(new JdbcPoolSettings("TradePool", "jdbc/TradeDB", "jdbc:h2:tcp://127.0.0.1:9092/t", "sa", "", 5, 250)
+                .resourcesXml().contains("max-wait-time-in-millis=\"250\""), "--jdbc-max-wait-ms reaches the pool");
         assertEquals(List.of("add-resources /tmp/r.xml"), lines(new DomainSettings().addResources(Path.of("/tmp/r.xml"))));
     }
 

@@ -11,13 +11,12 @@ import org.apache.tomcat.util.descriptor.web.ContextResource;
 final class TradeDataSourceResource {
 
     static final String NAME = "jdbc/TradeDB";
-    /** Long enough to ride out a burst, short enough that an exhausted pool shows up as errors. */
-    static final long MAX_WAIT_MILLIS = 10_000;
 
     private TradeDataSourceResource() {
     }
 
-    static ContextResource create(String jdbcUrl, int poolSize) {
+    /** The pool of {@code poolSize} connections; a borrower waits at most {@code maxWaitMillis}, then fails. */
+    static ContextResource create(String jdbcUrl, int poolSize, long maxWaitMillis) {
         ContextResource resource = new ContextResource();
         resource.setName(NAME);
         resource.setType("javax.sql.DataSource");
@@ -33,7 +32,7 @@ final class TradeDataSourceResource {
         resource.setProperty("maxIdle", Integer.toString(poolSize));
         resource.setProperty("minIdle", "0");
         resource.setProperty("initialSize", "0");
-        resource.setProperty("maxWaitMillis", Long.toString(MAX_WAIT_MILLIS));
+        resource.setProperty("maxWaitMillis", Long.toString(maxWaitMillis));
         resource.setProperty("testOnBorrow", "true");
         return resource;
     }

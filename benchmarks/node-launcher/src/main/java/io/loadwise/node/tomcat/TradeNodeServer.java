@@ -21,6 +21,8 @@ import org.slf4j.LoggerFactory;
 public final class TradeNodeServer implements AutoCloseable {
 
     public static final String CONTEXT_PATH = "/trade";
+    /** The trade app's setting of how long a scenario request holds a JDBC connection (its TradeAppListener). */
+    static final String JDBC_HOLD_PARAM = "trade.jdbc.holdMs";
     /** The JMX domain of the node's Tomcat MBeans, e.g. {@code Catalina:type=ThreadPool,name=...}. */
     public static final String JMX_DOMAIN = "Catalina";
     private static final Logger LOG = LoggerFactory.getLogger(TradeNodeServer.class);
@@ -70,7 +72,12 @@ public final class TradeNodeServer implements AutoCloseable {
         tomcat.setConnector(connector);
 
         Context context = tomcat.addWebapp(CONTEXT_PATH, docBase.toString());
-        context.getNamingResources().addResource(TradeDataSourceResource.create(options.dbUrl(), options.jdbcPool()));
+        context.getNamingResources().addResource(TradeDataSourceResource.create(options.dbUrl(), options.jdbcPool(),
+                options.jdbcMaxWaitMs()));
+        if (options.jdbcHoldMs() > 0) {
+            // read once by the trade app's TradeAppListener; a context parameter wins over its system property
+            context.addParameter(JDBC_HOLD_PARAM, Long.toString(options.jdbcHoldMs()));
+        }
         // Scan only WEB-INF/lib (where the agent is), not the launcher's whole classpath.
         StandardJarScanner scanner = new StandardJarScanner();
         scanner.setScanClassPath(false);
@@ -99,9 +106,10 @@ public final class TradeNodeServer implements AutoCloseable {
             server.close();
             throw e;
         }
-        LOG.info("node {} serving {} on {}:{} (worker threads {}, request queue {}, JDBC pool {})", options.name(),
-                CONTEXT_PATH, options.bindAddress(), server.port(), options.httpThreads(), options.acceptQueue(),
-                options.jdbcPool());
+        LOG.info("node {} serving {} on {}:{} (worker threads {}, request queue {}, JDBC pool {}, wait <= {} ms,"
+                        + " hold {} ms)", options.name(), CONTEXT_PATH, options.bindAddress(), server.port(),
+                options.httpThreads(), options.acceptQueue(), options.jdbcPool(), options.jdbcMaxWaitMs(),
+                options.jdbcHoldMs());
         return server;
     }
 

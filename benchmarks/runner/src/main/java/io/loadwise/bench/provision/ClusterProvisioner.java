@@ -32,6 +32,14 @@ public interface ClusterProvisioner {
         /** The base URL of the application on a node, e.g. {@code http://127.0.0.1:8081/trade}. */
         String applicationUrl(BackendNode node);
 
+        /**
+         * The log a node's application writes to (embedded Tomcat: its node.log; GlassFish: its domain's server.log),
+         * null when not known.
+         */
+        default java.nio.file.Path logFile(BackendNode node) {
+            return null;
+        }
+
         /** Log tails of the nodes, for a failed cell's report. */
         String diagnostics();
 

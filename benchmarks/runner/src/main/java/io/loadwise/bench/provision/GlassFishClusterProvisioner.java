@@ -30,6 +30,7 @@ public final class GlassFishClusterProvisioner implements ClusterProvisioner {
     private final List<Path> serverLibs;
     private final String contextPath;
     private final List<String> appProperties;
+    private final JdbcTiming jdbc;
 
     /**
      * @param agentJar      the node agent's jakarta JAR, added to the WAR's WEB-INF/lib; null for none
@@ -38,6 +39,16 @@ public final class GlassFishClusterProvisioner implements ClusterProvisioner {
      */
     public GlassFishClusterProvisioner(GlassFishInstallation installation, Path launcherJar, Path war,
             Path agentJar, List<Path> serverLibs, String contextPath, List<String> appProperties) {
+        this(installation, launcherJar, war, agentJar, serverLibs, contextPath, appProperties, JdbcTiming.DEFAULT);
+    }
+
+    /**
+     * @param jdbc the trade app's JDBC hold (a system property of each server JVM) and the pool's wait
+     *             (max-wait-time-in-millis)
+     */
+    public GlassFishClusterProvisioner(GlassFishInstallation installation, Path launcherJar, Path war,
+            Path agentJar, List<Path> serverLibs, String contextPath, List<String> appProperties, JdbcTiming jdbc) {
+        this.jdbc = jdbc;
         this.installation = installation;
         this.launcherJar = launcherJar;
         this.war = war;
@@ -45,6 +56,15 @@ public final class GlassFishClusterProvisioner implements ClusterProvisioner {
         this.serverLibs = List.copyOf(serverLibs);
         this.contextPath = contextPath;
         this.appProperties = List.copyOf(appProperties);
+    }
+
+    /** The application's properties, and the JDBC hold when there is one. */
+    private List<String> jvmOptions() {
+        List<String> options = new ArrayList<>(appProperties);
+        if (jdbc.holdMs() > 0) {
+            options.add("-D" + JdbcTiming.HOLD_PROPERTY + "=" + jdbc.holdMs());
+        }
+        return options;
     }
 
     @Override
@@ -70,13 +90,13 @@ public final class GlassFishClusterProvisioner implements ClusterProvisioner {
         DatabaseProcess database = launcher.startDatabase(0, timeout);
         List<GlassFishProvisioner> provisioners = new ArrayList<>();
         List<BackendNode> nodes = new ArrayList<>();
-        Running running = new Running(database, provisioners, nodes, contextPath);
+        Running running = new Running(database, provisioners, nodes, contextPath, workDir.resolve("domains"));
         try {
             for (int i = 0; i < capacities.size(); i++) {
                 NodeCapacity c = capacities.get(i);
                 String name = "VCN" + (i + 1);
                 GlassFishProvisioner provisioner = new GlassFishProvisioner(installation, workDir.resolve("domains"),
-                        appProperties);
+                        jvmOptions(), jdbc.maxWaitMs());
                 provisioners.add(provisioner);
                 RunningNode node = provisioner.start(new NodeSpec(name, 0, c.heapMb(),
                         c.httpThreads(), c.acceptQueue(), c.jdbcPool(), app, contextPath, serverLibs,
@@ -91,7 +111,12 @@ public final class GlassFishClusterProvisioner implements ClusterProvisioner {
     }
 
     private record Running(DatabaseProcess database, List<GlassFishProvisioner> provisioners,
-            List<BackendNode> nodeList, String contextPath) implements ProvisionedCluster {
+            List<BackendNode> nodeList, String contextPath, Path domainsDir) implements ProvisionedCluster {
+
+        @Override
+        public Path logFile(BackendNode node) {
+            return domainsDir.resolve(node.name()).resolve("logs/server.log");
+        }
 
         @Override
         public List<BackendNode> nodes() {

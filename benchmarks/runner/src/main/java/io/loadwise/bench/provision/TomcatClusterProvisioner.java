@@ -22,6 +22,7 @@ public final class TomcatClusterProvisioner implements ClusterProvisioner {
     private final Path war;
     private final Path agentJar;
     private final List<String> appProperties;
+    private final JdbcTiming jdbc;
 
     /**
      * @param launcherJar {@code loadwise-node-launcher.jar}
@@ -30,6 +31,13 @@ public final class TomcatClusterProvisioner implements ClusterProvisioner {
      * @param appProperties {@code -Dname=value} options for the application (the trade app's session sizing)
      */
     public TomcatClusterProvisioner(Path launcherJar, Path war, Path agentJar, List<String> appProperties) {
+        this(launcherJar, war, agentJar, appProperties, JdbcTiming.DEFAULT);
+    }
+
+    /** @param jdbc the nodes' JDBC hold and pool wait (node launcher --jdbc-hold-ms, --jdbc-max-wait-ms) */
+    public TomcatClusterProvisioner(Path launcherJar, Path war, Path agentJar, List<String> appProperties,
+            JdbcTiming jdbc) {
+        this.jdbc = jdbc;
         this.launcherJar = launcherJar;
         this.war = war;
         this.agentJar = agentJar;
@@ -48,6 +56,7 @@ public final class TomcatClusterProvisioner implements ClusterProvisioner {
                 .war(war).jvmOption("-XX:+UseSerialGC").jvmOption("-XX:TieredStopAtLevel=1")
                 .jvmOption("-Xss512k");
         appProperties.forEach(builder::jvmOption);
+        builder.jdbcHoldMs(jdbc.holdMs()).jdbcMaxWaitMs(jdbc.maxWaitMs());
         if (agentJar != null) {
             builder.agentJar(agentJar);
         }
@@ -70,6 +79,12 @@ public final class TomcatClusterProvisioner implements ClusterProvisioner {
         @Override
         public String applicationUrl(BackendNode node) {
             return "http://" + node.address() + "/trade";
+        }
+
+        @Override
+        public Path logFile(BackendNode node) {
+            return cluster.nodes().stream().filter(n -> n.name().equals(node.name())).findFirst()
+                    .map(NodeProcess::logFile).orElse(null);
         }
 
         @Override

@@ -149,10 +149,17 @@ public final class SweepReport implements ResultsWriter {
     private String settingsLine() {
         NodeCapacity full = settings.fullNode();
         return String.format(Locale.ROOT, "Settings: %s; full node %d MB heap, %d worker threads, request queue %d,"
-                        + " %d JDBC connections (the seed's: 512 MB, 12, 12, 10); trade sessions hold %d KB of state and expire"
+                        + " %d JDBC connections (the seed's: 512 MB, 12, 12, 10); VCN3's queue where its threads are"
+                        + " halved: %s; %s; trade sessions hold %d KB of state and expire"
                         + " after %s idle;"
                         + " provisioner %s; plan %s; node agent %s; HTTP rows balance %s; JMeter reconnects every %d ms.",
                 settings.durations().describe(), full.heapMb(), full.httpThreads(), full.acceptQueue(), full.jdbcPool(),
+                settings.vcn3Queue().equals("half") ? "halved too (--vcn3-queue half, a departure from seed Table 9)"
+                        : "the full node's (--vcn3-queue seed, as seed Table 9)",
+                settings.jdbcHoldMs() == 0 ? "requests hold no JDBC connection beyond their work, the pool waits at most "
+                        + settings.jdbcMaxWaitMs() + " ms" : "every scenario request holds a JDBC connection "
+                        + settings.jdbcHoldMs() + " ms (--jdbc-hold-ms), the pool waits at most " + settings.jdbcMaxWaitMs()
+                        + " ms, then the node answers 503",
                 settings.sessionStateKb(), settings.sessionTimeoutSeconds() == 0 ? "30 min"
                         : settings.sessionTimeoutSeconds() + " s", settings.provisioner(), settings.plan(), settings.agent() ? "installed" : "not installed",
                 settings.httpBalance(), settings.connectionTtlMs());

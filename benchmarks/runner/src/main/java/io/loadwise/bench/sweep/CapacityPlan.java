@@ -8,12 +8,18 @@ import java.util.Locale;
 
 /**
  * A full-capacity node (VCN1 and VCN2 in every scenario) and how the five scenarios of seed 001 Table
- * 7/9 halve VCN3. The seed's full node is 512 MB, 12 threads, queue 12, 10 JDBC connections; on a small
+ * 7/9 halve VCN3; {@code vcn3Queue} says whether VCN3's request queue is halved with its worker threads
+ * ({@link Vcn3Queue#HALF}, a departure from Table 9) or kept ({@link Vcn3Queue#SEED}). The seed's full node is 512 MB, 12 threads, queue 12, 10 JDBC connections; on a small
  * machine with a few-second run the heap is scaled down so that a half-heap node really runs short
  * (see {@code ./loadwise bench calibrate}). Threads and JDBC connections are not scaled: 30 client
  * threads over 3 nodes put about 10 concurrent requests on each node, as on the seed's testbed.
  */
-public record CapacityPlan(NodeCapacity full) {
+public record CapacityPlan(NodeCapacity full, Vcn3Queue vcn3Queue) {
+
+    /** The seed's plan: VCN3 keeps the full queue. */
+    public CapacityPlan(NodeCapacity full) {
+        this(full, Vcn3Queue.SEED);
+    }
 
     /** Seed Table 9 values, unscaled. */
     public static final CapacityPlan SEED = new CapacityPlan(NodeCapacity.BASELINE);
@@ -31,12 +37,17 @@ public record CapacityPlan(NodeCapacity full) {
         nodes.add(switch (scenario) {
             case BASELINE -> full;
             case HEAP -> full.withHeapMb(full.heapMb() / 2);
-            case HTTP_THREADS -> full.withHttpThreads(full.httpThreads() / 2);
+            case HTTP_THREADS -> halfThreads(full);
             case JDBC -> full.withJdbcPool(full.jdbcPool() / 2);
-            case COMBINED -> full.withHeapMb(full.heapMb() / 2).withHttpThreads(full.httpThreads() / 2)
-                    .withJdbcPool(full.jdbcPool() / 2);
+            case COMBINED -> halfThreads(full).withHeapMb(full.heapMb() / 2).withJdbcPool(full.jdbcPool() / 2);
         });
         return List.copyOf(nodes);
+    }
+
+    /** Half the worker threads, and half the queue too when {@link Vcn3Queue#HALF}. */
+    private NodeCapacity halfThreads(NodeCapacity node) {
+        return node.withHttpThreads(node.httpThreads() / 2)
+                .withAcceptQueue(vcn3Queue.queueWithHalfThreads(node.acceptQueue()));
     }
 
     /** One line per scenario: "heap: VCN3 32 MB, 12 threads, queue 12, 10 JDBC". */

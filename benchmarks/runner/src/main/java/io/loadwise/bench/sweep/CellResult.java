@@ -35,7 +35,9 @@ import java.util.Map;
  * @param wallSeconds     wall time of the whole cell (start to everything stopped)
  * @param loadSeconds     JMeter's first-sample-to-last-sample span
  * @param peakLoad        per node, the highest heap/threads/JDBC use its agent reported (HTTP rows)
- * @param failuresByNode  per node, the requests the dispatcher failed on it (refused, reset, timed out, 5xx)
+ * @param failuresByNode  per node, the requests the dispatcher failed on it (refused, reset, timed out, its own 5xx),
+ *                        plus those the node answered 503 for want of a JDBC connection (counted in its log:
+ *                        the dispatcher relays a node's own error answers without counting them)
  * @param repeat          which repeat of the cell this run is (1-based; 0 in results from before repeats)
  * @param position        the run's place in the sweep's randomised order (1-based; 0 before repeats)
  * @param loadBefore      the machine's load averages just before the run (null before they were recorded)

@@ -126,10 +126,12 @@ public final class CellRunner {
                     Files.createDirectories(traceCsv.getParent());
                     trace.write(traceCsv);
                     JtlSummary jtlSummary = JtlSummary.read(jtl);
+                    Map<String, Long> noConnection = NoConnectionLog.countPerNode(cluster, nodes);
                     // Everything is measured: kill the JVMs rather than wait for graceful shutdowns, which take
                     // 10-15 s per cell on a loaded machine; the nodes keep no state (the database is reset per cell)
                     ProcessHandle.current().descendants().forEach(ProcessHandle::destroyForcibly);
-                    return result(scenario, row, jtlSummary, stats, clusterInfo, trace, startedAt, started);
+                    return result(scenario, row, jtlSummary, stats, clusterInfo, trace, startedAt, started,
+                            noConnection);
                 }
             }
         }
@@ -180,7 +182,7 @@ public final class CellRunner {
     }
 
     private static CellResult result(CapacityScenario scenario, PolicyRow row, JtlSummary jtl, JsonNode stats,
-            JsonNode clusterInfo, StatsTrace trace, String startedAt, long started) {
+            JsonNode clusterInfo, StatsTrace trace, String startedAt, long started, Map<String, Long> noConnection) {
         JsonNode totals = stats.path("totals");
         Map<String, Long> selections = new LinkedHashMap<>();
         for (JsonNode node : stats.path("nodes")) {
@@ -197,7 +199,8 @@ public final class CellRunner {
         Map<String, Long> failuresByNode = new LinkedHashMap<>();
         boolean agentLive = clusterInfo.path("nodes").size() > 0;
         for (JsonNode node : clusterInfo.path("nodes")) {
-            failuresByNode.put(node.path("name").asText(), node.path("failures").asLong());
+            String name = node.path("name").asText();
+            failuresByNode.put(name, node.path("failures").asLong() + noConnection.getOrDefault(name, 0L));
             JsonNode agent = node.path("agent");
             agentLive &= agent.isObject() && agent.path("ageMs").asLong(Long.MAX_VALUE) < 10_000;
         }

@@ -1,5 +1,6 @@
 package io.loadwise.bench.sweep;
 
+import io.loadwise.bench.provision.JdbcTiming;
 import io.loadwise.node.CapacityScenario;
 import io.loadwise.node.NodeCapacity;
 import java.util.List;
@@ -14,6 +15,11 @@ import java.util.List;
  * @param scale        duration scale
  * @param threads      JMeter threads
  * @param fullNode     capacity of a full node (VCN1/VCN2, and VCN3 in the baseline)
+ * @param vcn3Queue    seed (VCN3 keeps the full request queue, Table 9) or half (halved with its worker threads);
+ *                     a sweep.json written before the option reads as seed, which it ran
+ * @param jdbcHoldMs   each trade scenario request holds a JDBC connection this long (0: none; absent from a
+ *                     sweep.json written before the option: 0, which it ran)
+ * @param jdbcMaxWaitMs longest wait for a pooled JDBC connection (absent: 10000, which it ran)
  * @param sessionStateKb fixed per-session state of the trade app ({@code trade.session.stateKb})
  * @param sessionTimeoutSeconds idle timeout of the trade app's sessions, 0 for its own (30 min)
  * @param provisioner  tomcat or glassfish
@@ -28,15 +34,27 @@ import java.util.List;
  *                     and the command line
  */
 public record SweepSettings(String name, List<String> scenarios, List<String> rows, double scale, int threads,
-        NodeCapacity fullNode, int sessionStateKb, int sessionTimeoutSeconds, String provisioner, String plan, boolean agent,
+        NodeCapacity fullNode, String vcn3Queue, Long jdbcHoldMs, Long jdbcMaxWaitMs, int sessionStateKb, int sessionTimeoutSeconds, String provisioner, String plan, boolean agent,
         String httpBalance, int connectionTtlMs, int repeats, String repeatsReason, long seed, String calibration) {
 
     /** Runs per cell the method asks for; fewer must give a reason, which the results print. */
     public static final int RECOMMENDED_REPEATS = 5;
 
+    public SweepSettings {
+        vcn3Queue = vcn3Queue == null ? Vcn3Queue.SEED.key() : Vcn3Queue.parse(vcn3Queue).key();
+        jdbcHoldMs = jdbcHoldMs == null ? JdbcTiming.DEFAULT.holdMs() : jdbcHoldMs;
+        jdbcMaxWaitMs = jdbcMaxWaitMs == null ? JdbcTiming.DEFAULT.maxWaitMs() : jdbcMaxWaitMs;
+        new JdbcTiming(jdbcHoldMs, jdbcMaxWaitMs); // checks both (the fields are not set yet)
+    }
+
     /** Every run of the sweep, in its randomised, interleaved order. */
     public List<RunOrder.Run> order() {
         return RunOrder.of(scenarios, rows, repeats, seed);
+    }
+
+    /** How the trade app's requests use the JDBC pools. */
+    public JdbcTiming jdbc() {
+        return new JdbcTiming(jdbcHoldMs, jdbcMaxWaitMs);
     }
 
     public Durations durations() {
@@ -44,7 +62,7 @@ public record SweepSettings(String name, List<String> scenarios, List<String> ro
     }
 
     public CapacityPlan capacity() {
-        return new CapacityPlan(fullNode);
+        return new CapacityPlan(fullNode, Vcn3Queue.parse(vcn3Queue));
     }
 
     public List<CapacityScenario> scenarioList() {

@@ -26,7 +26,7 @@ class SweepReportTest {
 
     private static SweepSettings settings(List<String> rows, int repeats, String reason) {
         return new SweepSettings("sweep", List.of("baseline", "heap"), rows, 0.05, 60,
-                NodeCapacity.BASELINE.withHeapMb(96), 0, 0, "tomcat", "trade-scenario.jmx", true, "per-connection", 1000,
+                NodeCapacity.BASELINE.withHeapMb(96), "half", 0L, 10_000L, 0, 0, "tomcat", "trade-scenario.jmx", true, "per-connection", 1000,
                 repeats, reason, 16, null);
     }
 
@@ -136,6 +136,10 @@ class SweepReportTest {
         assertTrue(readme.contains("randomised, interleaved order (seed 16)"), readme);
         assertTrue(readme.contains("Welch's two-sided t-test at 5 %"), readme);
         assertTrue(readme.contains("0 of 6 runs (2 cells x 3 repeats) have results"), readme);
+        assertTrue(readme.contains("VCN3's queue where its threads are halved: halved too (--vcn3-queue half, a departure"
+                + " from seed Table 9)"), readme);
+        assertTrue(readme.contains("requests hold no JDBC connection beyond their work, the pool waits at most 10000 ms"),
+                readme);
 
         new SweepReport(settings(List.of("http-round-robin"), 5, null), out, "Machine: test").write();
         assertFalse(Files.readString(out.resolve("README.md")).contains("fewer than"), "5 runs need no excuse");

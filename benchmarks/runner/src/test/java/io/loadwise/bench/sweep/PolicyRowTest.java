@@ -64,4 +64,25 @@ class PolicyRowTest {
         assertEquals(CapacityScenario.HTTP_THREADS, CapacityPlan.parseScenario("http-threads"));
         assertThrows(IllegalArgumentException.class, () -> CapacityPlan.parseScenario("disk"));
     }
+
+    @Test
+    void aHalfQueueHalvesVcn3sQueueWhereverItsThreadsAreHalved() {
+        CapacityPlan half = new CapacityPlan(new NodeCapacity(96, 12, 12, 10), Vcn3Queue.HALF);
+        assertEquals(new NodeCapacity(96, 6, 6, 10), half.capacities(CapacityScenario.HTTP_THREADS).get(2));
+        assertEquals(new NodeCapacity(48, 6, 6, 5), half.capacities(CapacityScenario.COMBINED).get(2));
+        assertEquals(new NodeCapacity(48, 12, 12, 10), half.capacities(CapacityScenario.HEAP).get(2), "threads kept, queue kept");
+        assertEquals(new NodeCapacity(96, 12, 12, 5), half.capacities(CapacityScenario.JDBC).get(2));
+        assertEquals(new NodeCapacity(96, 12, 12, 10), half.capacities(CapacityScenario.COMBINED).get(0), "VCN1 stays full");
+        assertEquals(half.capacities(CapacityScenario.BASELINE).get(0), half.capacities(CapacityScenario.BASELINE).get(2));
+        CapacityPlan seed = new CapacityPlan(new NodeCapacity(96, 12, 12, 10));
+        assertEquals(Vcn3Queue.SEED, seed.vcn3Queue(), "Table 9 by default");
+        assertEquals(new NodeCapacity(96, 6, 12, 10), seed.capacities(CapacityScenario.HTTP_THREADS).get(2));
+        assertEquals(1, new CapacityPlan(new NodeCapacity(96, 12, 1, 10), Vcn3Queue.HALF)
+                .capacities(CapacityScenario.HTTP_THREADS).get(2).acceptQueue(), "never below one");
+        assertTrue(half.describe(CapacityScenario.COMBINED).endsWith("VCN3 48 MB, 6 threads, queue 6, 5 JDBC"),
+                half.describe(CapacityScenario.COMBINED));
+        assertEquals(Vcn3Queue.HALF, Vcn3Queue.parse("HALF"));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Vcn3Queue.parse("third"));
+        assertEquals("--vcn3-queue: 'third' is neither seed nor half", e.getMessage());
+    }
 }

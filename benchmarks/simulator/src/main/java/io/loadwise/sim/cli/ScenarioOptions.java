@@ -11,6 +11,7 @@ import io.loadwise.sim.scenario.NodeResources;
 import io.loadwise.sim.scenario.SimulatedSweep;
 import io.loadwise.sim.scenario.SweepRow;
 import io.loadwise.sim.scenario.TestbedSettings;
+import io.loadwise.sim.scenario.Vcn3Queue;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -60,6 +61,13 @@ final class ScenarioOptions {
     @Option(names = "--node-queue", paramLabel = "N", description = "with --scenario: request queue of every node (default 12)")
     Integer nodeQueue;
 
+    @Option(names = "--vcn3-queue", paramLabel = "seed|half", description = {"with --scenario: VCN3's request queue where",
+        "its worker threads are halved (http-threads, combined): seed keeps the full queue (seed Table 9; default, or",
+        "the calibration's or compared sweep's), half halves it too, a departure from Table 9: the nodes share the",
+        "machine's cores, so threads cap only concurrency and with the seed's queue VCN3 holds 6 + 12 = 18 of a full",
+        "node's 24 (benchmarks/README.md)"})
+    String vcn3Queue;
+
     @Option(names = "--node-jdbc", paramLabel = "N", description = "with --scenario: JDBC pool of a full node (default 10)")
     Integer nodeJdbc;
 
@@ -85,8 +93,15 @@ final class ScenarioOptions {
     @Option(names = "--base-heap", paramLabel = "F", description = "with --scenario: share of a node's heap used without sessions (default 0.30)")
     Double baseHeap;
 
-    @Option(names = "--jdbc-wait-ms", paramLabel = "MS", description = "with --scenario: longest wait for a JDBC connection (default 10000)")
+    @Option(names = {"--jdbc-max-wait-ms", "--jdbc-wait-ms"}, paramLabel = "MS", description = {"with --scenario: longest",
+        "wait for a JDBC connection, bench sweep's --jdbc-max-wait-ms (default 10000, or the calibration's or compared",
+        "sweep's)"})
     Long jdbcWaitMs;
+
+    @Option(names = "--jdbc-hold-ms", paramLabel = "MS", description = {"with --scenario: a request keeps its JDBC",
+        "connection (and worker) this long after its CPU time, off the CPU: bench sweep's --jdbc-hold-ms (default 0,",
+        "or the calibration's or compared sweep's)"})
+    Long jdbcHoldMs;
 
     @Option(names = "--failure-ms", paramLabel = "MS", description = "with --scenario: CPU time of a failed exchange (default: the demand)")
     Double failureMs;
@@ -116,6 +131,9 @@ final class ScenarioOptions {
             throws IOException {
         if (seeds < 1) {
             throw new UsageException("--seeds must be at least 1, got " + seeds);
+        }
+        if (vcn3Queue != null && !List.of("seed", "half").contains(vcn3Queue.toLowerCase(Locale.ROOT))) {
+            throw new UsageException("--vcn3-queue: '" + vcn3Queue + "' is neither seed nor half");
         }
         List<CapacityScenario> scenarios = CapacityScenario.parse(scenario);
         List<SweepRow> sweepRows = SweepRow.parseList(rows);
@@ -193,14 +211,14 @@ final class ScenarioOptions {
                 jdbcWaitMs != null ? jdbcWaitMs : b.jdbcWaitMs(),
                 failureMs != null ? failureMs : demandMs != null ? demandMs : b.failureMs(), agentPeriodMs,
                 agentDelayMs != null ? agentDelayMs : TestbedSettings.DEFAULT_AGENT_DELAY_MS, agentExpiryMs,
-                agentFastMs, agentHeaderMs, refreshMs);
+                agentFastMs, agentHeaderMs, refreshMs, jdbcHoldMs != null ? jdbcHoldMs : b.jdbcHoldMs(), b.vcn3Queue());
     }
 
     private static TestbedSettings withCoresAndDemand(TestbedSettings b, int cores, double demand, double failure) {
         return new TestbedSettings(b.threads(), b.scale(), b.fullNode(), b.sessionKb(), b.sessionTimeoutS(),
                 b.connectionTtlMs(), b.thinkMs(), demand, cores, b.baseHeapFraction(), b.jdbcWaitMs(), failure,
                 b.agentPeriodMs(), b.agentDelayMs(), b.agentExpiryMs(), b.agentFastMs(),
-                b.agentHeaderMs(), b.refreshMs());
+                b.agentHeaderMs(), b.refreshMs(), b.jdbcHoldMs(), b.vcn3Queue());
     }
 
     /** Options given on the command line win over the sweep's or the calibration's. */
@@ -211,8 +229,9 @@ final class ScenarioOptions {
                         nodeQueue != null ? nodeQueue : n.queue(), nodeJdbc != null ? nodeJdbc : n.jdbcPool()),
                 sessionKb != null ? sessionKb : b.sessionKb(), sessionTimeoutS != null ? sessionTimeoutS : b.sessionTimeoutS(),
                 connectionTtlMs != null ? connectionTtlMs : b.connectionTtlMs(), b.thinkMs(), b.demandMs(), b.cores(),
-                b.baseHeapFraction(), b.jdbcWaitMs(), b.failureMs(), b.agentPeriodMs(), b.agentDelayMs(), b.agentExpiryMs(), b.agentFastMs(),
-                b.agentHeaderMs(), b.refreshMs());
+                b.baseHeapFraction(), jdbcWaitMs != null ? jdbcWaitMs : b.jdbcWaitMs(), b.failureMs(), b.agentPeriodMs(),
+                b.agentDelayMs(), b.agentExpiryMs(), b.agentFastMs(), b.agentHeaderMs(), b.refreshMs(),
+                jdbcHoldMs != null ? jdbcHoldMs : b.jdbcHoldMs(), vcn3Queue != null ? Vcn3Queue.parse(vcn3Queue) : b.vcn3Queue());
     }
 
     private static void writeCsv(SimulatedSweep sim, Path file) throws IOException {

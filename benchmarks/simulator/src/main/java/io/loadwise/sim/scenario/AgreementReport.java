@@ -169,7 +169,7 @@ public final class AgreementReport {
             }
             Map<String, Integer> benchRanks = ranks(List.copyOf(benchEntries.values()), benchNoise == null ? INTERVALS : benchNoise);
             TestbedSettings s = sim.settings(scenario);
-            List<NodeResources> nodes = scenario.nodes(s.fullNode());
+            List<NodeResources> nodes = scenario.nodes(s.fullNode(), s.vcn3Queue());
             md.append("## ").append(scenario.title()).append("\n\n");
             md.append("VCN1/VCN2 ").append(nodes.get(0)).append("; VCN3 ").append(nodes.get(2)).append(". ")
                     .append(cells.values().iterator().next().runs().size()).append(" seeds.\n\n");

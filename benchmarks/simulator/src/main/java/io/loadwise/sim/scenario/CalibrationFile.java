@@ -49,6 +49,9 @@ public final class CalibrationFile {
         int kb = base.sessionKb();
         int timeout = base.sessionTimeoutS();
         int ttl = base.connectionTtlMs();
+        Vcn3Queue vcn3Queue = base.vcn3Queue();
+        long hold = base.jdbcHoldMs();
+        long wait = base.jdbcWaitMs();
         for (int i = 0; i + 1 < args.size(); i += 2) {
             String v = args.get(i + 1);
             switch (args.get(i)) {
@@ -61,12 +64,15 @@ public final class CalibrationFile {
                 case "--session-kb" -> kb = Integer.parseInt(v);
                 case "--session-timeout-s" -> timeout = Integer.parseInt(v);
                 case "--connection-ttl-ms" -> ttl = Integer.parseInt(v);
+                case "--vcn3-queue" -> vcn3Queue = Vcn3Queue.parse(v);
+                case "--jdbc-hold-ms" -> hold = Long.parseLong(v);
+                case "--jdbc-max-wait-ms" -> wait = Long.parseLong(v);
                 default -> { } // where programs live or how the dispatcher balances: nothing the model varies
             }
         }
         return new TestbedSettings(threads, scale, new NodeResources(heap, workers, queue, jdbc), kb, timeout, ttl,
-                base.thinkMs(), base.demandMs(), base.cores(), base.baseHeapFraction(), base.jdbcWaitMs(), base.failureMs(),
+                base.thinkMs(), base.demandMs(), base.cores(), base.baseHeapFraction(), wait, base.failureMs(),
                 base.agentPeriodMs(), base.agentDelayMs(), base.agentExpiryMs(), base.agentFastMs(), base.agentHeaderMs(),
-                base.refreshMs());
+                base.refreshMs(), hold, vcn3Queue);
     }
 }

@@ -6,8 +6,8 @@ import java.util.Locale;
 
 /**
  * Seed 001's five capacity scenarios, as {@code bench sweep} runs them: VCN1 and VCN2 are full nodes, VCN3 has
- * half the heap, the worker threads, the JDBC pool or all three. The request queue is never halved (the sweep's
- * tables show VCN3 with the full queue in every scenario).
+ * half the heap, the worker threads, the JDBC pool or all three. The request queue is halved with the worker
+ * threads only under {@link Vcn3Queue#HALF} ({@code --vcn3-queue half}); the seed's Table 9 keeps it.
  */
 public enum CapacityScenario {
     BASELINE("baseline", "Baseline (seed Table 10)", false, false, false),
@@ -38,16 +38,30 @@ public enum CapacityScenario {
         return title;
     }
 
-    /** VCN3's resources in this scenario, from a full node's: halved where the scenario says, at least 1. */
+    /** VCN3's resources in this scenario with the seed's queue. */
     public NodeResources smallNode(NodeResources full) {
+        return smallNode(full, Vcn3Queue.SEED);
+    }
+
+    /**
+     * VCN3's resources in this scenario, from a full node's: halved where the scenario says, at least 1; the queue
+     * halved with the worker threads when {@code queue} is {@link Vcn3Queue#HALF}.
+     */
+    public NodeResources smallNode(NodeResources full, Vcn3Queue queue) {
         return new NodeResources(halfHeap ? full.heapMb() / 2 : full.heapMb(),
-                halfThreads ? Math.max(1, full.workers() / 2) : full.workers(), full.queue(),
+                halfThreads ? Math.max(1, full.workers() / 2) : full.workers(),
+                halfThreads ? queue.queueWithHalfThreads(full.queue()) : full.queue(),
                 halfJdbc ? Math.max(1, full.jdbcPool() / 2) : full.jdbcPool());
     }
 
-    /** The nodes VCN1, VCN2, VCN3 of this scenario. */
+    /** The nodes VCN1, VCN2, VCN3 of this scenario with the seed's queue. */
     public List<NodeResources> nodes(NodeResources full) {
-        return List.of(full, full, smallNode(full));
+        return nodes(full, Vcn3Queue.SEED);
+    }
+
+    /** The nodes VCN1, VCN2, VCN3 of this scenario. */
+    public List<NodeResources> nodes(NodeResources full, Vcn3Queue queue) {
+        return List.of(full, full, smallNode(full, queue));
     }
 
     /** A scenario key, or {@code all} for the five in the sweep's order. */

@@ -156,8 +156,10 @@ public final class MeasuredSweep {
                 settings.path("sessionStateKb").asInt(model.sessionKb()),
                 settings.path("sessionTimeoutSeconds").asInt(model.sessionTimeoutS()),
                 settings.path("connectionTtlMs").asInt(model.connectionTtlMs()), model.thinkMs(), model.demandMs(),
-                model.cores(), model.baseHeapFraction(), model.jdbcWaitMs(), model.failureMs(), model.agentPeriodMs(),
-                model.agentDelayMs(), model.agentExpiryMs(), model.agentFastMs(), model.agentHeaderMs(), model.refreshMs());
+                model.cores(), model.baseHeapFraction(), settings.path("jdbcMaxWaitMs").asLong(model.jdbcWaitMs()),
+                model.failureMs(), model.agentPeriodMs(), model.agentDelayMs(), model.agentExpiryMs(), model.agentFastMs(),
+                model.agentHeaderMs(), model.refreshMs(), settings.path("jdbcHoldMs").asLong(model.jdbcHoldMs()),
+                Vcn3Queue.parse(settings.path("vcn3Queue").asText("seed")));
     }
 
     /** The sweep's balancing mode ("per-connection" or "per-request"); the simulator models per-connection only. */

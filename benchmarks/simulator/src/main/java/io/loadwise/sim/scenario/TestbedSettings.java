@@ -17,7 +17,8 @@ import java.util.Locale;
  *                         of all nodes by processor sharing
  * @param cores            CPUs of the machine the nodes share
  * @param baseHeapFraction share of a node's heap used before any session (the app, Tomcat and uncollected garbage)
- * @param jdbcWaitMs       longest wait for a JDBC connection (the trade data source's maxWaitMillis)
+ * @param jdbcWaitMs       longest wait for a JDBC connection (the trade data source's maxWaitMillis; the sweep's
+ *                         {@code --jdbc-max-wait-ms})
  * @param failureMs        CPU time of a failed exchange (dispatcher, the node's rejection, the client's reconnect), served
  *                         on the shared cores like a request
  * @param agentPeriodMs    the dispatcher polls every agent for its full sample every period (agentPollIntervalMs),
@@ -29,11 +30,15 @@ import java.util.Locale;
  *                         (endpoint-load-metrics; the agent's header.interval.ms; -1: never)
  * @param refreshMs        the dispatcher rebuilds the picker of an agent-driven policy at most this often after new
  *                         samples (NodeMonitor's RefreshCoalescer)
+ * @param jdbcHoldMs       after its CPU time a request keeps its worker and JDBC connection this much longer without
+ *                         using a CPU (the sweep's {@code --jdbc-hold-ms}; 0: none)
+ * @param vcn3Queue        whether VCN3's request queue is halved with its worker threads ({@code --vcn3-queue half}) or
+ *                         kept as seed Table 9 keeps it (seed)
  */
 public record TestbedSettings(int threads, double scale, NodeResources fullNode, int sessionKb, int sessionTimeoutS,
         int connectionTtlMs, double thinkMs, double demandMs, int cores, double baseHeapFraction, long jdbcWaitMs,
         double failureMs, long agentPeriodMs, long agentDelayMs, long agentExpiryMs, long agentFastMs,
-        long agentHeaderMs, long refreshMs) {
+        long agentHeaderMs, long refreshMs, long jdbcHoldMs, Vcn3Queue vcn3Queue) {
 
     /** Thread groups of the trade plan: threads/10 start (and stop) per ramp step. */
     public static final int STEPS = 10;
@@ -75,7 +80,23 @@ public record TestbedSettings(int threads, double scale, NodeResources fullNode,
     /** NodeMonitor's REFRESH_PERIOD_MILLIS. */
     public static final long DEFAULT_REFRESH_MS = 100;
 
+    /** The settings with the seed's queue on VCN3. */
+    public TestbedSettings(int threads, double scale, NodeResources fullNode, int sessionKb, int sessionTimeoutS,
+            int connectionTtlMs, double thinkMs, double demandMs, int cores, double baseHeapFraction, long jdbcWaitMs,
+            double failureMs, long agentPeriodMs, long agentDelayMs, long agentExpiryMs, long agentFastMs,
+            long agentHeaderMs, long refreshMs) {
+        this(threads, scale, fullNode, sessionKb, sessionTimeoutS, connectionTtlMs, thinkMs, demandMs, cores,
+                baseHeapFraction, jdbcWaitMs, failureMs, agentPeriodMs, agentDelayMs, agentExpiryMs, agentFastMs,
+                agentHeaderMs, refreshMs, 0, Vcn3Queue.SEED);
+    }
+
     public TestbedSettings {
+        if (jdbcHoldMs < 0) {
+            throw new IllegalArgumentException("--jdbc-hold-ms must be >= 0, got " + jdbcHoldMs);
+        }
+        if (vcn3Queue == null) {
+            throw new IllegalArgumentException("vcn3Queue must be seed or half");
+        }
         if (threads < STEPS || threads % STEPS != 0) {
             throw new IllegalArgumentException("--threads must be a positive multiple of " + STEPS + ", got " + threads);
         }
@@ -104,7 +125,22 @@ public record TestbedSettings(int threads, double scale, NodeResources fullNode,
         return new TestbedSettings(threads, scale, SWEEP_FULL_NODE, (int) Math.round(SESSION_KB_AT_SCALE_1 / scale),
                 Math.max(1, (int) Math.round(SESSION_TIMEOUT_S_AT_SCALE_1 * scale)), SWEEP_CONNECTION_TTL_MS, 0,
                 DEFAULT_DEMAND_MS, DEFAULT_CORES, DEFAULT_BASE_HEAP_FRACTION, DEFAULT_JDBC_WAIT_MS, DEFAULT_DEMAND_MS,
-                1000, DEFAULT_AGENT_DELAY_MS, 3000, DEFAULT_AGENT_FAST_MS, DEFAULT_AGENT_HEADER_MS, DEFAULT_REFRESH_MS);
+                1000, DEFAULT_AGENT_DELAY_MS, 3000, DEFAULT_AGENT_FAST_MS, DEFAULT_AGENT_HEADER_MS, DEFAULT_REFRESH_MS,
+                0, Vcn3Queue.SEED);
+    }
+
+    /** These settings with VCN3's queue {@code queue}. */
+    public TestbedSettings withVcn3Queue(Vcn3Queue queue) {
+        return new TestbedSettings(threads, scale, fullNode, sessionKb, sessionTimeoutS, connectionTtlMs, thinkMs,
+                demandMs, cores, baseHeapFraction, jdbcWaitMs, failureMs, agentPeriodMs, agentDelayMs, agentExpiryMs,
+                agentFastMs, agentHeaderMs, refreshMs, jdbcHoldMs, queue);
+    }
+
+    /** These settings with requests holding their JDBC connection {@code holdMs} and waiting at most {@code waitMs}. */
+    public TestbedSettings withJdbc(long holdMs, long waitMs) {
+        return new TestbedSettings(threads, scale, fullNode, sessionKb, sessionTimeoutS, connectionTtlMs, thinkMs,
+                demandMs, cores, baseHeapFraction, waitMs, failureMs, agentPeriodMs, agentDelayMs, agentExpiryMs,
+                agentFastMs, agentHeaderMs, refreshMs, holdMs, vcn3Queue);
     }
 
     /** Seconds between two thread-group starts, rounded as the sweep rounds it. */
@@ -124,12 +160,13 @@ public record TestbedSettings(int threads, double scale, NodeResources fullNode,
 
     public String describe() {
         return String.format(Locale.ROOT, "%d threads (%d started every %d s, all for %d s, %d s in all), think %s ms;"
-                        + " full node %s; sessions %d KB, %d s idle timeout; connection TTL %d ms; demand %.2f ms on %d"
-                        + " cores (processor sharing), failed exchange %.2f ms; base heap %.0f %%; JDBC wait <= %d ms; agents: full samples polled every %d ms"
+                        + " full node %s, VCN3's queue %s; sessions %d KB, %d s idle timeout; connection TTL %d ms; demand %.2f ms on %d"
+                        + " cores (processor sharing), failed exchange %.2f ms; base heap %.0f %%; JDBC wait <= %d ms, hold %d ms; agents: full samples polled every %d ms"
                         + " (+%d ms), policy metrics every %d ms on responses at most every %d ms, picker rebuilt at most every %d ms,"
                         + " expiry %d ms",
                 threads, threads / STEPS, rampStepSeconds(), sustainSeconds(), totalSeconds(), trim(thinkMs), fullNode,
-                sessionKb, sessionTimeoutS, connectionTtlMs, demandMs, cores, failureMs, 100 * baseHeapFraction, jdbcWaitMs,
+                vcn3Queue == Vcn3Queue.HALF ? "halved with its threads" : "kept (seed)",
+                sessionKb, sessionTimeoutS, connectionTtlMs, demandMs, cores, failureMs, 100 * baseHeapFraction, jdbcWaitMs, jdbcHoldMs,
                 agentPeriodMs, agentDelayMs, agentFastMs, agentHeaderMs, refreshMs, agentExpiryMs);
     }
 

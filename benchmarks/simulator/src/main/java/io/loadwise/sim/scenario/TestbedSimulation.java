@@ -34,7 +34,9 @@ import java.util.SplittableRandom;
  * Tomcat closes the connection, so the client reconnects). On a worker it finds its session by cookie or, when the
  * cookie names another node's session or none, logs in: a new session of {@code sessionKb}, which fails the request
  * as an OutOfMemoryError would when it does not fit in the heap. Then it takes a JDBC connection or waits for one at
- * most {@code jdbcWaitMs}, else fails. It holds the worker and the JDBC connection while it runs. 4 % of requests
+ * most {@code jdbcWaitMs}, else fails. It holds the worker and the JDBC connection while it runs, and then, when
+ * {@code jdbcHoldMs} is set, for that long more without using a CPU (a conversation that reads, waits on a remote
+ * call, then writes: {@code bench sweep --jdbc-hold-ms}). 4 % of requests
  * log out and 2 % register (a new session), the trade mix's shares.
  */
 public final class TestbedSimulation {
@@ -52,6 +54,7 @@ public final class TestbedSimulation {
     private static final int EV_AGENT_DELIVER = 6;
     private static final int EV_AGENT_POLL = 7;
     private static final int EV_REFRESH = 8;
+    private static final int EV_HOLD_DONE = 9;
 
     private record Event(long time, long seq, int type, int arg, long token, AgentSample[] samples)
             implements Comparable<Event> {
@@ -158,7 +161,7 @@ public final class TestbedSimulation {
         actions = root.split();
         SplittableRandom policyRandom = root.split();
         SplittableRandom phases = root.split();
-        List<NodeResources> resources = scenario.nodes(settings.fullNode());
+        List<NodeResources> resources = scenario.nodes(settings.fullNode(), settings.vcn3Queue());
         nodes = new ArrayList<>();
         for (int i = 0; i < resources.size(); i++) {
             nodes.add(new TestbedNode(i, row.weights().get(i), resources.get(i), () -> now, settings.agentExpiryMs(),
@@ -242,6 +245,9 @@ public final class TestbedSimulation {
                 if (first.failure()) {
                     answered(first.thread());
                     next(first.thread(), settings.thinkMs());
+                } else if (settings.jdbcHoldMs() > 0) {
+                    // served; it keeps its worker and JDBC connection, off the CPU, for the hold
+                    schedule(now + settings.jdbcHoldMs() * 1_000_000L, EV_HOLD_DONE, first.thread(), 0, null);
                 } else {
                     complete(first.thread());
                 }
@@ -278,6 +284,7 @@ public final class TestbedSimulation {
         switch (e.type()) {
             case EV_START, EV_NEXT_REQUEST -> startRequest(e.arg());
             case EV_JDBC_TIMEOUT -> jdbcTimeout(e.arg(), e.token());
+            case EV_HOLD_DONE -> complete(e.arg());
             case EV_EXPIRE_SESSIONS -> {
                 long timeout = settings.sessionTimeoutS() * 1_000_000_000L;
                 for (TestbedNode node : nodes) {

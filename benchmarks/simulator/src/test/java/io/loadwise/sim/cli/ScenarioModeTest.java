@@ -34,7 +34,8 @@ class ScenarioModeTest {
         for (String option : List.of("--scenario", "--compare", "--seeds", "--rows", "--threads", "--scale", "--heap-mb",
                 "--node-threads", "--node-queue", "--node-jdbc", "--session-kb", "--session-timeout-s",
                 "--connection-ttl-ms", "--think-ms", "--demand-ms", "--cores", "--base-heap", "--jdbc-wait-ms",
-                "--failure-ms", "--calibration")) {
+                "--failure-ms", "--calibration", "--vcn3-queue",
+                "--jdbc-hold-ms", "--jdbc-max-wait-ms")) {
             assertTrue(out().contains(option), "help mentions " + option);
         }
     }
@@ -77,6 +78,8 @@ class ScenarioModeTest {
         "--scale;0;--scale",
         "--calibration;/no/such/calibration.json;--calibration",
         "--demand-ms;-1;--demand-ms",
+        "--vcn3-queue;third;--vcn3-queue",
+        "--jdbc-hold-ms;-1;--jdbc-hold-ms",
     })
     void badOptionsAreUsageErrorsNamingTheOption(String option, String value, String named) {
         List<String> args = new java.util.ArrayList<>(List.of("--scenario", "baseline", "--seeds", "1", "--rows",
@@ -90,6 +93,14 @@ class ScenarioModeTest {
         }
         assertEquals(2, run(args.toArray(String[]::new)), err.toString(StandardCharsets.UTF_8));
         assertTrue(err.toString(StandardCharsets.UTF_8).contains(named), err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aHalfQueueIsModelledAndShown() {
+        assertEquals(0, run("--scenario", "http-threads", "--seeds", "1", "--rows", "http-round-robin", "--threads", "30",
+                "--vcn3-queue", "half", "--calibration", "none"), err.toString(StandardCharsets.UTF_8));
+        assertTrue(out().contains("VCN3's queue halved with its threads"), out());
+        assertTrue(out().contains("VCN3 96 MB, 6 threads, queue 6, 10 JDBC"), out());
     }
 
     @Test

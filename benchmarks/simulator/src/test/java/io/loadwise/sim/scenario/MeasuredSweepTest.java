@@ -38,6 +38,7 @@ class MeasuredSweepTest {
         assertEquals(new NodeResources(96, 12, 12, 10), s.fullNode());
         assertEquals(450, s.sessionKb());
         assertEquals(10, s.sessionTimeoutS());
+        assertEquals(Vcn3Queue.SEED, s.vcn3Queue(), "a sweep.json without vcn3Queue ran the seed's queue");
         assertEquals(1000, s.connectionTtlMs());
         assertEquals(30, s.totalSeconds());
         assertEquals("per-connection", sweep.httpBalance());

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.loadwise.policy.PolicyRegistry;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
@@ -113,6 +114,33 @@ class TestbedSimulationTest {
         assertTrue(a.samples() != c.samples() || a.throughput() != c.throughput());
     }
 
+    /**
+     * JDBC scenario, VCN3's pool 5, full nodes' 10; every node with workers to spare, so that every request at a node
+     * waits for a connection; connections placed once (the TTL outlasts the run), so round robin puts 17/17/16 on the
+     * nodes at 50 clients and 10 each at 30; short CPU time, so the hold sets the pace.
+     */
+    private static CellOutcome heldConnections(int threads, String row, long holdMs, long waitMs) {
+        TestbedSettings s = new TestbedSettings(threads, 0.1, new NodeResources(96, 40, 40, 10), 0, 10, 1_000_000, 0,
+                0.5, 2, 0.3, waitMs, 0.5, 1000, 5, 3000, 100, 100, 100, holdMs, Vcn3Queue.SEED);
+        return sim(s, CapacityScenario.JDBC, row, 5).run();
+    }
+
+    @Test
+    void aPoolOfFiveFailsUnderThreePointThreeRequestsPerConnectionAndNotUnderTwo() {
+        // with N requests per connection, a FIFO waiter waits about (N - 1) holds: 2.3 x 200 ms > 300 ms > 1 x 200 ms
+        CellOutcome overloaded = heldConnections(50, "http-round-robin", 200, 300);
+        assertTrue(overloaded.jdbcTimeouts() > 0, "16-17 requests on 5 connections: " + overloaded);
+        assertEquals(overloaded.jdbcTimeouts(), overloaded.failuresByNode()[2], "all on VCN3: " + overloaded);
+        assertTrue(overloaded.failedPercent() >= 1, "round robin bites: " + overloaded.failedPercent() + " %");
+        CellOutcome control = heldConnections(50, "http-static-wrr@2:2:1", 200, 300);
+        assertEquals(0, control.failed(), "the 2:2:1 control: 2 requests per connection everywhere: " + control);
+        CellOutcome fewer = heldConnections(30, "http-round-robin", 200, 300);
+        assertEquals(0, fewer.failed(), "10 requests on 5 connections: " + fewer);
+        CellOutcome noHold = heldConnections(50, "http-round-robin", 0, 300);
+        assertEquals(0, noHold.failed(), "without the hold a connection is held for its CPU time only: " + noHold);
+        assertTrue(overloaded.samples() < noHold.samples(), "holding paces the clients");
+    }
+
     @Test
     void theScenarioHalvesVcn3AsTheSweepDoes() {
         NodeResources full = TestbedSettings.SWEEP_FULL_NODE;
@@ -121,5 +149,38 @@ class TestbedSimulationTest {
         assertEquals(new NodeResources(96, 6, 12, 10), CapacityScenario.HTTP_THREADS.smallNode(full));
         assertEquals(new NodeResources(96, 12, 12, 5), CapacityScenario.JDBC.smallNode(full));
         assertEquals(new NodeResources(48, 6, 12, 5), CapacityScenario.COMBINED.smallNode(full));
+    }
+
+    @Test
+    void aHalfQueueHalvesVcn3sQueueWhereverItsThreadsAreHalved() {
+        NodeResources full = TestbedSettings.SWEEP_FULL_NODE;
+        assertEquals(new NodeResources(96, 6, 6, 10), CapacityScenario.HTTP_THREADS.smallNode(full, Vcn3Queue.HALF));
+        assertEquals(new NodeResources(48, 6, 6, 5), CapacityScenario.COMBINED.smallNode(full, Vcn3Queue.HALF));
+        assertEquals(new NodeResources(48, 12, 12, 10), CapacityScenario.HEAP.smallNode(full, Vcn3Queue.HALF));
+        assertEquals(new NodeResources(96, 12, 12, 5), CapacityScenario.JDBC.smallNode(full, Vcn3Queue.HALF));
+        assertEquals(List.of(full, full, new NodeResources(96, 6, 6, 10)),
+                CapacityScenario.HTTP_THREADS.nodes(full, Vcn3Queue.HALF));
+        TestbedSettings half = TestbedSettings.sweepDefaults(60, 0.1).withVcn3Queue(Vcn3Queue.HALF);
+        assertEquals(Vcn3Queue.SEED, TestbedSettings.sweepDefaults(60, 0.1).vcn3Queue(), "the seed's by default");
+        assertTrue(half.describe().contains("VCN3's queue halved with its threads"), half.describe());
+    }
+
+    @Test
+    void theCalibrationsVcn3QueueReachesTheModel(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws java.io.IOException {
+        java.nio.file.Path file = java.nio.file.Files.writeString(dir.resolve("calibration.json"), """
+                {"scenarios": {"http-threads": ["--threads", "60", "--vcn3-queue", "half", "--node-queue", "12",
+                  "--jdbc-hold-ms", "50", "--jdbc-max-wait-ms", "500"]}}
+                """);
+        CalibrationFile calibration = CalibrationFile.read(file);
+        TestbedSettings base = TestbedSettings.sweepDefaults(30, 0.1);
+        TestbedSettings threads = calibration.settings(CapacityScenario.HTTP_THREADS, base);
+        assertEquals(Vcn3Queue.HALF, threads.vcn3Queue());
+        assertEquals(60, threads.threads());
+        assertEquals(50, threads.jdbcHoldMs());
+        assertEquals(500, threads.jdbcWaitMs());
+        assertEquals(0, base.jdbcHoldMs(), "no hold by default");
+        assertEquals(10_000, base.jdbcWaitMs(), "the data source's 10 s by default");
+        assertEquals(Vcn3Queue.SEED, calibration.settings(CapacityScenario.HEAP, base).vcn3Queue(), "not calibrated");
     }
 }

@@ -1,5 +1,6 @@
 package io.loadwise.trade.web;
 
+import io.loadwise.trade.jdbc.ConnectionUnavailableException;
 import io.loadwise.trade.jdbc.DatabaseNotBuiltException;
 import io.loadwise.trade.jdbc.DatabaseSize;
 import io.loadwise.trade.jdbc.RandomProfiles;
@@ -20,12 +21,18 @@ import org.slf4j.LoggerFactory;
 /**
  * {@code /trade/scenario}: DayTrader's workload driver. A request without a logged-in session logs a
  * random user {@code uid:0..users-1} into a new session and shows the home page; otherwise one
- * action is drawn from the {@link ScenarioMix} and performed for the session's user.
+ * action is drawn from the {@link ScenarioMix} and performed for the session's user. With
+ * {@code trade.jdbc.holdMs} set, every request first holds a JDBC connection that long ({@link
+ * io.loadwise.trade.jdbc.HeldConnection}). A request that gets no JDBC connection within the pool's longest wait
+ * is answered 503 and logged as one line holding {@value #NO_CONNECTION_LOG} (the bench sweep counts them per
+ * node).
  */
 public final class ScenarioServlet extends HttpServlet {
 
     private static final Logger LOG = LoggerFactory.getLogger(ScenarioServlet.class);
     private static final BigDecimal REGISTER_BALANCE = new BigDecimal("1000000.00");
+    /** In the log line of a request that got no JDBC connection; the bench runner counts these lines per node. */
+    public static final String NO_CONNECTION_LOG = "503 no JDBC connection";
 
     private transient TradeServices services;
     private transient TradePages pages;
@@ -44,9 +51,14 @@ public final class ScenarioServlet extends HttpServlet {
         TradeAction action = session == null ? TradeAction.LOGIN : services.mix().pick(random);
         resp.setHeader(TradeAction.HEADER, action.label());
         try {
+            services.heldConnection().hold();
             HtmlPage page = perform(action, session, req, random);
             resp.setContentType("text/html;charset=UTF-8");
             page.writeTo(resp.getWriter());
+        } catch (ConnectionUnavailableException e) {
+            // one line, no stack trace: under an exhausted pool this happens many times a second
+            LOG.warn("{} for action {}: {}", NO_CONNECTION_LOG, action.label(), e.getCause().getMessage());
+            resp.sendError(HttpServletResponse.SC_SERVICE_UNAVAILABLE, e.getMessage());
         } catch (DatabaseNotBuiltException e) {
             resp.sendError(HttpServletResponse.SC_SERVICE_UNAVAILABLE, e.getMessage());
         } catch (StaleSessionException e) {

@@ -22,6 +22,12 @@ public final class TradeAppListener implements ServletContextListener {
     static final String STATE_KB_PARAM = "trade.session.stateKb";
     /** Idle timeout of a login session in seconds (context parameter or system property); unset: web.xml's. */
     static final String TIMEOUT_PARAM = "trade.session.timeoutSeconds";
+    /**
+     * Milliseconds each scenario request holds a JDBC connection while it pauses (context parameter or system
+     * property; unset: 0, none): see {@link io.loadwise.trade.jdbc.HeldConnection}.
+     */
+    static final String JDBC_HOLD_PARAM = "trade.jdbc.holdMs";
+    private static final int MAX_JDBC_HOLD_MS = 600_000;
     private static final int DEFAULT_HISTORY_LIMIT = 100;
     private static final int MAX_STATE_KB = 64 * 1024;
     private static final Logger LOG = LoggerFactory.getLogger(TradeAppListener.class);
@@ -39,10 +45,12 @@ public final class TradeAppListener implements ServletContextListener {
         int historyLimit = historyLimit(context.getInitParameter(HISTORY_LIMIT_PARAM));
         int stateKb = stateKb(setting(context, STATE_KB_PARAM));
         int timeoutSeconds = timeoutSeconds(setting(context, TIMEOUT_PARAM));
+        int holdMs = jdbcHoldMs(setting(context, JDBC_HOLD_PARAM));
         context.setAttribute(TradeServices.ATTRIBUTE,
-                TradeServices.over(dataSource, ScenarioMix.STANDARD, historyLimit, stateKb, timeoutSeconds));
-        LOG.info("trade app ready: DataSource {}, session history limit {}, session state {} KB, session timeout {}",
-                DATASOURCE_JNDI, historyLimit, stateKb, timeoutSeconds == 0 ? "from web.xml" : timeoutSeconds + " s");
+                TradeServices.over(dataSource, ScenarioMix.STANDARD, historyLimit, stateKb, timeoutSeconds, holdMs));
+        LOG.info("trade app ready: DataSource {}, session history limit {}, session state {} KB, session timeout {},"
+                        + " JDBC hold {} ms per scenario request", DATASOURCE_JNDI, historyLimit, stateKb,
+                timeoutSeconds == 0 ? "from web.xml" : timeoutSeconds + " s", holdMs);
     }
 
     /** A context parameter, or else the system property of the same name (null when neither is set). */
@@ -54,6 +62,10 @@ public final class TradeAppListener implements ServletContextListener {
     /** 0 (keep web.xml's timeout) when unset. */
     static int timeoutSeconds(String value) {
         return integer(TIMEOUT_PARAM, value, 0, 1, Integer.MAX_VALUE);
+    }
+
+    static int jdbcHoldMs(String value) {
+        return integer(JDBC_HOLD_PARAM, value, 0, 0, MAX_JDBC_HOLD_MS);
     }
 
     static int stateKb(String value) {

@@ -1,10 +1,12 @@
 package io.loadwise.trade.web;
 
 import io.loadwise.trade.jdbc.AccountRepository;
+import io.loadwise.trade.jdbc.HeldConnection;
 import io.loadwise.trade.jdbc.OrderRepository;
 import io.loadwise.trade.jdbc.QuoteRepository;
 import io.loadwise.trade.jdbc.TradeCatalog;
 import io.loadwise.trade.jdbc.TradeSchema;
+import io.loadwise.trade.jdbc.UnavailableTranslatingDataSource;
 import jakarta.servlet.ServletContext;
 import javax.sql.DataSource;
 
@@ -19,15 +21,23 @@ record TradeServices(
         ScenarioMix mix,
         int sessionHistoryLimit,
         int sessionStateKb,
-        int sessionTimeoutSeconds) {
+        int sessionTimeoutSeconds,
+        HeldConnection heldConnection) {
 
     static final String ATTRIBUTE = "io.loadwise.trade.services";
 
-    static TradeServices over(DataSource dataSource, ScenarioMix mix, int sessionHistoryLimit, int sessionStateKb,
-            int sessionTimeoutSeconds) {
+    /**
+     * The services over the container's pool; a connection the pool cannot hand out fails as
+     * {@link io.loadwise.trade.jdbc.ConnectionUnavailableException}. {@code jdbcHoldMillis}: how long each scenario
+     * request holds a connection first ({@link HeldConnection}; 0: none).
+     */
+    static TradeServices over(DataSource pool, ScenarioMix mix, int sessionHistoryLimit, int sessionStateKb,
+            int sessionTimeoutSeconds, long jdbcHoldMillis) {
+        DataSource dataSource = new UnavailableTranslatingDataSource(pool);
         return new TradeServices(dataSource, new TradeSchema(dataSource), new TradeCatalog(dataSource),
                 new AccountRepository(dataSource), new QuoteRepository(dataSource), new OrderRepository(dataSource),
-                mix, sessionHistoryLimit, sessionStateKb, sessionTimeoutSeconds);
+                mix, sessionHistoryLimit, sessionStateKb, sessionTimeoutSeconds,
+                new HeldConnection(dataSource, jdbcHoldMillis));
     }
 
     static TradeServices of(ServletContext context) {

@@ -40,6 +40,14 @@ class TradeSessionTest {
     }
 
     @Test
+    void jdbcHoldParameterIsParsedAndChecked() {
+        assertEquals(0, TradeAppListener.jdbcHoldMs(null), "unset: no hold");
+        assertEquals(250, TradeAppListener.jdbcHoldMs("250"));
+        assertEquals("trade.jdbc.holdMs must be between 0 and 600000, got -5",
+                assertThrows(IllegalArgumentException.class, () -> TradeAppListener.jdbcHoldMs("-5")).getMessage());
+    }
+
+    @Test
     void timeoutParameterIsParsedAndChecked() {
         assertEquals(0, TradeAppListener.timeoutSeconds(null), "unset: web.xml's session-timeout");
         assertEquals(15, TradeAppListener.timeoutSeconds("15"));
