@@ -32,8 +32,6 @@ final class ProxyHeaders {
     static final AsciiString FORWARDED = AsciiString.cached("forwarded");
     static final AsciiString LOAD_REPORT = AsciiString.cached(LoadReportSink.HEADER);
     private static final AsciiString PROXY_CONNECTION = AsciiString.cached("proxy-connection");
-    private static final AsciiString HTTP = AsciiString.cached("http");
-    private static final AsciiString HTTPS = AsciiString.cached("https");
 
     private ProxyHeaders() {
     }
@@ -45,25 +43,21 @@ final class ProxyHeaders {
      *
      * <p>{@code X-Forwarded-For} and {@code Forwarded} from a client that is one of the trusted proxies are
      * appended to; from anyone else they are replaced, since a client could write anything there.
-     * {@code X-Forwarded-Proto} and {@code -Host} are always set: this dispatcher is the edge.
+     * {@code X-Forwarded-Proto} and {@code -Host} are always set: this dispatcher is the edge. This hop's
+     * values come from {@code hop}, the client connection's, made once.
      */
-    static void prepareRequest(ProxiedRequest request, String clientIp, boolean trustedSource, boolean upgrade) {
-        prepareRequest(request, clientIp, trustedSource, upgrade, false);
-    }
-
-    /** As above; {@code https}: the client reached a TLS listener, and the node is told so. */
-    static void prepareRequest(ProxiedRequest request, String clientIp, boolean trustedSource, boolean upgrade,
-            boolean https) {
+    static void prepareRequest(ProxiedRequest request, ForwardingHeaders hop, boolean trustedSource,
+            boolean upgrade) {
         HttpHeaders headers = request.headers();
         stripHopByHop(headers, upgrade);
         headers.remove(LOAD_REPORT);
-        String host = headers.get(HttpHeaderNames.HOST);
+        CharSequence host = host(headers);
         String priorFor = trustedSource ? joined(headers, X_FORWARDED_FOR) : null;
-        headers.set(X_FORWARDED_FOR, priorFor == null ? clientIp : priorFor + ", " + clientIp);
+        headers.set(X_FORWARDED_FOR, priorFor == null ? hop.forwardedFor() : priorFor + ", " + hop.clientIp());
         String priorForwarded = trustedSource ? joined(headers, FORWARDED) : null;
-        String element = forwardedElement(clientIp, host, https);
+        AsciiString element = hop.forwardedElement(host);
         headers.set(FORWARDED, priorForwarded == null ? element : priorForwarded + ", " + element);
-        headers.set(X_FORWARDED_PROTO, https ? HTTPS : HTTP);
+        headers.set(X_FORWARDED_PROTO, hop.proto());
         if (host != null) {
             headers.set(X_FORWARDED_HOST, host);
         } else {
@@ -74,6 +68,19 @@ final class ProxyHeaders {
         }
         applyFraming(request);
         request.setProtocolVersion(HttpVersion.HTTP_1_1);
+    }
+
+    /**
+     * The request's Host as the map holds it (no String copy), or {@code null}. The decoder refuses a
+     * repeated Host; should a map hold several anyway, the first, as {@link HttpHeaders#get} says.
+     */
+    private static CharSequence host(HttpHeaders headers) {
+        Iterator<? extends CharSequence> values = headers.valueCharSequenceIterator(HttpHeaderNames.HOST);
+        if (!values.hasNext()) {
+            return null;
+        }
+        CharSequence host = values.next();
+        return values.hasNext() ? headers.get(HttpHeaderNames.HOST) : host;
     }
 
     /** Writes the framing the decoder decided: one Transfer-Encoding: chunked, one Content-Length, or none. */
