@@ -23,7 +23,6 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
@@ -203,7 +202,7 @@ final class Exchange implements NodePool.Waiter, RequestQueue.Waiter {
         startNanos = ticker.nanoTime();
         uploadSeenNanos = startNanos;
         cluster.counters().requestStarted();
-        keepAlive = HttpUtil.isKeepAlive(proxied);
+        keepAlive = ProxyHeaders.isKeepAlive(proxied);
         int pinned = affinity != null ? affinity.pinnedIndex(proxied) : SessionAffinity.NONE;
         ProxyHeaders.prepareRequest(proxied, frontend.forwarding(), frontend.trustedSource(), proxied.upgrade());
         head = proxied;
@@ -509,7 +508,7 @@ final class Exchange implements NodePool.Waiter, RequestQueue.Waiter {
         responseSeenNanos = ticker.nanoTime();
         status = code;
         cluster.outcomes().onResponse(node, code); // outlier detection (issue 15)
-        nodeKeepAlive = HttpUtil.isKeepAlive(nodeResponse);
+        nodeKeepAlive = ProxyHeaders.isKeepAlive(nodeResponse);
         if (head.upgrade() && code != 101) {
             keepAlive = false; // the client may already be sending the new protocol: it cannot be read as HTTP
         }
