@@ -23,6 +23,7 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
@@ -202,7 +203,7 @@ final class Exchange implements NodePool.Waiter, RequestQueue.Waiter {
         startNanos = ticker.nanoTime();
         uploadSeenNanos = startNanos;
         cluster.counters().requestStarted();
-        keepAlive = ProxyHeaders.isKeepAlive(proxied);
+        keepAlive = HttpUtil.isKeepAlive(proxied);
         int pinned = affinity != null ? affinity.pinnedIndex(proxied) : SessionAffinity.NONE;
         ProxyHeaders.prepareRequest(proxied, frontend.forwarding(), frontend.trustedSource(), proxied.upgrade());
         head = proxied;
@@ -508,7 +509,7 @@ final class Exchange implements NodePool.Waiter, RequestQueue.Waiter {
         responseSeenNanos = ticker.nanoTime();
         status = code;
         cluster.outcomes().onResponse(node, code); // outlier detection (issue 15)
-        nodeKeepAlive = ProxyHeaders.isKeepAlive(nodeResponse);
+        nodeKeepAlive = HttpUtil.isKeepAlive(nodeResponse);
         if (head.upgrade() && code != 101) {
             keepAlive = false; // the client may already be sending the new protocol: it cannot be read as HTTP
         }

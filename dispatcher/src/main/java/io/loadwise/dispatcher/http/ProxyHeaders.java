@@ -5,7 +5,6 @@ import io.loadwise.dispatcher.http.codec.ProxiedRequest;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
-import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
@@ -175,8 +174,7 @@ final class ProxyHeaders {
             return true;
         }
         if (!bodyless) {
-            boolean chunked = headers.contains(HttpHeaderNames.TRANSFER_ENCODING)
-                    && HttpUtil.isTransferEncodingChunked(response); // no value iterator when there is none
+            boolean chunked = HttpUtil.isTransferEncodingChunked(response);
             if (http10 && chunked) {
                 headers.remove(HttpHeaderNames.TRANSFER_ENCODING);
                 keepAlive = false;
@@ -266,50 +264,6 @@ final class ProxyHeaders {
                     : AsciiString.contentEqualsIgnoreCase(name, HttpHeaderNames.KEEP_ALIVE) ? KEEP_ALIVE_FIELD : 0;
             default -> 0;
         };
-    }
-
-    /**
-     * What {@link HttpUtil#isKeepAlive} says (no {@code close} token in Connection, and HTTP/1.1 or a
-     * {@code keep-alive} token), read in one pass over the Connection values without the copies that
-     * method makes, and without any pass when there is no Connection field. Tokens are the values'
-     * comma-separated elements trimmed of characters up to space, compared ignoring case, as there.
-     */
-    static boolean isKeepAlive(HttpMessage message) {
-        HttpHeaders headers = message.headers();
-        boolean byDefault = message.protocolVersion().isKeepAliveDefault();
-        if (!headers.contains(HttpHeaderNames.CONNECTION)) {
-            return byDefault;
-        }
-        boolean keepAliveToken = false;
-        Iterator<? extends CharSequence> values = headers.valueCharSequenceIterator(HttpHeaderNames.CONNECTION);
-        while (values.hasNext()) {
-            CharSequence value = values.next();
-            int length = value.length();
-            int start = 0;
-            while (true) {
-                int end = start;
-                while (end < length && value.charAt(end) != ',') {
-                    end++;
-                }
-                int from = start;
-                int to = end;
-                while (from < to && value.charAt(from) <= ' ') {
-                    from++;
-                }
-                while (to > from && value.charAt(to - 1) <= ' ') {
-                    to--;
-                }
-                if (isToken(value, from, to, HttpHeaderValues.CLOSE)) {
-                    return false;
-                }
-                keepAliveToken |= isToken(value, from, to, HttpHeaderValues.KEEP_ALIVE);
-                if (end == length) {
-                    break;
-                }
-                start = end + 1;
-            }
-        }
-        return byDefault || keepAliveToken;
     }
 
     /**
