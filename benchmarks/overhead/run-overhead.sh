@@ -6,6 +6,7 @@
 # cell runs RUNS times, targets shuffled within each round so that a noisy neighbour hurts them alike.
 # Then 10,000 idle keep-alive client connections are opened against Loadwise L7 and its RSS is recorded.
 # Results: benchmarks/results/<date>-overhead/proxy/ (README.md, summary.csv, runs.csv, idle.csv).
+# CPU per request is the proxy's utime + stime over the run, also reported apart (user space and kernel).
 #
 #   benchmarks/overhead/run-overhead.sh                  # 3 rounds x 10 s, sizes 1k 16k 256k, -c50 and -c200
 #   RUNS=1 DURATION=5s SIZES=1k CONNECTIONS=50 TARGETS="direct haproxy-1t loadwise-l7-1t" benchmarks/overhead/run-overhead.sh
@@ -193,16 +194,18 @@ done
 # --- measure -----------------------------------------------------------------------------------------
 mkdir -p "$OUT"
 RAW="$OUT/runs.csv"
-echo "round,size,connections,target,requests_per_s,p50_ms,p99_ms,p999_ms,cpu_us_per_request,load1,timeouts" > "$RAW"
+echo "round,size,connections,target,requests_per_s,p50_ms,p99_ms,p999_ms,cpu_us_per_request,user_us_per_request,sys_us_per_request,load1,timeouts" > "$RAW"
 CLK_TCK="$(getconf CLK_TCK)"
 
-cpu_ticks() { # user + system ticks of a process and its children (nginx workers), all threads
-  local total=0 p
+cpu_ticks() { # "user system" ticks of a process and its children (nginx workers), all threads
+  local user=0 sys=0 p u k
   for p in "$1" $(pgrep -P "$1" || true); do
     [ -r "/proc/$p/stat" ] || continue
-    total=$((total + $(awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$p/stat")))
+    # fields 14 and 15 of /proc/<pid>/stat (utime, stime), counted after the ") " that ends the command name
+    read -r u k < <(awk '{ sub(/^.*\) /, ""); print $12, $13 }' "/proc/$p/stat") || continue
+    user=$((user + u)); sys=$((sys + k))
   done
-  echo "$total"
+  echo "$user $sys"
 }
 
 to_ms() { # wrk prints 812.00us, 1.52ms, 2.01s
@@ -217,10 +220,10 @@ end
 LUA
 
 measure() { # round size connections target
-  local round=$1 size=$2 conns=$3 target=$4 out before after
-  before="$(cpu_ticks "${PID[$target]}")"
+  local round=$1 size=$2 conns=$3 target=$4 out user_before sys_before user_after sys_after
+  read -r user_before sys_before < <(cpu_ticks "${PID[$target]}")
   out="$(wrk -t1 -c"$conns" -d"$DURATION" --latency -s "$WORK/percentiles.lua" "http://127.0.0.1:${PORT[$target]}/$size.html")"
-  after="$(cpu_ticks "${PID[$target]}")"
+  read -r user_after sys_after < <(cpu_ticks "${PID[$target]}")
   # a wrong answer or a broken connection makes the run meaningless; a request slower than wrk's 2 s
   # timeout (an overloaded machine) is counted instead, and the latency percentiles already show it
   if echo "$out" | grep -q "Non-2xx" || echo "$out" | grep "Socket errors" | grep -Eq "connect [1-9]|read [1-9]|write [1-9]"; then
@@ -230,17 +233,20 @@ measure() { # round size connections target
   fi
   local timeouts
   timeouts="$(echo "$out" | awk '/Socket errors/ { for (i = 1; i <= NF; i++) if ($i == "timeout") print $(i + 1) }')"
-  local rps p50 p99 p999 requests cpu load
+  local rps p50 p99 p999 requests cpu user sys load
   rps="$(echo "$out" | awk '/Requests\/sec/ { print $2 }')"
   requests="$(echo "$out" | awk '/requests in/ { print $1 }')"
-  cpu="$(awk -v t=$((after - before)) -v hz="$CLK_TCK" -v n="$requests" 'BEGIN { printf "%.2f", t / hz * 1e6 / n }')"
+  per_request() { awk -v t="$1" -v hz="$CLK_TCK" -v n="$requests" 'BEGIN { printf "%.2f", t / hz * 1e6 / n }'; }
+  user="$(per_request $((user_after - user_before)))"
+  sys="$(per_request $((sys_after - sys_before)))"
+  cpu="$(per_request $((user_after - user_before + sys_after - sys_before)))"
   p50="$(to_ms "$(echo "$out" | awk '$1 == "50%" { print $2 }')")"
   p99="$(to_ms "$(echo "$out" | awk '$1 == "99%" { print $2 }')")"
   p999="$(echo "$out" | awk '/^P999/ { printf "%.3f", $2 / 1000 }')"
   load="$(cut -d' ' -f1 /proc/loadavg)"
-  echo "$round,$size,$conns,$target,$rps,$p50,$p99,$p999,$cpu,$load,${timeouts:-0}" >> "$RAW"
-  printf '  round %s %5s -c%-3s %-16s %9s req/s  p99 %8s ms  p99.9 %8s ms  %6s us CPU/request\n' \
-      "$round" "$size" "$conns" "$target" "$rps" "$p99" "$p999" "$cpu"
+  echo "$round,$size,$conns,$target,$rps,$p50,$p99,$p999,$cpu,$user,$sys,$load,${timeouts:-0}" >> "$RAW"
+  printf '  round %s %5s -c%-3s %-16s %9s req/s  p99 %8s ms  p99.9 %8s ms  %6s us CPU/request (user %s, sys %s)\n' \
+      "$round" "$size" "$conns" "$target" "$rps" "$p99" "$p999" "$cpu" "$user" "$sys"
 }
 
 LOAD_BEFORE="$(cut -d' ' -f1-3 /proc/loadavg)"

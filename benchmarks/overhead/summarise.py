@@ -22,12 +22,15 @@ CANONICAL = ["direct", "haproxy-1t", "haproxy-2t", "nginx-1w", "nginx-2w", "load
              "dispatcher-l7-1t", "haproxy-tcp-1t", "haproxy-tcp-2t", "loadwise-l4-1t", "loadwise-l4-2t"]
 seen = {r["target"] for r in rows}
 targets = [t for t in CANONICAL if t in seen] + sorted(seen - set(CANONICAL))
-FIELDS = ["requests_per_s", "p50_ms", "p99_ms", "p999_ms", "cpu_us_per_request"]
+# user and sys: the proxy's CPU split into user space and kernel (utime and stime of /proc/<pid>/stat); absent
+# from runs.csv files written before the split, and then left empty
+FIELDS = ["requests_per_s", "p50_ms", "p99_ms", "p999_ms", "cpu_us_per_request", "user_us_per_request",
+          "sys_us_per_request"]
 
 
 def med(size, conns, target, field):
     values = [float(r[field]) for r in rows
-              if r["size"] == size and int(r["connections"]) == conns and r["target"] == target and r[field]]
+              if r["size"] == size and int(r["connections"]) == conns and r["target"] == target and r.get(field)]
     return statistics.median(values) if values else None
 
 
@@ -55,11 +58,12 @@ for size, conns in order:
 
 with open(os.path.join(out, "summary.csv"), "w", newline="") as f:
     w = csv.writer(f)
-    w.writerow(["size", "connections", "target"] + FIELDS + ["baseline", "rps_vs_baseline", "p99_vs_baseline", "cpu_vs_baseline"])
+    w.writerow(["size", "connections", "target"] + FIELDS + ["baseline", "rps_vs_baseline", "p99_vs_baseline",
+                                                             "cpu_vs_baseline", "user_vs_baseline", "sys_vs_baseline"])
     for size, conns, t, m, base, b in summary:
         w.writerow([size, conns, t] + [f"{m[x]:.3f}" if m[x] is not None else "" for x in FIELDS]
-                   + [base, ratio(m["requests_per_s"], b.get("requests_per_s")),
-                      ratio(m["p99_ms"], b.get("p99_ms")), ratio(m["cpu_us_per_request"], b.get("cpu_us_per_request"))])
+                   + [base] + [ratio(m[x], b.get(x)) for x in ("requests_per_s", "p99_ms", "cpu_us_per_request",
+                                                                "user_us_per_request", "sys_us_per_request")])
 
 
 def version(cmd):
@@ -85,21 +89,25 @@ with open(os.path.join(out, "README.md"), "w") as f:
             "- HAProxy `nbthread N` (`mode http` with keep-alive and `option forwardfor`, or `mode tcp`); NGINX "
             "`worker_processes N` with an upstream keep-alive pool and `X-Forwarded-For`.\n"
             "- CPU/request: user + system CPU time of the proxy process (all threads, workers included) during "
-            "the run, divided by the requests it served. The ratio columns compare with HAProxy at the same "
-            "thread count (`mode tcp` for L4 rows).\n\n")
+            "the run, divided by the requests it served; user and sys split it into user space and kernel (utime "
+            "and stime of `/proc/<pid>/stat`, in clock ticks, so short runs are coarse). The ratio columns compare "
+            "with HAProxy at the same thread count (`mode tcp` for L4 rows).\n\n")
     f.write(f"Load average (1/5/15 min) at the start: {load_before}; at the end: {load_after}. On {cores} "
             "cores wrk, the node and the proxy compete for the CPUs: compare ratios and CPU/request.\n\n")
     for size, conns in order:
         f.write(f"## {size}, {conns} connections\n\n")
-        f.write("| target | req/s | p50 ms | p99 ms | p99.9 ms | CPU µs/req | vs | req/s ratio | p99 ratio | CPU ratio |\n")
-        f.write("|---|---:|---:|---:|---:|---:|---|---:|---:|---:|\n")
+        f.write("| target | req/s | p50 ms | p99 ms | p99.9 ms | CPU µs/req | user µs/req | sys µs/req | vs "
+                "| req/s ratio | p99 ratio | CPU ratio | user ratio | sys ratio |\n")
+        f.write("|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|\n")
         for s, c, t, m, base, b in summary:
             if (s, c) != (size, conns):
                 continue
             cells = [f"{m['requests_per_s']:.0f}", f"{m['p50_ms']:.2f}", f"{m['p99_ms']:.2f}",
                      f"{m['p999_ms']:.2f}" if m["p999_ms"] is not None else "", f"{m['cpu_us_per_request']:.1f}"]
-            f.write(f"| {t} | " + " | ".join(cells) + f" | {base} | {ratio(m['requests_per_s'], b.get('requests_per_s'))} | "
-                    f"{ratio(m['p99_ms'], b.get('p99_ms'))} | {ratio(m['cpu_us_per_request'], b.get('cpu_us_per_request'))} |\n")
+            cells += [f"{m[x]:.1f}" if m[x] is not None else "" for x in ("user_us_per_request", "sys_us_per_request")]
+            ratios = [ratio(m[x], b.get(x)) for x in ("requests_per_s", "p99_ms", "cpu_us_per_request",
+                                                       "user_us_per_request", "sys_us_per_request")]
+            f.write(f"| {t} | " + " | ".join(cells) + f" | {base} | " + " | ".join(ratios) + " |\n")
         f.write("\n")
     idle = os.path.join(out, "idle.csv")
     if os.path.exists(idle):

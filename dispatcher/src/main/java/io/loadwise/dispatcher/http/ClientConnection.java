@@ -23,6 +23,9 @@ interface ClientConnection {
 
     String clientIp();
 
+    /** This hop's forwarding header values for the connection's requests. */
+    ForwardingHeaders forwarding();
+
     /** The client is one of the cluster's trusted proxies (its forwarding headers are kept). */
     boolean trustedSource();
 

@@ -205,8 +205,7 @@ final class Exchange implements NodePool.Waiter, RequestQueue.Waiter {
         cluster.counters().requestStarted();
         keepAlive = HttpUtil.isKeepAlive(proxied);
         int pinned = affinity != null ? affinity.pinnedIndex(proxied) : SessionAffinity.NONE;
-        ProxyHeaders.prepareRequest(proxied, frontend.clientIp(), frontend.trustedSource(), proxied.upgrade(),
-                server.secure());
+        ProxyHeaders.prepareRequest(proxied, frontend.forwarding(), frontend.trustedSource(), proxied.upgrade());
         head = proxied;
         this.pinned = pinned;
         connectingSinceNanos = startNanos;

@@ -51,6 +51,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Clie
     private Channel client;
     private BackendPools pools;
     private String clientIp;
+    private ForwardingHeaders forwarding;
     private boolean trustedSource;
     private int paused;
     private boolean closing;
@@ -82,6 +83,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Clie
         } else {
             clientIp = String.valueOf(client.remoteAddress()); // not a socket (tests): never trusted
         }
+        forwarding = new ForwardingHeaders(clientIp, server.secure());
         cluster.counters().connectionOpened();
         lastActivityNanos = ticker.nanoTime();
         schedule(lastActivityNanos, lastActivityNanos + Math.min(idleNanos, headerTimeoutNanos));
@@ -309,6 +311,11 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Clie
     @Override
     public String clientIp() {
         return clientIp;
+    }
+
+    @Override
+    public ForwardingHeaders forwarding() {
+        return forwarding;
     }
 
     /** The connection's exchange, for tests that check its state. */

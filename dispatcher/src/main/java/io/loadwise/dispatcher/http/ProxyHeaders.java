@@ -32,8 +32,13 @@ final class ProxyHeaders {
     static final AsciiString FORWARDED = AsciiString.cached("forwarded");
     static final AsciiString LOAD_REPORT = AsciiString.cached(LoadReportSink.HEADER);
     private static final AsciiString PROXY_CONNECTION = AsciiString.cached("proxy-connection");
-    private static final AsciiString HTTP = AsciiString.cached("http");
-    private static final AsciiString HTTPS = AsciiString.cached("https");
+    /** What {@link #hopByHopKind} says a field is; or-ed together over a head. */
+    private static final int CONNECTION_FIELD = 1;
+    private static final int KEEP_ALIVE_FIELD = 2;
+    private static final int TE_FIELD = 4;
+    private static final int TRAILER_FIELD = 8;
+    private static final int UPGRADE_FIELD = 16;
+    private static final int PROXY_FIELD = 32;
 
     private ProxyHeaders() {
     }
@@ -45,25 +50,21 @@ final class ProxyHeaders {
      *
      * <p>{@code X-Forwarded-For} and {@code Forwarded} from a client that is one of the trusted proxies are
      * appended to; from anyone else they are replaced, since a client could write anything there.
-     * {@code X-Forwarded-Proto} and {@code -Host} are always set: this dispatcher is the edge.
+     * {@code X-Forwarded-Proto} and {@code -Host} are always set: this dispatcher is the edge. This hop's
+     * values come from {@code hop}, the client connection's, made once.
      */
-    static void prepareRequest(ProxiedRequest request, String clientIp, boolean trustedSource, boolean upgrade) {
-        prepareRequest(request, clientIp, trustedSource, upgrade, false);
-    }
-
-    /** As above; {@code https}: the client reached a TLS listener, and the node is told so. */
-    static void prepareRequest(ProxiedRequest request, String clientIp, boolean trustedSource, boolean upgrade,
-            boolean https) {
+    static void prepareRequest(ProxiedRequest request, ForwardingHeaders hop, boolean trustedSource,
+            boolean upgrade) {
         HttpHeaders headers = request.headers();
         stripHopByHop(headers, upgrade);
         headers.remove(LOAD_REPORT);
-        String host = headers.get(HttpHeaderNames.HOST);
+        CharSequence host = host(headers);
         String priorFor = trustedSource ? joined(headers, X_FORWARDED_FOR) : null;
-        headers.set(X_FORWARDED_FOR, priorFor == null ? clientIp : priorFor + ", " + clientIp);
+        headers.set(X_FORWARDED_FOR, priorFor == null ? hop.forwardedFor() : priorFor + ", " + hop.clientIp());
         String priorForwarded = trustedSource ? joined(headers, FORWARDED) : null;
-        String element = forwardedElement(clientIp, host, https);
+        AsciiString element = hop.forwardedElement(host);
         headers.set(FORWARDED, priorForwarded == null ? element : priorForwarded + ", " + element);
-        headers.set(X_FORWARDED_PROTO, https ? HTTPS : HTTP);
+        headers.set(X_FORWARDED_PROTO, hop.proto());
         if (host != null) {
             headers.set(X_FORWARDED_HOST, host);
         } else {
@@ -74,6 +75,19 @@ final class ProxyHeaders {
         }
         applyFraming(request);
         request.setProtocolVersion(HttpVersion.HTTP_1_1);
+    }
+
+    /**
+     * The request's Host as the map holds it (no String copy), or {@code null}. The decoder refuses a
+     * repeated Host; should a map hold several anyway, the first, as {@link HttpHeaders#get} says.
+     */
+    private static CharSequence host(HttpHeaders headers) {
+        Iterator<? extends CharSequence> values = headers.valueCharSequenceIterator(HttpHeaderNames.HOST);
+        if (!values.hasNext()) {
+            return null;
+        }
+        CharSequence host = values.next();
+        return values.hasNext() ? headers.get(HttpHeaderNames.HOST) : host;
     }
 
     /** Writes the framing the decoder decided: one Transfer-Encoding: chunked, one Content-Length, or none. */
@@ -181,10 +195,31 @@ final class ProxyHeaders {
         return keepAlive;
     }
 
-    /** Removes Connection, the headers it names, Keep-Alive, Proxy-*, TE, Trailer and (unless kept) Upgrade. */
+    /**
+     * Removes Connection, the headers it names, Keep-Alive, Proxy-*, TE, Trailer and (unless kept) Upgrade.
+     * One pass over the names finds which of them are there; only those are looked up and removed (most
+     * requests carry none, most responses only Connection).
+     */
     static void stripHopByHop(HttpHeaders headers, boolean keepUpgrade) {
-        if (headers.contains(HttpHeaderNames.CONNECTION)) {
-            List<String> named = null; // removed after the iteration, which must not see the map change
+        int present = 0;
+        List<CharSequence> proxyHeaders = null; // removed after the iteration, which must not see the map change
+        Iterator<Map.Entry<CharSequence, CharSequence>> it = headers.iteratorCharSequence();
+        while (it.hasNext()) {
+            CharSequence name = it.next().getKey();
+            int kind = hopByHopKind(name);
+            if (kind == PROXY_FIELD) {
+                if (proxyHeaders == null) {
+                    proxyHeaders = new ArrayList<>(2);
+                }
+                proxyHeaders.add(name);
+            }
+            present |= kind;
+        }
+        if (present == 0) {
+            return;
+        }
+        if ((present & CONNECTION_FIELD) != 0) {
+            List<String> named = null;
             Iterator<? extends CharSequence> values = headers.valueCharSequenceIterator(HttpHeaderNames.CONNECTION);
             while (values.hasNext()) {
                 named = namedIn(values.next(), keepUpgrade, named);
@@ -194,31 +229,41 @@ final class ProxyHeaders {
                     headers.remove(named.get(i));
                 }
             }
+            headers.remove(HttpHeaderNames.CONNECTION);
         }
-        headers.remove(HttpHeaderNames.CONNECTION);
-        headers.remove(HttpHeaderNames.KEEP_ALIVE);
-        headers.remove(HttpHeaderNames.TE);
-        headers.remove(HttpHeaderNames.TRAILER);
-        headers.remove(PROXY_CONNECTION);
-        if (!keepUpgrade) {
+        if ((present & KEEP_ALIVE_FIELD) != 0) {
+            headers.remove(HttpHeaderNames.KEEP_ALIVE);
+        }
+        if ((present & TE_FIELD) != 0) {
+            headers.remove(HttpHeaderNames.TE);
+        }
+        if ((present & TRAILER_FIELD) != 0) {
+            headers.remove(HttpHeaderNames.TRAILER);
+        }
+        if ((present & UPGRADE_FIELD) != 0 && !keepUpgrade) {
             headers.remove(HttpHeaderNames.UPGRADE);
-        }
-        List<CharSequence> proxyHeaders = null;
-        Iterator<Map.Entry<CharSequence, CharSequence>> it = headers.iteratorCharSequence();
-        while (it.hasNext()) {
-            CharSequence name = it.next().getKey();
-            if (name.length() > 6 && AsciiString.regionMatches(name, true, 0, "proxy-", 0, 6)) {
-                if (proxyHeaders == null) {
-                    proxyHeaders = new ArrayList<>(2);
-                }
-                proxyHeaders.add(name);
-            }
         }
         if (proxyHeaders != null) {
             for (int i = 0; i < proxyHeaders.size(); i++) {
-                headers.remove(proxyHeaders.get(i));
+                headers.remove(proxyHeaders.get(i)); // Proxy-Connection among them
             }
         }
+    }
+
+    /** Which hop-by-hop field {@code name} is (case-insensitive), or 0 for an end-to-end one. */
+    private static int hopByHopKind(CharSequence name) {
+        int length = name.length();
+        if (length > 6 && AsciiString.regionMatches(name, true, 0, "proxy-", 0, 6)) {
+            return PROXY_FIELD;
+        }
+        return switch (length) {
+            case 2 -> AsciiString.contentEqualsIgnoreCase(name, HttpHeaderNames.TE) ? TE_FIELD : 0;
+            case 7 -> AsciiString.contentEqualsIgnoreCase(name, HttpHeaderNames.TRAILER) ? TRAILER_FIELD
+                    : AsciiString.contentEqualsIgnoreCase(name, HttpHeaderNames.UPGRADE) ? UPGRADE_FIELD : 0;
+            case 10 -> AsciiString.contentEqualsIgnoreCase(name, HttpHeaderNames.CONNECTION) ? CONNECTION_FIELD
+                    : AsciiString.contentEqualsIgnoreCase(name, HttpHeaderNames.KEEP_ALIVE) ? KEEP_ALIVE_FIELD : 0;
+            default -> 0;
+        };
     }
 
     /**

@@ -47,6 +47,34 @@ class HeadForwardingTest {
     }
 
     @Test
+    void eachRequestOfAConnectionNamesItsOwnHostInTheForwardingFields() {
+        oneNode();
+        for (String host : new String[] {"a.example", "a.example", "b.example", "a.example"}) {
+            proxy.clientSends("GET / HTTP/1.1\r\nHost: " + host + "\r\n\r\n");
+            assertEquals("GET / HTTP/1.1\r\nHost: " + host + "\r\n" + forwarding(host) + "\r\n",
+                    proxy.nodeReceived(0));
+            proxy.nodeSends(0, "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n");
+            assertEquals("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n", proxy.clientReceived());
+        }
+        assertEquals(1, proxy.nodeConnections.size());
+        proxy.assertSettled();
+    }
+
+    @Test
+    void aRequestWithoutHostGetsAForwardedElementWithoutHostAndNoForwardedHost() {
+        oneNode();
+        proxy.clientSends("GET / HTTP/1.0\r\nX-Forwarded-Host: evil\r\nConnection: keep-alive\r\n\r\n");
+        assertEquals("GET / HTTP/1.1\r\nx-forwarded-for: embedded\r\nforwarded: for=embedded;proto=http\r\n"
+                + "x-forwarded-proto: http\r\n\r\n", proxy.nodeReceived(0));
+        proxy.nodeSends(0, "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n");
+        proxy.clientReceived();
+        proxy.clientSends("GET / HTTP/1.0\r\nHost: h\r\nConnection: keep-alive\r\n\r\n");
+        assertEquals("GET / HTTP/1.1\r\nHost: h\r\n" + forwarding("h") + "\r\n", proxy.nodeReceived(0));
+        proxy.nodeSends(0, "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n");
+        proxy.assertSettled();
+    }
+
+    @Test
     void hopByHopAndConnectionNamedFieldsAreTheOnlyOnesRemoved() {
         oneNode();
         proxy.clientSends("GET / HTTP/1.1\r\nConnection: keep-alive, X-Secret\r\nHost: h\r\nX-Secret: s\r\n"

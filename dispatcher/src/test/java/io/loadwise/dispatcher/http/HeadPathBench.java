@@ -13,7 +13,8 @@ import java.util.List;
  * The user-space CPU of one wrk-like exchange (a 45-byte GET, an NGINX-like 1 KB response with 9 fields)
  * through the real L7 pipeline on embedded channels: no sockets, so none of the kernel time and little of
  * the scheduling noise that hide a few per cent in a wrk A/B on a shared machine. Prints the thread's CPU
- * ns per exchange for each one-second round: {@code HeadPathBench SECONDS}. Not a test; run it with the
+ * ns per exchange for each one-second round, and the bytes it allocated per exchange (young-GC work
+ * that other threads do, so not in the CPU figure): {@code HeadPathBench SECONDS}. Not a test; run it with the
  * dispatcher's test classes, the testsupport classes and a shipped jar on the class path, alternating two
  * builds, and compare the later rounds (the first ones are the JIT's).
  */
@@ -31,10 +32,12 @@ public final class HeadPathBench {
                 .getBytes(StandardCharsets.US_ASCII);
         EmbeddedProxy proxy = new EmbeddedProxy(c -> c.nodes(List.of(new NodeConfig("a", "127.0.0.1:1", null, null, null, null))));
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        com.sun.management.ThreadMXBean allocations = (com.sun.management.ThreadMXBean) threads;
         long checksum = 0;
         for (int round = 0; round < seconds; round++) {
             long n = 0;
             long cpu0 = threads.getCurrentThreadCpuTime();
+            long allocated0 = allocations.getCurrentThreadAllocatedBytes();
             long end = System.nanoTime() + 1_000_000_000L;
             while (System.nanoTime() < end) {
                 for (int i = 0; i < 1000; i++) {
@@ -43,7 +46,9 @@ public final class HeadPathBench {
                 n += 1000;
             }
             long cpu = threads.getCurrentThreadCpuTime() - cpu0;
-            System.out.printf("round %d ns/exchange %.1f%n", round, (double) cpu / n);
+            long allocated = allocations.getCurrentThreadAllocatedBytes() - allocated0;
+            System.out.printf("round %d ns/exchange %.1f bytes/exchange %.0f%n", round, (double) cpu / n,
+                    (double) allocated / n);
         }
         System.out.println("checksum " + checksum);
     }

@@ -15,6 +15,7 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.concurrent.Ticker;
 import java.nio.charset.StandardCharsets;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Queue;
 
@@ -144,18 +145,19 @@ public final class RequestDecoder extends StrictHttp1Decoder {
         return bodyLength == ProxiedRequest.CHUNKED ? CHUNKED : bodyLength;
     }
 
+    /** Read from the map's own values (no String copies): a value's chars are its bytes. */
     private void checkHost(HttpHeaders headers) {
-        List<String> hosts = headers.getAll(HttpHeaderNames.HOST);
-        if (hosts.size() > 1) {
-            throw bad("more than one Host header");
-        }
-        if (hosts.isEmpty()) {
+        Iterator<? extends CharSequence> hosts = headers.valueCharSequenceIterator(HttpHeaderNames.HOST);
+        if (!hosts.hasNext()) {
             if (version == HttpVersion.HTTP_1_1) {
                 throw bad("missing Host header");
             }
             return;
         }
-        String host = hosts.get(0);
+        CharSequence host = hosts.next();
+        if (hosts.hasNext()) {
+            throw bad("more than one Host header");
+        }
         for (int i = 0; i < host.length(); i++) {
             if (!HttpSyntax.isHostChar(host.charAt(i))) {
                 throw bad("invalid Host header");
@@ -168,7 +170,8 @@ public final class RequestDecoder extends StrictHttp1Decoder {
      * {@code Transfer-Encoding: chunked}, or one {@code Content-Length}.
      */
     private long framing(HttpHeaders headers) {
-        List<String> codings = headers.getAll(HttpHeaderNames.TRANSFER_ENCODING);
+        List<String> codings = headers.contains(HttpHeaderNames.TRANSFER_ENCODING)
+                ? headers.getAll(HttpHeaderNames.TRANSFER_ENCODING) : List.of();
         if (!codings.isEmpty()) {
             if (version == HttpVersion.HTTP_1_0) {
                 throw bad("Transfer-Encoding in an HTTP/1.0 request");

@@ -101,7 +101,8 @@ final class ResponseDecoder extends StrictHttp1Decoder {
             holdAfterThisMessage();
             return 0;
         }
-        List<String> codings = headers.getAll(HttpHeaderNames.TRANSFER_ENCODING);
+        List<String> codings = headers.contains(HttpHeaderNames.TRANSFER_ENCODING)
+                ? headers.getAll(HttpHeaderNames.TRANSFER_ENCODING) : List.of();
         boolean lengthSet = headers.contains(HttpHeaderNames.CONTENT_LENGTH);
         if (codings.size() > 1 || (codings.size() == 1 && !codings.get(0).equalsIgnoreCase("chunked"))) {
             throw bad("Transfer-Encoding other than chunked");

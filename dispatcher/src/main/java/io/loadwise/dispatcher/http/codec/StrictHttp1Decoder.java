@@ -13,6 +13,7 @@ import io.netty.handler.codec.http.HttpHeadersFactory;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
+import java.util.Iterator;
 import java.util.List;
 
 /**
@@ -303,10 +304,18 @@ abstract class StrictHttp1Decoder extends ByteToMessageDecoder {
      * values (RFC 9110 §8.6), or -1 when there is none; anything but one decimal number is refused.
      */
     long contentLength(HttpHeaders headers) {
-        List<String> lengths = headers.getAll(HttpHeaderNames.CONTENT_LENGTH);
-        if (lengths.isEmpty()) {
+        Iterator<? extends CharSequence> values = headers.valueCharSequenceIterator(HttpHeaderNames.CONTENT_LENGTH);
+        if (!values.hasNext()) {
             return -1;
         }
+        CharSequence first = values.next();
+        if (!values.hasNext()) {
+            long plain = plainDecimal(first);
+            if (plain >= 0) {
+                return plain; // what the general reading below gives for it, without its copies
+            }
+        }
+        List<String> lengths = headers.getAll(HttpHeaderNames.CONTENT_LENGTH);
         long length = -1;
         for (String value : lengths) {
             for (String element : value.split(",", -1)) {
@@ -321,6 +330,23 @@ abstract class StrictHttp1Decoder extends ByteToMessageDecoder {
             headers.set(HttpHeaderNames.CONTENT_LENGTH, length);
         }
         return length;
+    }
+
+    /** A value that is only 1-18 digits, as a number; -1 for anything else, which is read the general way. */
+    private static long plainDecimal(CharSequence text) {
+        int length = text.length();
+        if (length == 0 || length > 18) {
+            return -1;
+        }
+        long value = 0;
+        for (int i = 0; i < length; i++) {
+            char c = text.charAt(i);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            value = value * 10 + (c - '0');
+        }
+        return value;
     }
 
     private long decimal(String text) {
