@@ -8,8 +8,9 @@ import io.loadwise.policy.PolicyMetric;
 /**
  * The adaptive policy's load signal: the cost of one more request on a node (formula and constants in
  * {@link AdaptivePolicy} and docs/policies.md). Agent-derived headroom and saturation are computed once
- * per build; in-flight work, the peak-EWMA response time, the sample's age and the slow-start ramp are
- * read at each pick. Allocation-free.
+ * per build, and so is each node's slowness (its response time per request in flight against the
+ * fastest node's); in-flight work, the peak-EWMA response time, the sample's age and the slow-start ramp
+ * are read at each pick. Allocation-free.
  */
 final class AdaptiveCost {
 
@@ -38,6 +39,21 @@ final class AdaptiveCost {
     static final double SLOT_MARGIN = 2;
     /** Weight of a node that has just joined, as a fraction of its full weight (Envoy's default 10 %). */
     static final double SLOW_START_MIN = 0.1;
+    /**
+     * The power of a node's per-request time ratio that multiplies its work in flight ({@link #slowness}).
+     * 1 would share the work in proportion to the nodes' throughputs, which is not enough: a node's
+     * response time counts its failed requests too, which end early (a JDBC wait that times out), so the
+     * ratio reads a node that is failing as less slow than it is, and the ones that fail are the ones
+     * that wait. Simulated (jdbc scenario, 50 clients, hold 200 ms, wait 300 ms, 3 seeds, τ 10 s):
+     * exponent 1, 56.0 failures (VCN3 23.6 % of the connections); 2, 1.3 (19.7 %); without the factor
+     * 81.7 (30.9 %). The pool allows VCN3 20 %.
+     */
+    static final double SLOWNESS_EXPONENT = 2;
+    /**
+     * The most a node's slowness may multiply its work in flight: 4, as {@link #HEADROOM_SPREAD} and
+     * for the same reason: a factor measured in the past moves at most 4 times a rival's in-flight work.
+     */
+    static final double SLOWNESS_CAP = 4;
 
     private final ClusterSnapshot nodes;
     private final AdaptiveSettings settings;
@@ -56,6 +72,8 @@ final class AdaptiveCost {
     private final double[] slots;
     /** Mean headroom of the known, unsaturated nodes: what an unknown or faded node counts with; 1 if none. */
     private final double averageHeadroom;
+    /** Per node: what its work in flight counts times, 1..{@link #SLOWNESS_CAP}; see {@link #slowness(int, long)}. */
+    private final double[] slowness;
 
     AdaptiveCost(ClusterSnapshot nodes, AdaptiveSettings settings, AdaptiveMemory memory) {
         this.nodes = nodes;
@@ -89,6 +107,36 @@ final class AdaptiveCost {
             headroom[i] = Math.max(floor, headroom[i]); // NaN stays NaN
         }
         this.averageHeadroom = known == 0 ? 1 : Math.max(floor, sum / known);
+        this.slowness = slowness(nodes, memory.perRequestMillis);
+    }
+
+    /**
+     * Per node, {@code min(SLOWNESS_CAP, (perRequest / fastest)^SLOWNESS_EXPONENT)}, where perRequest
+     * is its smoothed response time per request in flight ({@link AdaptiveMemory#perRequestMillis})
+     * and fastest the lowest of the selectable nodes'; 1 for a node never measured.
+     *
+     * <p>Why: a node whose bottleneck is not a worker (a JDBC pool half the size of the others', all
+     * its workers holding requests that wait for a connection) shows no more agent load than the others
+     * (every pool is 100 % active, its queue is emptier), yet serves each request in flight twice as
+     * slowly, and its waiters time out. Response time per request in flight is the one signal that
+     * tells it (Little's law: the inverse of its throughput when full), whatever the resource.
+     */
+    static double[] slowness(ClusterSnapshot nodes, double[] perRequestMillis) {
+        int n = nodes.size();
+        double fastest = Double.NaN;
+        for (int i = 0; i < n; i++) {
+            double own = perRequestMillis[i];
+            if (nodes.node(i).selectable() && own > 0 && !(own >= fastest)) {
+                fastest = own;
+            }
+        }
+        double[] slowness = new double[n];
+        for (int i = 0; i < n; i++) {
+            double own = perRequestMillis[i];
+            slowness[i] = own > fastest
+                    ? Math.min(SLOWNESS_CAP, Math.pow(own / fastest, SLOWNESS_EXPONENT)) : 1; // NaN: 1
+        }
+        return slowness;
     }
 
     /**
@@ -163,8 +211,8 @@ final class AdaptiveCost {
 
     /**
      * Whether node {@code a} costs no more than node {@code b}. First by work in flight per capacity,
-     * {@code (active + 1) / (headroom × ramp × weight)}, compared by cross-multiplication; on a tie by
-     * latency.
+     * {@code (active + 1) × slowness / (headroom × ramp × weight)}, compared by cross-multiplication; on
+     * a tie by latency.
      *
      * <p>Why latency only breaks ties: it was a factor of the cost, {@code (active + 1) × latency}, and
      * at 60 clients on three nodes of 24 slots (20 requests each on average) that failed 2086-3010
@@ -180,8 +228,8 @@ final class AdaptiveCost {
     boolean cheaper(int a, int b, long now) {
         NodeView na = nodes.node(a);
         NodeView nb = nodes.node(b);
-        double left = (na.activeConnections() + 1.0) * capacity(b, nb, now);
-        double right = (nb.activeConnections() + 1.0) * capacity(a, na, now);
+        double left = (na.activeConnections() + 1.0) * slowness(a, now) * capacity(b, nb, now);
+        double right = (nb.activeConnections() + 1.0) * slowness(b, now) * capacity(a, na, now);
         if (left != right) {
             return left < right;
         }
@@ -190,6 +238,27 @@ final class AdaptiveCost {
         double la = Math.max(ea, eb * LATENCY_FLOOR);
         double lb = Math.max(eb, ea * LATENCY_FLOOR);
         return !(la > lb); // a NaN or an equal latency keeps the first node
+    }
+
+    /**
+     * The node's slowness from this build while the build is younger than {@code agentFadeStartMs}, then
+     * moving linearly to 1 at {@code agentFadeEndMs}: builds follow new agent samples, and a factor that
+     * no build refreshes fades as the headroom does (the policy is then least requests).
+     */
+    double slowness(int i, long now) {
+        double own = slowness[i];
+        if (own == 1) {
+            return 1;
+        }
+        long age = now - memory.builtNanos;
+        if (age <= settings.fadeStartNanos()) {
+            return own;
+        }
+        if (age >= settings.fadeEndNanos()) {
+            return 1;
+        }
+        double trust = (double) (settings.fadeEndNanos() - age) / (settings.fadeEndNanos() - settings.fadeStartNanos());
+        return 1 + trust * (own - 1);
     }
 
     /** Headroom × slow-start ramp × configured weight. */

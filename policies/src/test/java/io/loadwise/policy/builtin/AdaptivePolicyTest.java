@@ -74,11 +74,72 @@ class AdaptivePolicyTest {
         assertEquals("B", TestCluster.sequence(picker, 1), "counts as a quarter of A's latency on a tie");
     }
 
+    /** All workers busy, empty queue (fill 0.5), everything else at 50: equal headroom, a per-request time measured. */
+    private static AgentSample busy() {
+        return TestNode.metricsSample("OS_CPU_USED%", 50, "AMX_CONNS_Q_THRBSY%", 100, "AMX_CONNS_Q_USED%", 0,
+                "AMX_JDBC_ACTC%", 100);
+    }
+
+    @Test
+    void aNodeTwiceAsSlowPerRequestInFlightCountsItsWorkFourTimes() {
+        // the jdbc scenario: B's pool is half A's, so with half A's requests in flight it answers as slowly
+        TestCluster cluster = TestCluster.of(ID, 2);
+        cluster.node('A').sample(busy()).inFlight(20).responseTime(400).peakEwma(400);
+        cluster.node('B').sample(busy()).inFlight(10).responseTime(400).peakEwma(400);
+        int[] picks = burst(cluster.picker(), 300, 2);
+        assertEquals(240, picks[0], 2, "slowness (40/20)^2 = 4: 4:1, " + Arrays.toString(picks));
+    }
+
+    @Test
+    void theSlownessIsCappedAtFour() {
+        TestCluster cluster = TestCluster.of(ID, 2);
+        cluster.node('A').sample(busy()).inFlight(30).responseTime(300);
+        cluster.node('B').sample(busy()).inFlight(10).responseTime(300); // 3 times slower: 9, capped at 4
+        int[] picks = burst(cluster.picker(), 300, 2);
+        assertEquals(240, picks[0], 2, Arrays.toString(picks));
+    }
+
+    @Test
+    void noSlownessWhileTheWorkersAreNotAllBusyOrNothingWasMeasured() {
+        // below full, response time is service time whatever the load: the ratio would call B slow for having less work
+        AgentSample half = TestNode.metricsSample("OS_CPU_USED%", 50, "AMX_CONNS_Q_THRBSY%", 50, "AMX_JDBC_ACTC%", 50);
+        TestCluster cluster = TestCluster.of(ID, 2);
+        cluster.node('A').sample(half).inFlight(20).responseTime(400);
+        cluster.node('B').sample(half).inFlight(10).responseTime(400);
+        assertEquals(150, burst(cluster.picker(), 300, 2)[0], 1);
+        TestCluster unmeasured = TestCluster.of(ID, 2);
+        unmeasured.node('A').sample(busy()).inFlight(20).responseTime(400);
+        unmeasured.node('B').sample(busy()).inFlight(0).responseTime(Double.NaN); // nothing answered, nothing in flight
+        assertEquals(150, burst(unmeasured.picker(), 300, 2)[0], 1);
+    }
+
+    @Test
+    void theSlownessIsSmoothedAcrossBuildsAndFadesWhenNoBuildComes() {
+        TestCluster cluster = TestCluster.of(ID, 2);
+        cluster.node('A').sample(busy()).inFlight(20).responseTime(400);
+        cluster.node('B').sample(busy()).inFlight(10).responseTime(400);
+        Picker picker = cluster.picker();
+        // one second later B measures as fast as A: 40 ms per request moves towards 20 by 1 - e^-0.1
+        assertEquals(40 + (1 - Math.exp(-0.1)) * (20 - 40),
+                AdaptiveMemory.perRequest(cluster.node('B').inFlight(20), busy(), 40, SECOND), 1e-9);
+        cluster.clock.set(SECOND);
+        cluster.node('A').sample(busy());
+        cluster.node('B').sample(busy());
+        picker = cluster.rebuild(picker);
+        double ratio = (40 + (1 - Math.exp(-0.1)) * (20 - 40)) / 20;
+        int[] picks = burst(picker, 300, 2);
+        assertEquals(300 * ratio * ratio / (1 + ratio * ratio), picks[0], 2, "still about 3.6:1, not 1:1 at once");
+        cluster.node('A').active(0);
+        cluster.node('B').active(0);
+        cluster.clock.set(4 * SECOND); // no build for 3 s (agents silent): the factor has faded to 1
+        assertEquals(150, burst(picker, 300, 2)[0], 1);
+    }
+
     @Test
     void whenEveryNodeIsSaturatedItIsLeastRequestsAmongThemNotNoNode() {
         TestCluster cluster = TestCluster.of(ID, 3);
         for (TestNode node : cluster.nodes) {
-            node.metrics("OS_CPU_USED%", 100, "AMX_CONNS_Q_THRBSY%", 100, "AMX_CONNS_Q_USED%", 67).active(20);
+            node.metrics("OS_CPU_USED%", 100, "AMX_CONNS_Q_THRBSY%", 100, "AMX_CONNS_Q_USED%", 80).active(20);
         }
         Picker picker = cluster.picker();
         cluster.node('B').active(19); // one of B's requests ended
@@ -92,7 +153,7 @@ class AdaptivePolicyTest {
     void aSaturatedNodeIsCappedAtTheWorkItHadWhenSampledSoTheOthersAreNotHerded() {
         TestCluster cluster = TestCluster.of(ID, 3);
         cluster.node('A').sample(load(30)).active(10);
-        cluster.node('B').metrics("OS_CPU_USED%", 10, "AMX_CONNS_Q_USED%", 56).active(10); // queue over 55
+        cluster.node('B').metrics("OS_CPU_USED%", 10, "AMX_CONNS_Q_USED%", 76).active(10); // queue over 75
         cluster.node('C').metrics("OS_CPU_USED%", 10, "JVM_HEAP_USED%", 86).active(10); // heap over 85
         Picker picker = cluster.picker();
         assertEquals("AAAAA", TestCluster.sequence(picker, 5), "B and C hold what they had: excluded");
@@ -113,11 +174,11 @@ class AdaptivePolicyTest {
     @Test
     void aNodeThatLookedUnsaturatedIsHeldAtItsEstimatedSlotsSoTheRestDoesNotHerdOntoIt() {
         TestCluster cluster = TestCluster.of(ID, 3);
-        // A: all 12 workers busy, queue half full (under 55 %): fill 0.75 at 12 requests, about 16 slots
+        // A: all 12 workers busy, queue half full (under adaptive's 75 %): fill 0.75 at 12 requests, about 16 slots
         cluster.node('A').metrics("OS_CPU_USED%", 100, "AMX_CONNS_Q_THRBSY%", 100, "AMX_CONNS_Q_USED%", 50).active(12);
-        // B, C: queue over 55 %: saturated, held at the 20 requests they had
-        cluster.node('B').metrics("OS_CPU_USED%", 100, "AMX_CONNS_Q_THRBSY%", 100, "AMX_CONNS_Q_USED%", 60).active(20);
-        cluster.node('C').metrics("OS_CPU_USED%", 100, "AMX_CONNS_Q_THRBSY%", 100, "AMX_CONNS_Q_USED%", 60).active(20);
+        // B, C: queue over 75 %: saturated, held at the 20 requests they had
+        cluster.node('B').metrics("OS_CPU_USED%", 100, "AMX_CONNS_Q_THRBSY%", 100, "AMX_CONNS_Q_USED%", 80).active(20);
+        cluster.node('C').metrics("OS_CPU_USED%", 100, "AMX_CONNS_Q_THRBSY%", 100, "AMX_CONNS_Q_USED%", 80).active(20);
         Picker picker = cluster.picker();
         assertEquals("AA", TestCluster.sequenceOpening(picker, 2), "A up to 16 - 2 slots of margin");
         assertEquals(14, cluster.node('A').activeConnections());
