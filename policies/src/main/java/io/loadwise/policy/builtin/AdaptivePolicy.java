@@ -13,10 +13,14 @@ import java.util.Set;
  * Adaptive: power of two choices (Mitzenmacher; Envoy's and NGINX's least-request) over the cost of
  * one more request on a node,
  * <pre>
- * cost = (active + 1) / (headroom × ramp × weight), ties broken by latency
+ * cost = (active + 1) × slowness / (headroom × ramp × weight), ties broken by latency
  * </pre>
  * <ul>
  *   <li>{@code active}: the node's work in flight, live (requests in flight in per-request mode);</li>
+ *   <li>{@code slowness}: {@code min(4, (perRequest / fastest)²)}, perRequest its response time per
+ *       request in flight, measured while its workers are all busy and smoothed over 10 s
+ *       ({@link AdaptiveCost#slowness(io.loadwise.policy.ClusterSnapshot, double[])}): the bottleneck
+ *       the agent does not show, such as a small JDBC pool;</li>
  *   <li>{@code latency}: the node's peak-EWMA response time ({@link io.loadwise.policy.PeakEwma}), at
  *       least a quarter of the rival's; it decides only between equal costs ({@link AdaptiveCost#cheaper});</li>
  *   <li>{@code headroom}: {@code 1 - load/100} with jvm-aware's load (Equation 2, six agent metrics), at
@@ -45,8 +49,9 @@ public final class AdaptivePolicy implements LoadBalancingPolicy {
 
     @Override
     public String description() {
-        return "Adaptive: the cheaper of two random nodes by (in flight + 1) / agent headroom, peak-EWMA response"
-                + " time breaking ties; saturated nodes held at their sampled work, busy ones at their estimated"
+        return "Adaptive: the cheaper of two random nodes by (in flight + 1) x slowness / agent headroom, slowness"
+                + " from response time per request in flight, peak-EWMA response time breaking ties;"
+                + " saturated nodes held at their sampled work, busy ones at their estimated"
                 + " slots; slow start, least requests when samples age";
     }
 

@@ -20,8 +20,9 @@ record AdaptiveSettings(JvmAwareLoad load, long slowStartNanos, long fadeStartNa
      * (half the JDBC pool) holds its 10: 8 queued, and a ninth crosses 55 %. Each full node was then held
      * at its sampled work and the rest went to the node with the small pool, whose waiters timed out
      * (simulated jdbc scenario, 3 seeds, with the slowness factor: threshold 55, 22.0 failures; 75, 1.3;
-     * with τ 5 s 65 and 75 gave the same 3.3). A queue 75 % full still has a quarter of its places free; the slot estimate holds a
-     * node before it refuses. At the 60-client defaults 75 fails no more than 55 (the results README).
+     * with τ 5 s 65 and 75 gave the same 3.3). A queue 75 % full still has a quarter of its places
+     * free; the slot estimate holds a node before it refuses. At the 60-client defaults 75 fails no
+     * more than 55 (benchmarks/results/2026-11-24-adaptive-jdbc-sim).
      */
     static final double DEFAULT_QUEUE_THRESHOLD = 75;
     /** JIT warm-up of a Java server's hot paths under load, and ten agent polls at the default 1 s. */
