@@ -183,4 +183,21 @@ class TestbedSimulationTest {
         assertEquals(10_000, base.jdbcWaitMs(), "the data source's 10 s by default");
         assertEquals(Vcn3Queue.SEED, calibration.settings(CapacityScenario.HEAP, base).vcn3Queue(), "not calibrated");
     }
+
+    @Test
+    void adaptiveKeepsClientsOffTheNodeWithHalfThePoolWhereLeastConnectionsDoesNot() {
+        // the calibrated sweep's jdbc cell (issue 16): 50 clients, queue 16, requests hold their JDBC connection
+        // 200 ms, wait at most 300 ms; VCN3 has 5 connections, the others 10. Every pool is 100 % active and
+        // VCN3's queue is the emptiest, so only its response time per request in flight tells it apart
+        TestbedSettings s = new TestbedSettings(50, 0.1, new NodeResources(96, 12, 16, 10), 320, 10, 1000, 0, 4.0, 2,
+                0.3, 300, 4.0, 1000, 5, 3000, 100, 100, 100, 200, Vcn3Queue.HALF);
+        long adaptive = 0;
+        long leastConnections = 0;
+        for (long seed = 1; seed <= 3; seed++) {
+            adaptive += sim(s, CapacityScenario.JDBC, "http-adaptive", seed).run().failed();
+            leastConnections += sim(s, CapacityScenario.JDBC, "http-least-connections", seed).run().failed();
+        }
+        assertTrue(leastConnections > 100, "least connections: " + leastConnections);
+        assertTrue(adaptive <= 10, "adaptive: " + adaptive + " failures in 3 runs, least connections " + leastConnections);
+    }
 }
