@@ -46,6 +46,8 @@ public final class NodeCounters {
     /** Per bucket: [epoch, sumNanos, count]. */
     private final AtomicLongArray responseCells = new AtomicLongArray(BUCKETS * 3);
     private final PeakEwma peakEwma = new PeakEwma();
+    /** Per bucket: [epoch, failed exchanges]; the same ten 100 ms buckets as the response times. */
+    private final AtomicLongArray failureCells = new AtomicLongArray(BUCKETS * 2);
 
     /** See {@link NodeView#activeConnections()}. */
     public int activeConnections() {
@@ -80,6 +82,35 @@ public final class NodeCounters {
             recordResponse(nowNanos, runningNanos);
             peakEwma.observe(nowNanos, runningNanos);
         }
+    }
+
+    /**
+     * An exchange with the node failed at {@code nowNanos} without a response from it (refused, reset,
+     * timed out: the dispatcher answered the client with an error of its own). Counted apart from
+     * {@link #requestEnded}, which the caller still calls: see {@link NodeView#recentFailures()}.
+     */
+    public void requestFailed(long nowNanos) {
+        long epoch = Math.floorDiv(nowNanos, BUCKET_NANOS);
+        int base = (int) Math.floorMod(epoch, BUCKETS) * 2;
+        long seen = failureCells.get(base);
+        if (seen != epoch && failureCells.compareAndSet(base, seen, epoch)) {
+            failureCells.set(base + 1, 0);
+        }
+        failureCells.incrementAndGet(base + 1);
+    }
+
+    /** See {@link NodeView#recentFailures()}: failed exchanges in the second before {@code nowNanos}. */
+    public int recentFailures(long nowNanos) {
+        long current = Math.floorDiv(nowNanos, BUCKET_NANOS);
+        long count = 0;
+        for (int i = 0; i < BUCKETS; i++) {
+            int base = i * 2;
+            long epoch = failureCells.get(base);
+            if (current - epoch < BUCKETS && epoch <= current) {
+                count += failureCells.get(base + 1);
+            }
+        }
+        return (int) Math.min(Integer.MAX_VALUE, count);
     }
 
     /** See {@link NodeView#peakEwmaResponseMillis()}: the {@link PeakEwma} of response times, decayed to {@code nowNanos}. */

@@ -77,6 +77,17 @@ public interface NodeView {
     }
 
     /**
+     * Exchanges with this node that failed without its response during the last second (refused or reset
+     * connections, time-outs: the client got the dispatcher's own error), counted in the same ten 100 ms
+     * buckets as {@link #recentResponseTimeMillis()}. Such exchanges end in milliseconds, so a node that
+     * refuses work holds little of it in flight and looks the least loaded; the adaptive policy counts
+     * them as work on the node. The default, for views that do not count failures, is 0.
+     */
+    default int recentFailures() {
+        return 0;
+    }
+
+    /**
      * The latest agent sample if it is younger than the cluster's expiry, otherwise {@code null}
      * (missing and stale look the same to a policy: the node is "unknown" to it, not down).
      */

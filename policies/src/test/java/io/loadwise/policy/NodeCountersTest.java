@@ -131,4 +131,28 @@ class NodeCountersTest {
         counters.requestSent();
         counters.requestEnded(nowNanos, runningMillis * MS);
     }
+
+    @Test
+    void failuresAreCountedPerSecondAndLeaveTheWindow() {
+        long t = 9_000 * MS;
+        assertEquals(0, counters.recentFailures(t));
+        counters.requestFailed(t);
+        counters.requestFailed(t + 10 * MS);
+        counters.requestFailed(t + 400 * MS);
+        assertEquals(3, counters.recentFailures(t + 500 * MS));
+        assertEquals(1, counters.recentFailures(t + 1_000 * MS), "the first bucket expired");
+        assertEquals(0, counters.recentFailures(t + 1_400 * MS), "all expired");
+        counters.requestFailed(t + 2_000 * MS); // the first bucket's slot, twenty buckets later
+        assertEquals(1, counters.recentFailures(t + 2_000 * MS), "a reused bucket forgets its old count");
+    }
+
+    @Test
+    void aFailureIsCountedApartFromFlightAndTime() {
+        counters.requestSent();
+        counters.requestFailed(1_000 * MS);
+        counters.requestEnded(1_000 * MS, -1);
+        assertEquals(0, counters.inFlightRequests());
+        assertEquals(1, counters.recentFailures(1_000 * MS));
+        assertTrue(Double.isNaN(counters.recentResponseTimeMillis(1_000 * MS)));
+    }
 }

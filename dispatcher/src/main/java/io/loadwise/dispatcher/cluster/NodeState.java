@@ -308,6 +308,19 @@ public final class NodeState implements NodeView {
         live.requestSent();
     }
 
+    /**
+     * An exchange sent to this node failed without its response (refused, reset, timed out): counted
+     * for {@link #recentFailures()}. The caller still ends the request ({@link #requestEnded}).
+     */
+    public void requestFailed() {
+        live.requestFailed(nanoClock.getAsLong());
+    }
+
+    @Override
+    public int recentFailures() {
+        return live.recentFailures(nanoClock.getAsLong());
+    }
+
     /** The response is complete (or the request failed); {@code runningNanos} &lt; 0 records no time. */
     public void requestEnded(long runningNanos) {
         live.requestEnded(nanoClock.getAsLong(), runningNanos);

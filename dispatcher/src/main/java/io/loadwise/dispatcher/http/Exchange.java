@@ -586,6 +586,7 @@ final class Exchange implements NodePool.Waiter, RequestQueue.Waiter {
         flushPending = false;
         cluster.outcomes().onGatewayFailure(failed); // outlier detection (issue 15)
         failed.counters().requestFailed();
+        failed.requestFailed();
         failed.requestEnded(-1);
         failed.assignmentEnded();
         BackendHandler.of(channel).detach();
@@ -724,6 +725,7 @@ final class Exchange implements NodePool.Waiter, RequestQueue.Waiter {
             cluster.counters().requestFailed();
             if (headSent) {
                 node.counters().requestFailed();
+                node.requestFailed();
                 node.requestEnded(-1);
             }
         }

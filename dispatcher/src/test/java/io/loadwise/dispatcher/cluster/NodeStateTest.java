@@ -97,4 +97,16 @@ class NodeStateTest {
         assertTrue(node.healthy());
         assertSame(AgentState.UNKNOWN, node.agentState());
     }
+
+    @Test
+    void failedExchangesShowForOneSecondOnTheNodesClock() {
+        assertEquals(0, node.recentFailures());
+        node.requestSent();
+        node.requestFailed();
+        node.requestEnded(-1);
+        assertEquals(1, node.recentFailures(), "what the adaptive policy counts as work on the node");
+        assertEquals(0, node.inFlightRequests());
+        advanceMillis(1_100);
+        assertEquals(0, node.recentFailures(), "out of the window a second later");
+    }
 }

@@ -46,6 +46,8 @@ class ExchangeRetryTest {
         assertEquals(1, retries(), "TD_RETRIES");
         assertEquals(0, proxy.cluster.counters().failedRequests(), "the client's request succeeded");
         assertEquals(1, proxy.nodeState("a").counters().failedRequests(), "the first attempt failed on a");
+        assertEquals(1, proxy.nodeState("a").recentFailures(), "what the adaptive policy counts on a");
+        assertEquals(0, proxy.nodeState("b").recentFailures());
         assertEquals(0, proxy.cluster.retryBudget().inProgress(), "the retry went back to the budget");
         assertTrue(proxy.client.isOpen());
         proxy.assertSettled();

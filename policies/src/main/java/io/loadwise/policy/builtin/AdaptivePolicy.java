@@ -13,7 +13,7 @@ import java.util.Set;
  * Adaptive: power of two choices (Mitzenmacher; Envoy's and NGINX's least-request) over the cost of
  * one more request on a node,
  * <pre>
- * cost = (active + 1) × slowness / (headroom × ramp × weight), ties broken by latency
+ * cost = (active + 1 + failures) × slowness / (headroom × ramp × weight), ties broken by latency
  * </pre>
  * <ul>
  *   <li>{@code active}: the node's work in flight, live (requests in flight in per-request mode);</li>

@@ -316,4 +316,37 @@ class AdaptivePolicyTest {
     private static AdaptiveCost costOf(TestCluster cluster, AdaptivePicker picker) {
         return new AdaptiveCost(cluster.snapshot, AdaptiveSettings.from(cluster.options), picker.memory);
     }
+
+    @Test
+    void aNodeThatRefusesWorkDoesNotLookTheLeastLoaded() {
+        // the real sweep's herd (issue 16): every node's workers busy, C refuses beyond its queue, its
+        // refused exchanges end in milliseconds, so it holds almost no work in flight
+        TestCluster cluster = TestCluster.of(ID, 3);
+        for (TestNode node : cluster.nodes) {
+            node.sample(load(50)).peakEwma(200);
+        }
+        cluster.node('A').active(16);
+        cluster.node('B').active(16);
+        cluster.node('C').active(2).failures(40);
+        Picker picker = cluster.picker();
+        int[] picks = burst(picker, 20, 3);
+        assertEquals(0, picks[2], "C's 40 failures of the last second count as work: " + Arrays.toString(picks));
+        cluster.node('C').failures(0);
+        assertEquals("C", TestCluster.sequence(picker, 1), "a second without failures: its in-flight count decides");
+    }
+
+    @Test
+    void failuresOnEveryNodeExcludeNoneTheyCompareAsWork() {
+        TestCluster cluster = TestCluster.of(ID, 3);
+        for (TestNode node : cluster.nodes) {
+            node.sample(load(50)).peakEwma(200).active(5);
+        }
+        cluster.node('A').failures(100);
+        cluster.node('B').failures(50);
+        cluster.node('C').failures(80);
+        Picker picker = cluster.picker();
+        assertEquals("B", TestCluster.sequence(picker, 1), "the fewest failures, and never no node");
+        cluster.node('B').active(40);
+        assertEquals("C", TestCluster.sequence(picker, 1), "in-flight work plus failures");
+    }
 }

@@ -20,6 +20,7 @@ final class TestNode implements NodeView {
     /** NaN: none set, {@link #peakEwmaResponseMillis()} falls back to the interface's default. */
     private volatile double peakEwmaMillis = Double.NaN;
     private volatile AgentSample sample;
+    private volatile int failures;
 
     TestNode(int index, String name, int weight) {
         this.index = index;
@@ -64,6 +65,17 @@ final class TestNode implements NodeView {
     TestNode peakEwma(double millis) {
         peakEwmaMillis = millis;
         return this;
+    }
+
+    /** Exchanges that failed on this node during the last second ({@link NodeView#recentFailures()}). */
+    TestNode failures(int value) {
+        failures = value;
+        return this;
+    }
+
+    @Override
+    public int recentFailures() {
+        return failures;
     }
 
     TestNode sample(AgentSample value) {

@@ -86,6 +86,11 @@ public abstract class SimulatedNodeView implements NodeView {
     }
 
     @Override
+    public final int recentFailures() {
+        return live.recentFailures(nanoClock.getAsLong());
+    }
+
+    @Override
     public final AgentSample agentSample() {
         AgentSample s = sample;
         if (s == null || nanoClock.getAsLong() / 1_000_000L - s.timestampMillis() > sampleExpiryMillis) {

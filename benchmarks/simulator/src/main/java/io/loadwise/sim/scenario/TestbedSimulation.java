@@ -355,6 +355,9 @@ public final class TestbedSimulation {
             case REFUSED -> {
                 refused++;
                 int at = conn[t];
+                if (row.http()) {
+                    node.live().requestFailed(now); // the dispatcher's 502: no response from the node
+                }
                 endRequest(t, node, -1);
                 closeConnection(t); // Tomcat closes a rejected request's connection
                 fail(t, at, false);
