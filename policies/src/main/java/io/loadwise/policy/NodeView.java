@@ -81,7 +81,8 @@ public interface NodeView {
      * connections, time-outs: the client got the dispatcher's own error), counted in the same ten 100 ms
      * buckets as {@link #recentResponseTimeMillis()}. Such exchanges end in milliseconds, so a node that
      * refuses work holds little of it in flight and looks the least loaded; the adaptive policy counts
-     * them as work on the node. The default, for views that do not count failures, is 0.
+     * them as work on the node (8 requests each, {@code AdaptiveCost.FAILURE_WORK}). The default, for
+     * views that do not count failures, is 0.
      */
     default int recentFailures() {
         return 0;

@@ -327,10 +327,10 @@ class AdaptivePolicyTest {
         }
         cluster.node('A').active(16);
         cluster.node('B').active(16);
-        cluster.node('C').active(2).failures(40);
+        cluster.node('C').active(2).failures(4); // 2 + 1 + 4 x 8 = 35 against A's and B's 26 after the burst
         Picker picker = cluster.picker();
         int[] picks = burst(picker, 20, 3);
-        assertEquals(0, picks[2], "C's 40 failures of the last second count as work: " + Arrays.toString(picks));
+        assertEquals(0, picks[2], "C's 4 failures of the last second count as work: " + Arrays.toString(picks));
         cluster.node('C').failures(0);
         assertEquals("C", TestCluster.sequence(picker, 1), "a second without failures: its in-flight count decides");
     }
@@ -346,7 +346,7 @@ class AdaptivePolicyTest {
         cluster.node('C').failures(80);
         Picker picker = cluster.picker();
         assertEquals("B", TestCluster.sequence(picker, 1), "the fewest failures, and never no node");
-        cluster.node('B').active(40);
-        assertEquals("C", TestCluster.sequence(picker, 1), "in-flight work plus failures");
+        cluster.node('B').active(300); // 301 + 50 x 8 = 701 against C's 6 + 80 x 8 = 646
+        assertEquals("C", TestCluster.sequence(picker, 1), "in-flight work plus weighted failures");
     }
 }
