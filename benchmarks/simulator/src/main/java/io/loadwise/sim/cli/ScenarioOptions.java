@@ -114,6 +114,10 @@ final class ScenarioOptions {
         "sample at most every MS (endpoint-load-metrics; default 100; -1: never, polls only)"})
     long agentHeaderMs = TestbedSettings.DEFAULT_AGENT_HEADER_MS;
 
+    @Option(names = "--agent-queue-metric", paramLabel = "on|off", description = {"with --scenario: whether the agents",
+        "report AMX_CONNS_Q_USED%% (default on; off: as the sweep's Tomcat, whose connector has no shared executor)"})
+    String agentQueueMetric;
+
     @Option(names = "--refresh-ms", paramLabel = "MS", description = {"with --scenario: the dispatcher rebuilds an agent-driven",
         "picker at most every MS after new samples (default 100)"})
     long refreshMs = TestbedSettings.DEFAULT_REFRESH_MS;
@@ -231,7 +235,16 @@ final class ScenarioOptions {
                 connectionTtlMs != null ? connectionTtlMs : b.connectionTtlMs(), b.thinkMs(), b.demandMs(), b.cores(),
                 b.baseHeapFraction(), jdbcWaitMs != null ? jdbcWaitMs : b.jdbcWaitMs(), b.failureMs(), b.agentPeriodMs(),
                 b.agentDelayMs(), b.agentExpiryMs(), b.agentFastMs(), b.agentHeaderMs(), b.refreshMs(),
-                jdbcHoldMs != null ? jdbcHoldMs : b.jdbcHoldMs(), vcn3Queue != null ? Vcn3Queue.parse(vcn3Queue) : b.vcn3Queue());
+                jdbcHoldMs != null ? jdbcHoldMs : b.jdbcHoldMs(), vcn3Queue != null ? Vcn3Queue.parse(vcn3Queue) : b.vcn3Queue(),
+                agentQueueMetric != null ? onOff(agentQueueMetric) : b.agentQueueMetric());
+    }
+
+    private static boolean onOff(String value) {
+        return switch (value) {
+            case "on" -> true;
+            case "off" -> false;
+            default -> throw new IllegalArgumentException("--agent-queue-metric must be on or off, got " + value);
+        };
     }
 
     private static void writeCsv(SimulatedSweep sim, Path file) throws IOException {

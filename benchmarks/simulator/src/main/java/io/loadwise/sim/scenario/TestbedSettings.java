@@ -34,11 +34,15 @@ import java.util.Locale;
  *                         using a CPU (the sweep's {@code --jdbc-hold-ms}; 0: none)
  * @param vcn3Queue        whether VCN3's request queue is halved with its worker threads ({@code --vcn3-queue half}) or
  *                         kept as seed Table 9 keeps it (seed)
+ * @param agentQueueMetric whether the agents report {@code AMX_CONNS_Q_USED%}; the sweep's Tomcat does not (its
+ *                         connector has no shared {@code <Executor>}, the only MBean the agent's Tomcat adapter
+ *                         reads the queue from), and without it adaptive has no saturation, slot or slowness guard
+ *                         ({@code --agent-queue-metric off}; 2026-11-24-adaptive-failures-sim)
  */
 public record TestbedSettings(int threads, double scale, NodeResources fullNode, int sessionKb, int sessionTimeoutS,
         int connectionTtlMs, double thinkMs, double demandMs, int cores, double baseHeapFraction, long jdbcWaitMs,
         double failureMs, long agentPeriodMs, long agentDelayMs, long agentExpiryMs, long agentFastMs,
-        long agentHeaderMs, long refreshMs, long jdbcHoldMs, Vcn3Queue vcn3Queue) {
+        long agentHeaderMs, long refreshMs, long jdbcHoldMs, Vcn3Queue vcn3Queue, boolean agentQueueMetric) {
 
     /** Thread groups of the trade plan: threads/10 start (and stop) per ramp step. */
     public static final int STEPS = 10;
@@ -90,6 +94,16 @@ public record TestbedSettings(int threads, double scale, NodeResources fullNode,
                 agentHeaderMs, refreshMs, 0, Vcn3Queue.SEED);
     }
 
+    /** The settings with agents that report the queue metric. */
+    public TestbedSettings(int threads, double scale, NodeResources fullNode, int sessionKb, int sessionTimeoutS,
+            int connectionTtlMs, double thinkMs, double demandMs, int cores, double baseHeapFraction, long jdbcWaitMs,
+            double failureMs, long agentPeriodMs, long agentDelayMs, long agentExpiryMs, long agentFastMs,
+            long agentHeaderMs, long refreshMs, long jdbcHoldMs, Vcn3Queue vcn3Queue) {
+        this(threads, scale, fullNode, sessionKb, sessionTimeoutS, connectionTtlMs, thinkMs, demandMs, cores,
+                baseHeapFraction, jdbcWaitMs, failureMs, agentPeriodMs, agentDelayMs, agentExpiryMs, agentFastMs,
+                agentHeaderMs, refreshMs, jdbcHoldMs, vcn3Queue, true);
+    }
+
     public TestbedSettings {
         if (jdbcHoldMs < 0) {
             throw new IllegalArgumentException("--jdbc-hold-ms must be >= 0, got " + jdbcHoldMs);
@@ -133,14 +147,21 @@ public record TestbedSettings(int threads, double scale, NodeResources fullNode,
     public TestbedSettings withVcn3Queue(Vcn3Queue queue) {
         return new TestbedSettings(threads, scale, fullNode, sessionKb, sessionTimeoutS, connectionTtlMs, thinkMs,
                 demandMs, cores, baseHeapFraction, jdbcWaitMs, failureMs, agentPeriodMs, agentDelayMs, agentExpiryMs,
-                agentFastMs, agentHeaderMs, refreshMs, jdbcHoldMs, queue);
+                agentFastMs, agentHeaderMs, refreshMs, jdbcHoldMs, queue, agentQueueMetric);
+    }
+
+    /** These settings with agents that report the queue metric, or not ({@link #agentQueueMetric}). */
+    public TestbedSettings withAgentQueueMetric(boolean reported) {
+        return new TestbedSettings(threads, scale, fullNode, sessionKb, sessionTimeoutS, connectionTtlMs, thinkMs,
+                demandMs, cores, baseHeapFraction, jdbcWaitMs, failureMs, agentPeriodMs, agentDelayMs, agentExpiryMs,
+                agentFastMs, agentHeaderMs, refreshMs, jdbcHoldMs, vcn3Queue, reported);
     }
 
     /** These settings with requests holding their JDBC connection {@code holdMs} and waiting at most {@code waitMs}. */
     public TestbedSettings withJdbc(long holdMs, long waitMs) {
         return new TestbedSettings(threads, scale, fullNode, sessionKb, sessionTimeoutS, connectionTtlMs, thinkMs,
                 demandMs, cores, baseHeapFraction, waitMs, failureMs, agentPeriodMs, agentDelayMs, agentExpiryMs,
-                agentFastMs, agentHeaderMs, refreshMs, holdMs, vcn3Queue);
+                agentFastMs, agentHeaderMs, refreshMs, holdMs, vcn3Queue, agentQueueMetric);
     }
 
     /** Seconds between two thread-group starts, rounded as the sweep rounds it. */
@@ -163,11 +184,12 @@ public record TestbedSettings(int threads, double scale, NodeResources fullNode,
                         + " full node %s, VCN3's queue %s; sessions %d KB, %d s idle timeout; connection TTL %d ms; demand %.2f ms on %d"
                         + " cores (processor sharing), failed exchange %.2f ms; base heap %.0f %%; JDBC wait <= %d ms, hold %d ms; agents: full samples polled every %d ms"
                         + " (+%d ms), policy metrics every %d ms on responses at most every %d ms, picker rebuilt at most every %d ms,"
-                        + " expiry %d ms",
+                        + " expiry %d ms%s",
                 threads, threads / STEPS, rampStepSeconds(), sustainSeconds(), totalSeconds(), trim(thinkMs), fullNode,
                 vcn3Queue == Vcn3Queue.HALF ? "halved with its threads" : "kept (seed)",
                 sessionKb, sessionTimeoutS, connectionTtlMs, demandMs, cores, failureMs, 100 * baseHeapFraction, jdbcWaitMs, jdbcHoldMs,
-                agentPeriodMs, agentDelayMs, agentFastMs, agentHeaderMs, refreshMs, agentExpiryMs);
+                agentPeriodMs, agentDelayMs, agentFastMs, agentHeaderMs, refreshMs, agentExpiryMs,
+                agentQueueMetric ? "" : "; no queue metric (AMX_CONNS_Q_USED%)");
     }
 
     private static String trim(double v) {

@@ -534,7 +534,9 @@ public final class TestbedSimulation {
         m.put(PolicyMetric.OS_CPU_IOWAIT.seedName(), 0.0);
         m.put(PolicyMetric.JVM_HEAP_USED.seedName(), Math.min(100, 100.0 * node.heapUsedBytes() / node.heapMaxBytes()));
         m.put(PolicyMetric.AMX_CONNS_Q_THRBSY.seedName(), 100.0 * node.busyWorkers() / r.workers());
-        m.put(PolicyMetric.AMX_CONNS_Q_USED.seedName(), r.queue() == 0 ? 0 : 100.0 * node.queue.size() / r.queue());
+        if (settings.agentQueueMetric()) { // the sweep's Tomcat reports none: no shared executor
+            m.put(PolicyMetric.AMX_CONNS_Q_USED.seedName(), r.queue() == 0 ? 0 : 100.0 * node.queue.size() / r.queue());
+        }
         m.put(PolicyMetric.AMX_JDBC_ACTC.seedName(), 100.0 * node.jdbcInUse() / r.jdbcPool());
         m.put(PolicyMetric.AMX_SESSIONS_ACT.seedName(), (double) node.sessions.size());
         return new AgentSample(now / 1_000_000L, AgentSample.Source.SIMULATED, m);

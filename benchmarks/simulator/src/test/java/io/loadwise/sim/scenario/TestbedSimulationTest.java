@@ -200,4 +200,21 @@ class TestbedSimulationTest {
         assertTrue(leastConnections > 100, "least connections: " + leastConnections);
         assertTrue(adaptive <= 10, "adaptive: " + adaptive + " failures in 3 runs, least connections " + leastConnections);
     }
+
+    @Test
+    void withoutTheQueueMetricAdaptiveStaysOffTheRefusingNodeByItsFailures() {
+        // the calibrated sweep's http-threads cell (issue 16): 50 clients, queue 16, VCN3's workers and queue halved,
+        // hold 200 ms, wait 450 ms; the sweep's Tomcat reports no queue metric. VCN3 refuses, its refused exchanges
+        // end at once, so by in-flight work alone it is the least loaded node (the real run: 14,650 failures)
+        TestbedSettings s = new TestbedSettings(50, 0.1, new NodeResources(96, 12, 16, 10), 448, 10, 1000, 0, 4.0, 2,
+                0.3, 450, 4.0, 1000, 5, 3000, 100, 100, 100, 200, Vcn3Queue.HALF, false);
+        long adaptive = 0;
+        long leastConnections = 0;
+        for (long seed = 1; seed <= 3; seed++) {
+            adaptive += sim(s, CapacityScenario.HTTP_THREADS, "http-adaptive", seed).run().failed();
+            leastConnections += sim(s, CapacityScenario.HTTP_THREADS, "http-least-connections", seed).run().failed();
+        }
+        assertTrue(leastConnections > 10_000, "least connections: " + leastConnections);
+        assertTrue(adaptive <= 150, "adaptive: " + adaptive + " failures in 3 runs, least connections " + leastConnections);
+    }
 }
