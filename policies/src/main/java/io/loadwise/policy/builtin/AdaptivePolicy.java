@@ -49,8 +49,9 @@ public final class AdaptivePolicy implements LoadBalancingPolicy {
 
     @Override
     public String description() {
-        return "Adaptive: the cheaper of two random nodes by (in flight + 1) x slowness / agent headroom, slowness"
-                + " from response time per request in flight, peak-EWMA response time breaking ties;"
+        return "Adaptive: the cheaper of two random nodes by (in flight + 1 + 8 x failures in the last second)"
+                + " x slowness / agent headroom, slowness from response time per request in flight, peak-EWMA"
+                + " response time breaking ties;"
                 + " saturated nodes held at their sampled work, busy ones at their estimated"
                 + " slots; slow start, least requests when samples age";
     }
