@@ -7,6 +7,7 @@ import org.apache.catalina.Context;
 import org.apache.catalina.LifecycleException;
 import org.apache.catalina.LifecycleState;
 import org.apache.catalina.connector.Connector;
+import org.apache.catalina.core.StandardThreadExecutor;
 import org.apache.catalina.session.StandardManager;
 import org.apache.catalina.startup.Tomcat;
 import org.apache.tomcat.util.scan.StandardJarScanner;
@@ -15,8 +16,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One node: an embedded Tomcat with the trade app at {@code /trade}, the capacity knobs on its HTTP
- * connector and JDBC pool, and the node name as Engine jvmRoute. Tomcat registers its MBeans
- * (ThreadPool, Manager, GlobalRequestProcessor, DataSource) in the platform MBean server.
+ * workers (a shared Executor) and JDBC pool, and the node name as Engine jvmRoute. Tomcat registers its
+ * MBeans (Executor, ThreadPool, Manager, GlobalRequestProcessor, DataSource) in the platform MBean server.
  */
 public final class TradeNodeServer implements AutoCloseable {
 
@@ -27,13 +28,17 @@ public final class TradeNodeServer implements AutoCloseable {
     public static final String JMX_DOMAIN = "Catalina";
     private static final Logger LOG = LoggerFactory.getLogger(TradeNodeServer.class);
     private static final int MIN_SPARE_THREADS = 4;
+    /** The shared executor's name: its MBean is {@code Catalina:type=Executor,name=tradeWorkers}. */
+    static final String EXECUTOR_NAME = "tradeWorkers";
 
     private final Tomcat tomcat;
+    private final StandardThreadExecutor workers;
     private final Connector connector;
     private final Context context;
 
-    private TradeNodeServer(Tomcat tomcat, Connector connector, Context context) {
+    private TradeNodeServer(Tomcat tomcat, StandardThreadExecutor workers, Connector connector, Context context) {
         this.tomcat = tomcat;
+        this.workers = workers;
         this.connector = connector;
         this.context = context;
     }
@@ -57,15 +62,25 @@ public final class TradeNodeServer implements AutoCloseable {
         // No JSP engine here; the app needs neither the JSP nor the default servlet.
         tomcat.setAddDefaultWebXmlToWebapp(false);
 
-        Connector connector = new Connector("HTTP/1.1");
-        connector.setPort(options.port());
-        connector.setProperty("address", options.bindAddress());
-        connector.setProperty("maxThreads", Integer.toString(options.httpThreads()));
-        connector.setProperty("minSpareThreads", Integer.toString(Math.min(MIN_SPARE_THREADS, options.httpThreads())));
+        // The workers are a shared <Executor>, as an operator's server.xml would declare them, because only
+        // its MBean counts waiting requests: without it the agent reports no AMX_CONNS_Q_USED% and the
+        // agent-driven policies lose their saturation signal. The connector's own pool would refuse the
+        // same way (the same TaskQueue bound) but shows no queue.
+        StandardThreadExecutor workers = new StandardThreadExecutor();
+        workers.setName(EXECUTOR_NAME);
+        workers.setNamePrefix(options.name() + "-exec-");
+        workers.setMaxThreads(options.httpThreads());
+        workers.setMinSpareThreads(Math.min(MIN_SPARE_THREADS, options.httpThreads()));
         // A bounded request queue, as GlassFish's http-thread-pool has: once every worker is busy and
         // acceptQueue requests wait, Tomcat rejects the next one and closes its connection (the seed's
         // "denied connections"). By default the queue is unbounded and a small node only gets slower.
-        connector.setProperty("maxQueueSize", Integer.toString(options.acceptQueue()));
+        workers.setMaxQueueSize(options.acceptQueue());
+        tomcat.getService().addExecutor(workers);
+
+        Connector connector = new Connector("HTTP/1.1");
+        connector.setPort(options.port());
+        connector.setProperty("address", options.bindAddress());
+        connector.getProtocolHandler().setExecutor(workers);
         // The kernel's listen backlog stays at Tomcat's default (100): it holds connections the acceptor has
         // not taken yet, and a tiny one drops SYNs whenever the acceptor thread waits for a CPU, which
         // shows up as connect time-outs on every node rather than refusals on the small one.
@@ -91,7 +106,7 @@ public final class TradeNodeServer implements AutoCloseable {
         tomcat.getEngine().setBackgroundProcessorDelay(1);
         context.setManager(manager);
 
-        TradeNodeServer server = new TradeNodeServer(tomcat, connector, context);
+        TradeNodeServer server = new TradeNodeServer(tomcat, workers, connector, context);
         try {
             tomcat.start();
             if (context.getState() != LifecycleState.STARTED) {
@@ -113,9 +128,9 @@ public final class TradeNodeServer implements AutoCloseable {
         return server;
     }
 
-    /** How many requests may wait for a worker before the node refuses more (Tomcat has no MBean for it). */
+    /** How many requests may wait for a worker before the node refuses more (also its Executor MBean's). */
     int requestQueueLimit() {
-        return ((Number) connector.getProperty("maxQueueSize")).intValue();
+        return workers.getMaxQueueSize();
     }
 
     /** The bound HTTP port (the real one when the options asked for port 0). */

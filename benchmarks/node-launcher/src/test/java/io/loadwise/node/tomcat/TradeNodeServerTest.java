@@ -94,9 +94,13 @@ class TradeNodeServerTest {
                 "a session per login and per registration: " + client.actions());
 
         ObjectName threadPool = only(mbeans.queryNames(new ObjectName("Catalina:type=ThreadPool,name=*"), null));
-        assertEquals(THREADS, mbeans.getAttribute(threadPool, "maxThreads"));
+        assertEquals(-1, mbeans.getAttribute(threadPool, "maxThreads"), "the connector runs on the shared executor");
         assertEquals(100, mbeans.getAttribute(threadPool, "acceptCount"), "Tomcat's default listen backlog");
-        assertEquals(ACCEPT_QUEUE, server.requestQueueLimit(), "a bounded request queue");
+        ObjectName executor = new ObjectName("Catalina:type=Executor,name=" + TradeNodeServer.EXECUTOR_NAME);
+        assertEquals(THREADS, mbeans.getAttribute(executor, "maxThreads"));
+        assertEquals(ACCEPT_QUEUE, mbeans.getAttribute(executor, "maxQueueSize"), "a bounded request queue");
+        assertEquals(0, mbeans.getAttribute(executor, "queueSize"), "nothing waits once the client is done");
+        assertEquals(ACCEPT_QUEUE, server.requestQueueLimit());
 
         // Tomcat registers the pool itself; DBCP then adds "connectionpool=..." children for its connections.
         ObjectName pool = only(mbeans.queryNames(new ObjectName("Catalina:type=DataSource,*"), null).stream()

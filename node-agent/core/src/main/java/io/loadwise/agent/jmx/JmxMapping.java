@@ -17,33 +17,52 @@ import javax.management.ReflectionException;
  * attributes of the same MBean), combined over all matching MBeans. A ratio sums numerators and
  * denominators separately (busy threads over max threads across all connectors) and is a percentage
  * when the metric name ends with {@code %}.
+ *
+ * <p>A metric may have several sources ({@code ||} in a mapping), whose MBeans are pooled as if one
+ * pattern had matched them all. That is how Tomcat's worker threads are read: a connector with its own
+ * pool reports them on its ThreadPool MBean, one bound to a shared {@code <Executor>} reports -1 there
+ * (left out) and the Executor MBean holds them.
  */
 final class JmxMapping {
 
     /** How values of several matching MBeans combine. */
     enum Aggregate { SUM, MAX, MIN, AVG }
 
+    /** One {@code <ObjectName pattern> | <attribute>[ / <max attribute>]} of a mapping. */
+    record Source(ObjectName pattern, AttributePath value, AttributePath maximum) {
+
+        String[] attributeNames() {
+            Set<String> names = new LinkedHashSet<>(value.attributeNames());
+            if (maximum != null) {
+                names.addAll(maximum.attributeNames());
+            }
+            return names.toArray(new String[0]);
+        }
+
+        @Override
+        public String toString() {
+            return pattern + " | " + value + (maximum == null ? "" : " / " + maximum);
+        }
+    }
+
     private final String metric;
-    private final ObjectName pattern;
-    private final AttributePath value;
-    private final AttributePath maximum;
+    private final List<Source> sources;
+    private final String[][] attributeNames;
+    private final boolean ratio;
     private final Aggregate aggregate;
     private final double scale;
-    private final String[] attributeNames;
 
-    JmxMapping(String metric, ObjectName pattern, AttributePath value, AttributePath maximum,
-               Aggregate aggregate, double scale) {
+    /** {@code sources} are all ratios or all plain values (the parser checks it). */
+    JmxMapping(String metric, List<Source> sources, Aggregate aggregate, double scale) {
         this.metric = metric;
-        this.pattern = pattern;
-        this.value = value;
-        this.maximum = maximum;
+        this.sources = List.copyOf(sources);
+        this.ratio = sources.get(0).maximum() != null;
         this.aggregate = aggregate;
         this.scale = scale;
-        Set<String> names = new LinkedHashSet<>(value.attributeNames());
-        if (maximum != null) {
-            names.addAll(maximum.attributeNames());
+        this.attributeNames = new String[sources.size()][];
+        for (int i = 0; i < sources.size(); i++) {
+            attributeNames[i] = sources.get(i).attributeNames();
         }
-        this.attributeNames = names.toArray(new String[0]);
     }
 
     String metric() {
@@ -53,22 +72,25 @@ final class JmxMapping {
     /** The current value, or NaN when no matching MBean has the attribute(s). */
     double evaluate(MBeanServer server) {
         List<double[]> perBean = new ArrayList<>();
-        for (ObjectName name : server.queryNames(pattern, null)) {
-            Map<String, Object> found = read(server, name);
-            double v = value.value(found);
-            double max = maximum == null ? 1 : maximum.value(found);
-            if (!Double.isNaN(v) && !Double.isNaN(max) && (maximum == null || max > 0)) {
-                perBean.add(new double[] {v, max});
+        for (int i = 0; i < sources.size(); i++) {
+            Source source = sources.get(i);
+            for (ObjectName name : server.queryNames(source.pattern(), null)) {
+                Map<String, Object> found = read(server, name, attributeNames[i]);
+                double v = source.value().value(found);
+                double max = ratio ? source.maximum().value(found) : 1;
+                if (!Double.isNaN(v) && !Double.isNaN(max) && max > 0) {
+                    perBean.add(new double[] {v, max});
+                }
             }
         }
         if (perBean.isEmpty()) {
             return Double.NaN;
         }
-        double result = maximum == null ? combine(perBean) : ratio(perBean);
+        double result = ratio ? ratio(perBean) : combine(perBean);
         return result * scale;
     }
 
-    private Map<String, Object> read(MBeanServer server, ObjectName name) {
+    private static Map<String, Object> read(MBeanServer server, ObjectName name, String[] attributeNames) {
         Map<String, Object> found = new HashMap<>();
         try {
             for (Object o : server.getAttributes(name, attributeNames)) {
@@ -105,7 +127,10 @@ final class JmxMapping {
 
     @Override
     public String toString() {
-        return metric + " = " + pattern + " | " + value + (maximum == null ? "" : " / " + maximum)
-                + " | " + aggregate.name().toLowerCase(java.util.Locale.ROOT) + (scale == 1 ? "" : " scale=" + scale);
+        StringBuilder text = new StringBuilder(metric).append(" = ");
+        for (int i = 0; i < sources.size(); i++) {
+            text.append(i == 0 ? "" : " || ").append(sources.get(i));
+        }
+        return text + " | " + aggregate.name().toLowerCase(java.util.Locale.ROOT) + (scale == 1 ? "" : " scale=" + scale);
     }
 }

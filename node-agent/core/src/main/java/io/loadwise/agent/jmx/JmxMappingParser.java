@@ -1,6 +1,8 @@
 package io.loadwise.agent.jmx;
 
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -16,6 +18,7 @@ import javax.management.ObjectName;
  *
  * <pre>
  * jmx.map.&lt;METRIC&gt; = &lt;ObjectName pattern&gt; | &lt;attribute&gt;[ / &lt;max attribute&gt;][ | sum|max|min|avg][ | scale=&lt;factor&gt;]
+ * jmx.map.&lt;METRIC&gt; = &lt;source&gt; || &lt;source&gt;[ | options]   (MBeans of both pooled; a source is pattern | attribute[ / max])
  * jmx.map.&lt;METRIC&gt; = &lt;METRIC&gt; / &lt;METRIC&gt;      (ratio of two mapped metrics)
  * jmx.map.&lt;METRIC&gt; =                          (removes a built-in mapping)
  * jmx.adapter.name   = wildfly
@@ -98,17 +101,26 @@ public final class JmxMappingParser {
     }
 
     private static JmxMapping parseMapping(String metric, String spec, String where) {
-        String[] parts = spec.split("\\|");
-        ObjectName pattern = objectName(parts[0], where);
-        if (parts.length < 2 || parts[1].isBlank()) {
-            throw new InvalidMappingException(where + ": missing attribute after '|'");
+        String[] alternatives = spec.split("\\|\\|", -1);
+        List<JmxMapping.Source> sources = new ArrayList<>();
+        String[] parts = null;
+        for (int i = 0; i < alternatives.length; i++) {
+            if (alternatives[i].isBlank()) {
+                throw new InvalidMappingException(where + ": an empty source next to '||'");
+            }
+            parts = alternatives[i].split("\\|");
+            if (i < alternatives.length - 1 && parts.length > 2) {
+                throw new InvalidMappingException(where + ": options go after the last source, not before '||'");
+            }
+            sources.add(parseSource(parts, where));
         }
-        String[] ratio = parts[1].split("/");
-        if (ratio.length > 2) {
-            throw new InvalidMappingException(where + ": more than one '/' in '" + parts[1].strip() + "'");
+        boolean ratio = sources.get(0).maximum() != null;
+        for (JmxMapping.Source source : sources) {
+            if ((source.maximum() != null) != ratio) {
+                throw new InvalidMappingException(where + ": the sources joined by '||' must all be ratios ('a / b')"
+                        + " or all plain attributes");
+            }
         }
-        AttributePath value = AttributePath.parse(ratio[0], where);
-        AttributePath maximum = ratio.length == 2 ? AttributePath.parse(ratio[1], where) : null;
         JmxMapping.Aggregate aggregate = JmxMapping.Aggregate.SUM;
         double scale = 1;
         for (int i = 2; i < parts.length; i++) {
@@ -124,7 +136,21 @@ public final class JmxMappingParser {
                 }
             }
         }
-        return new JmxMapping(metric, pattern, value, maximum, aggregate, scale);
+        return new JmxMapping(metric, sources, aggregate, scale);
+    }
+
+    private static JmxMapping.Source parseSource(String[] parts, String where) {
+        ObjectName pattern = objectName(parts[0], where);
+        if (parts.length < 2 || parts[1].isBlank()) {
+            throw new InvalidMappingException(where + ": missing attribute after '|'");
+        }
+        String[] ratio = parts[1].split("/");
+        if (ratio.length > 2) {
+            throw new InvalidMappingException(where + ": more than one '/' in '" + parts[1].strip() + "'");
+        }
+        AttributePath value = AttributePath.parse(ratio[0], where);
+        AttributePath maximum = ratio.length == 2 ? AttributePath.parse(ratio[1], where) : null;
+        return new JmxMapping.Source(pattern, value, maximum);
     }
 
     private static double parseScale(String text, String where) {

@@ -74,6 +74,25 @@ class JmxMappingTest {
     }
 
     @Test
+    void sourcesJoinedByOrArePooledAndAConnectorOnASharedExecutorCountsThere() throws Exception {
+        // Tomcat: a connector bound to a shared <Executor> reports maxThreads -1 on its ThreadPool MBean
+        server.registerMBean(new AttributeBean(Map.of("currentThreadsBusy", 4, "maxThreads", -1)),
+                new ObjectName("Test:type=ThreadPool,name=\"http-nio-3\""));
+        server.registerMBean(new AttributeBean(Map.of("activeCount", 4, "maxThreads", 20, "minSpareThreads", 2)),
+                new ObjectName("Test:type=Executor,name=shared"));
+        Map<String, Double> v = sample(
+                "jmx.map.AMX_CONNS_Q_THRDSMAX = *:type=ThreadPool,name=* | maxThreads || *:type=Executor,name=* | maxThreads\n"
+                + "jmx.map.MAX_OF_ANY = *:type=ThreadPool,name=* | maxThreads || *:type=Executor,name=* | maxThreads | max\n"
+                + "jmx.map.AMX_CONNS_Q_THRBSY% = *:type=ThreadPool,name=* | currentThreadsBusy / maxThreads"
+                + " || *:type=Executor,name=* | activeCount / maxThreads\n"
+                + "jmx.map.NOTHING = *:type=Nope,* | a || *:type=Nada,* | b\n");
+        assertEquals(60.0, v.get("AMX_CONNS_Q_THRDSMAX")); // 10 + 30 + 20, the -1 left out
+        assertEquals(30.0, v.get("MAX_OF_ANY"));
+        assertEquals(20.0, v.get("AMX_CONNS_Q_THRBSY%"), 1e-9); // (3 + 5 + 4) / (10 + 30 + 20)
+        assertFalse(v.containsKey("NOTHING"));
+    }
+
+    @Test
     void missingMBeansAttributesAndUnlimitedValuesAreAbsentNotZero() throws Exception {
         Map<String, Double> v = sample(
                 "jmx.map.AMX_SESSIONS_ACT = *:type=Manager,* | activeSessions\n"
@@ -178,6 +197,12 @@ class JmxMappingTest {
         assertInvalid("jmx.map.X = *:type=A | a,,b", "empty attribute");
         assertInvalid("jmx.map.X = *:type=A | a+", "empty attribute");
         assertInvalid("jmx.adapter.init = *:type=A", "must be '<ObjectName> | <operation>'");
+        assertInvalid("jmx.map.X = *:type=A | a ||", "empty source next to '||'");
+        assertInvalid("jmx.map.X = || *:type=A | a", "empty source next to '||'");
+        assertInvalid("jmx.map.X = *:type=A | a | max || *:type=B | b", "options go after the last source");
+        assertInvalid("jmx.map.X = *:type=A | a / m || *:type=B | b", "must all be ratios");
+        assertInvalid("jmx.map.X = *:type=A | a || *:type=B", "missing attribute");
+        assertInvalid("jmx.map.X = *:type=A | a || not an object name | b", "invalid ObjectName");
     }
 
     private static void assertInvalid(String line, String messagePart) {
