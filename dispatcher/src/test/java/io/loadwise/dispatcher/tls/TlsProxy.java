@@ -10,6 +10,7 @@ import io.loadwise.policy.PolicyRegistry;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.List;
+import java.util.function.LongSupplier;
 import java.util.function.UnaryOperator;
 
 /** A real HTTP cluster on {@code 127.0.0.1:0} in front of one node, configured by the test. */
@@ -23,10 +24,16 @@ public final class TlsProxy implements AutoCloseable {
     private final Transport transport;
 
     public TlsProxy(String nodeAddress, UnaryOperator<ClusterConfig.Builder> configure) throws IOException {
+        this(nodeAddress, System::nanoTime, configure);
+    }
+
+    /** With the cluster's clock given: a test that reads a one-second window holds it still. */
+    public TlsProxy(String nodeAddress, LongSupplier nanoClock, UnaryOperator<ClusterConfig.Builder> configure)
+            throws IOException {
         ClusterConfig config = configure.apply(ClusterConfig.builder().name("web").mode(Mode.HTTP)
                 .listen("127.0.0.1:0").policy("round-robin").connectTimeoutMs(1_000).unhealthyRetryMs(60_000)
                 .nodes(List.of(new NodeConfig("n1", nodeAddress, null, null, null, null)))).build();
-        cluster = new VirtualCluster(config, POLICIES, System::nanoTime);
+        cluster = new VirtualCluster(config, POLICIES, nanoClock);
         transport = new Transport(1);
         server = new HttpProxyServer(cluster, transport);
         try {
