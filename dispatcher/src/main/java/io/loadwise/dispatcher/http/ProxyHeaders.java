@@ -113,11 +113,10 @@ final class ProxyHeaders {
         return values.size() == 1 ? values.get(0) : String.join(", ", values);
     }
 
-    /** This hop's {@code Forwarded} element (RFC 7239 §4): {@code for=…;proto=http;host=…}. */
-    static String forwardedElement(String clientIp, String host) {
-        return forwardedElement(clientIp, host, false);
-    }
-
+    /**
+     * This hop's {@code Forwarded} element (RFC 7239 §4): {@code for=…;proto=http;host=…}, {@code proto=https}
+     * when the client reached a TLS listener, no {@code host} when {@code host} is null or empty.
+     */
     static String forwardedElement(String clientIp, String host, boolean https) {
         StringBuilder element = new StringBuilder(48).append("for=");
         if (clientIp.indexOf(':') >= 0) {
