@@ -2,7 +2,6 @@ package io.loadwise.policy;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * The live counters behind {@link NodeView#activeConnections()}, {@link NodeView#inFlightRequests()} and
@@ -15,18 +14,12 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * {@code AtomicInteger}. The caller passes the time ({@code nowNanos}, from its own clock: the dispatcher's
  * {@code nanoClock}, the simulator's virtual clock), so each node keeps a single clock and tests control it.
  *
- * <p>The response-time window has ten 100 ms buckets; each holds its epoch (bucket number since the clock's
- * origin), a sum of nanos and a count. A writer that finds a bucket from an older epoch resets it first.
- * Two writers resetting the same bucket can lose a sample at a bucket boundary, which is harmless for an
- * average.
+ * <p>Recent response times and recent failures are each a {@link OneSecondWindow} (ten 100 ms buckets).
  *
- * <p>Next to the window, each response also feeds a {@link PeakEwma} of its running time, which the
+ * <p>Next to the response-time window, each response also feeds a {@link PeakEwma} of its running time, which the
  * adaptive policy reads.
  */
 public final class NodeCounters {
-
-    private static final int BUCKETS = 10;
-    private static final long BUCKET_NANOS = 100_000_000L;
 
     private static final VarHandle ACTIVE_CONNECTIONS;
     private static final VarHandle IN_FLIGHT_REQUESTS;
@@ -43,11 +36,11 @@ public final class NodeCounters {
 
     private volatile int activeConnections;
     private volatile int inFlightRequests;
-    /** Per bucket: [epoch, sumNanos, count]. */
-    private final AtomicLongArray responseCells = new AtomicLongArray(BUCKETS * 3);
+    /** Running times (nanos) of the requests that ended. */
+    private final OneSecondWindow responseTimes = new OneSecondWindow();
     private final PeakEwma peakEwma = new PeakEwma();
-    /** Per bucket: [epoch, failed exchanges]; the same ten 100 ms buckets as the response times. */
-    private final AtomicLongArray failureCells = new AtomicLongArray(BUCKETS * 2);
+    /** Failed exchanges, each recorded as 1. */
+    private final OneSecondWindow failures = new OneSecondWindow();
 
     /** See {@link NodeView#activeConnections()}. */
     public int activeConnections() {
@@ -79,7 +72,7 @@ public final class NodeCounters {
     public void requestEnded(long nowNanos, long runningNanos) {
         IN_FLIGHT_REQUESTS.getAndAdd(this, -1);
         if (runningNanos >= 0) {
-            recordResponse(nowNanos, runningNanos);
+            responseTimes.add(nowNanos, runningNanos);
             peakEwma.observe(nowNanos, runningNanos);
         }
     }
@@ -90,27 +83,12 @@ public final class NodeCounters {
      * {@link #requestEnded}, which the caller still calls: see {@link NodeView#recentFailures()}.
      */
     public void requestFailed(long nowNanos) {
-        long epoch = Math.floorDiv(nowNanos, BUCKET_NANOS);
-        int base = (int) Math.floorMod(epoch, BUCKETS) * 2;
-        long seen = failureCells.get(base);
-        if (seen != epoch && failureCells.compareAndSet(base, seen, epoch)) {
-            failureCells.set(base + 1, 0);
-        }
-        failureCells.incrementAndGet(base + 1);
+        failures.add(nowNanos, 1);
     }
 
     /** See {@link NodeView#recentFailures()}: failed exchanges in the second before {@code nowNanos}. */
     public int recentFailures(long nowNanos) {
-        long current = Math.floorDiv(nowNanos, BUCKET_NANOS);
-        long count = 0;
-        for (int i = 0; i < BUCKETS; i++) {
-            int base = i * 2;
-            long epoch = failureCells.get(base);
-            if (current - epoch < BUCKETS && epoch <= current) {
-                count += failureCells.get(base + 1);
-            }
-        }
-        return (int) Math.min(Integer.MAX_VALUE, count);
+        return (int) Math.min(Integer.MAX_VALUE, failures.count(nowNanos));
     }
 
     /** See {@link NodeView#peakEwmaResponseMillis()}: the {@link PeakEwma} of response times, decayed to {@code nowNanos}. */
@@ -118,34 +96,11 @@ public final class NodeCounters {
         return peakEwma.valueNanos(nowNanos) / 1e6;
     }
 
-    private void recordResponse(long nowNanos, long runningNanos) {
-        long epoch = Math.floorDiv(nowNanos, BUCKET_NANOS);
-        int base = (int) Math.floorMod(epoch, BUCKETS) * 3;
-        long seen = responseCells.get(base);
-        if (seen != epoch && responseCells.compareAndSet(base, seen, epoch)) {
-            responseCells.set(base + 1, 0);
-            responseCells.set(base + 2, 0);
-        }
-        responseCells.addAndGet(base + 1, runningNanos);
-        responseCells.incrementAndGet(base + 2);
-    }
-
     /**
      * Mean running time in milliseconds of the requests that ended in the second before {@code nowNanos}
      * (the current bucket and the nine before it), or {@link Double#NaN} when none did.
      */
     public double recentResponseTimeMillis(long nowNanos) {
-        long current = Math.floorDiv(nowNanos, BUCKET_NANOS);
-        long sum = 0;
-        long count = 0;
-        for (int i = 0; i < BUCKETS; i++) {
-            int base = i * 3;
-            long epoch = responseCells.get(base);
-            if (current - epoch < BUCKETS && epoch <= current) {
-                sum += responseCells.get(base + 1);
-                count += responseCells.get(base + 2);
-            }
-        }
-        return count == 0 ? Double.NaN : sum / 1e6 / count;
+        return responseTimes.mean(nowNanos) / 1e6;
     }
 }

@@ -121,8 +121,10 @@ class NodeCountersTest {
             counters.assignmentStarted();
             counters.requestSent();
             counters.requestEnded(now, 3 * MS);
+            counters.requestFailed(now);
             counters.assignmentEnded();
-            sum += counters.activeConnections() + counters.inFlightRequests() + counters.recentResponseTimeMillis(now);
+            sum += counters.activeConnections() + counters.inFlightRequests() + counters.recentResponseTimeMillis(now)
+                    + counters.recentFailures(now);
         }
         return sum;
     }
@@ -154,5 +156,30 @@ class NodeCountersTest {
         assertEquals(0, counters.inFlightRequests());
         assertEquals(1, counters.recentFailures(1_000 * MS));
         assertTrue(Double.isNaN(counters.recentResponseTimeMillis(1_000 * MS)));
+    }
+
+    /** The window both the response times and the failures are kept in. */
+    @Test
+    void theOneSecondWindowRollsBucketsOverAndDropsValuesOlderThanASecond() {
+        OneSecondWindow window = new OneSecondWindow();
+        long t = 4_000 * MS;
+        window.add(t, 10);
+        window.add(t + 99 * MS, 20); // same bucket
+        window.add(t + 100 * MS, 60); // the next one
+        assertEquals(3, window.count(t + 100 * MS));
+        assertEquals(30.0, window.mean(t + 100 * MS), 1e-9);
+        assertEquals(3, window.count(t + 999 * MS), "all inside the second");
+        assertEquals(1, window.count(t + 1_000 * MS), "the first bucket is a second old");
+        assertEquals(60.0, window.mean(t + 1_000 * MS), 1e-9);
+        assertEquals(0, window.count(t + 1_100 * MS), "both buckets are");
+        assertTrue(Double.isNaN(window.mean(t + 1_100 * MS)));
+
+        window.add(t + 1_050 * MS, 7); // the first bucket's slot, ten buckets later: its old values go
+        assertEquals(2, window.count(t + 1_050 * MS), "7, and 60 of the second bucket");
+        assertEquals(33.5, window.mean(t + 1_050 * MS), 1e-9);
+        assertEquals(1, window.count(t + 1_150 * MS));
+        assertEquals(7.0, window.mean(t + 1_150 * MS), 1e-9);
+        assertEquals(1, window.count(t + 500 * MS), "a bucket later than the time read is not counted");
+        assertEquals(60.0, window.mean(t + 500 * MS), 1e-9);
     }
 }
