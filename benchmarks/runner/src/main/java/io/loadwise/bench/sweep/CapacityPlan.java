@@ -2,6 +2,7 @@ package io.loadwise.bench.sweep;
 
 import io.loadwise.node.CapacityScenario;
 import io.loadwise.node.NodeCapacity;
+import io.loadwise.sim.scenario.Vcn3Queue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -3,6 +3,7 @@ package io.loadwise.bench.sweep;
 import io.loadwise.bench.provision.JdbcTiming;
 import io.loadwise.node.CapacityScenario;
 import io.loadwise.node.NodeCapacity;
+import io.loadwise.sim.scenario.Vcn3Queue;
 import java.util.List;
 
 /**

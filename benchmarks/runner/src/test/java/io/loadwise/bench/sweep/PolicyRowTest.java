@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.loadwise.node.CapacityScenario;
 import io.loadwise.node.NodeCapacity;
+import io.loadwise.sim.scenario.Vcn3Queue;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
