@@ -5,10 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.loadwise.policy.PolicyRegistry;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class TestbedSimulationTest {
 
@@ -166,9 +170,8 @@ class TestbedSimulationTest {
     }
 
     @Test
-    void theCalibrationsVcn3QueueReachesTheModel(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
-            throws java.io.IOException {
-        java.nio.file.Path file = java.nio.file.Files.writeString(dir.resolve("calibration.json"), """
+    void theCalibrationsVcn3QueueReachesTheModel(@TempDir Path dir) throws IOException {
+        Path file = Files.writeString(dir.resolve("calibration.json"), """
                 {"scenarios": {"http-threads": ["--threads", "60", "--vcn3-queue", "half", "--node-queue", "12",
                   "--jdbc-hold-ms", "50", "--jdbc-max-wait-ms", "500"]}}
                 """);
@@ -184,36 +187,48 @@ class TestbedSimulationTest {
         assertEquals(Vcn3Queue.SEED, calibration.settings(CapacityScenario.HEAP, base).vcn3Queue(), "not calibrated");
     }
 
-    @Test
-    void adaptiveKeepsClientsOffTheNodeWithHalfThePoolWhereLeastConnectionsDoesNot() {
-        // the calibrated sweep's jdbc cell (issue 16): 50 clients, queue 16, requests hold their JDBC connection
-        // 200 ms, wait at most 300 ms; VCN3 has 5 connections, the others 10. Every pool is 100 % active and
-        // VCN3's queue is the emptiest, so only its response time per request in flight tells it apart
-        TestbedSettings s = new TestbedSettings(50, 0.1, new NodeResources(96, 12, 16, 10), 320, 10, 1000, 0, 4.0, 2,
-                0.3, 300, 4.0, 1000, 5, 3000, 100, 100, 100, 200, Vcn3Queue.HALF);
+    /** Failed requests of adaptive and of least connections in one cell, each summed over three runs. */
+    private record Failures(long adaptive, long leastConnections) {
+    }
+
+    /**
+     * A cell of the calibrated sweep (issue 16), run with seeds 1 to 3 under adaptive and under least connections:
+     * 50 clients, queue 16, VCN3's workers and queue halved where its threads are, requests hold their JDBC
+     * connection 200 ms and wait for one at most {@code jdbcWaitMs}.
+     */
+    private static Failures calibratedCell(CapacityScenario scenario, int sessionKb, long jdbcWaitMs,
+            boolean agentQueueMetric) {
+        TestbedSettings s = new TestbedSettings(50, 0.1, new NodeResources(96, 12, 16, 10), sessionKb, 10, 1000, 0,
+                4.0, 2, 0.3, jdbcWaitMs, 4.0, 1000, 5, 3000, 100, 100, 100, 200, Vcn3Queue.HALF, agentQueueMetric);
         long adaptive = 0;
         long leastConnections = 0;
         for (long seed = 1; seed <= 3; seed++) {
-            adaptive += sim(s, CapacityScenario.JDBC, "http-adaptive", seed).run().failed();
-            leastConnections += sim(s, CapacityScenario.JDBC, "http-least-connections", seed).run().failed();
+            adaptive += sim(s, scenario, "http-adaptive", seed).run().failed();
+            leastConnections += sim(s, scenario, "http-least-connections", seed).run().failed();
         }
+        return new Failures(adaptive, leastConnections);
+    }
+
+    @Test
+    void adaptiveKeepsClientsOffTheNodeWithHalfThePoolWhereLeastConnectionsDoesNot() {
+        // the calibrated sweep's jdbc cell: wait at most 300 ms; VCN3 has 5 connections, the others 10. Every pool
+        // is 100 % active and VCN3's queue is the emptiest, so only its response time per request in flight tells
+        // it apart
+        Failures failed = calibratedCell(CapacityScenario.JDBC, 320, 300, true);
+        long adaptive = failed.adaptive();
+        long leastConnections = failed.leastConnections();
         assertTrue(leastConnections > 100, "least connections: " + leastConnections);
         assertTrue(adaptive <= 10, "adaptive: " + adaptive + " failures in 3 runs, least connections " + leastConnections);
     }
 
     @Test
     void withoutTheQueueMetricAdaptiveStaysOffTheRefusingNodeByItsFailures() {
-        // the calibrated sweep's http-threads cell (issue 16): 50 clients, queue 16, VCN3's workers and queue halved,
-        // hold 200 ms, wait 450 ms; the sweep's Tomcat reports no queue metric. VCN3 refuses, its refused exchanges
-        // end at once, so by in-flight work alone it is the least loaded node (the real run: 14,650 failures)
-        TestbedSettings s = new TestbedSettings(50, 0.1, new NodeResources(96, 12, 16, 10), 448, 10, 1000, 0, 4.0, 2,
-                0.3, 450, 4.0, 1000, 5, 3000, 100, 100, 100, 200, Vcn3Queue.HALF, false);
-        long adaptive = 0;
-        long leastConnections = 0;
-        for (long seed = 1; seed <= 3; seed++) {
-            adaptive += sim(s, CapacityScenario.HTTP_THREADS, "http-adaptive", seed).run().failed();
-            leastConnections += sim(s, CapacityScenario.HTTP_THREADS, "http-least-connections", seed).run().failed();
-        }
+        // the calibrated sweep's http-threads cell: wait 450 ms; the sweep's Tomcat reports no queue metric. VCN3
+        // refuses, its refused exchanges end at once, so by in-flight work alone it is the least loaded node (the
+        // real run: 14,650 failures)
+        Failures failed = calibratedCell(CapacityScenario.HTTP_THREADS, 448, 450, false);
+        long adaptive = failed.adaptive();
+        long leastConnections = failed.leastConnections();
         assertTrue(leastConnections > 10_000, "least connections: " + leastConnections);
         assertTrue(adaptive <= 150, "adaptive: " + adaptive + " failures in 3 runs, least connections " + leastConnections);
     }
