@@ -1,11 +1,14 @@
 package io.loadwise.dispatcher.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.loadwise.cli.Cli;
 import io.loadwise.dispatcher.config.ConfigLoader;
 import io.loadwise.dispatcher.config.LoadwiseConfig;
 import io.loadwise.dispatcher.net.Transport;
+import io.loadwise.dispatcher.net.TransportKind;
+import io.netty.channel.uring.IoUring;
 import io.netty.util.concurrent.EventExecutor;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,7 +17,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
-/** {@code run}'s worker threads: {@code --worker-threads}, else {@code workerThreads} of the file, else one per core. */
+/**
+ * {@code run}'s worker threads: {@code --worker-threads}, else {@code workerThreads} of the file, else one per core;
+ * and its transport the same way: {@code --transport}, else {@code transport} of the file, else auto.
+ */
 class RunCommandTest {
 
     @TempDir
@@ -70,5 +76,31 @@ class RunCommandTest {
         Path file = config("");
         RunCommand run = parsed("--config", file.toString());
         assertEquals(Runtime.getRuntime().availableProcessors(), run.workerThreads(ConfigLoader.load(file)));
+    }
+
+    @Test
+    void theTransportOnTheCommandLineOverridesTheFileAndTheDispatcherRunsOnIt() throws Exception {
+        assumeTrue(IoUring.isAvailable(), () -> "io_uring unavailable here: " + IoUring.unavailabilityCause());
+        Path file = config("'transport':'nio',");
+        RunCommand run = parsed("--config", file.toString(), "--transport", "io_uring", "--worker-threads", "1");
+        try (RunCommand.Started started = run.start(ConfigLoader.load(file), Map.of())) {
+            assertEquals(TransportKind.IO_URING, started.transport().kind());
+            assertEquals(1, started.dispatcher().clusters().size(), "the dispatcher started on it");
+        }
+    }
+
+    @Test
+    void withoutTheTransportOptionTheFileDecides() throws Exception {
+        Path file = config("'transport':'nio',");
+        RunCommand run = parsed("--config", file.toString(), "--worker-threads", "1");
+        try (RunCommand.Started started = run.start(ConfigLoader.load(file), Map.of())) {
+            assertEquals(TransportKind.NIO, started.transport().kind());
+        }
+    }
+
+    @Test
+    void withNeitherTheTransportIsAuto() throws Exception {
+        Path file = config("");
+        assertEquals(TransportKind.AUTO, parsed("--config", file.toString()).transport(ConfigLoader.load(file)));
     }
 }
