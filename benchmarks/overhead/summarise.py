@@ -19,7 +19,7 @@ for r in rows:
     if key not in order:
         order.append(key)
 CANONICAL = ["direct", "haproxy-1t", "haproxy-2t", "nginx-1w", "nginx-2w", "loadwise-l7-1t", "loadwise-l7-2t",
-             "dispatcher-l7-1t", "haproxy-tcp-1t", "haproxy-tcp-2t", "loadwise-l4-1t", "loadwise-l4-2t"]
+             "loadwise-l7-uring-1t", "loadwise-l7-uring-2t", "dispatcher-l7-1t", "haproxy-tcp-1t", "haproxy-tcp-2t", "loadwise-l4-1t", "loadwise-l4-2t"]
 seen = {r["target"] for r in rows}
 targets = [t for t in CANONICAL if t in seen] + sorted(seen - set(CANONICAL))
 # user and sys: the proxy's CPU split into user space and kernel (utime and stime of /proc/<pid>/stat); absent
