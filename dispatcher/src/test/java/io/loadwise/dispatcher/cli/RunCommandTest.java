@@ -3,18 +3,25 @@ package io.loadwise.dispatcher.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.loadwise.cli.Cli;
 import io.loadwise.dispatcher.config.ConfigLoader;
 import io.loadwise.dispatcher.config.LoadwiseConfig;
 import io.loadwise.dispatcher.net.Transport;
 import io.loadwise.dispatcher.net.TransportKind;
+import io.netty.channel.epoll.Epoll;
 import io.netty.channel.uring.IoUring;
 import io.netty.util.concurrent.EventExecutor;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 
 /**
@@ -102,5 +109,29 @@ class RunCommandTest {
     void withNeitherTheTransportIsAuto() throws Exception {
         Path file = config("");
         assertEquals(TransportKind.AUTO, parsed("--config", file.toString()).transport(ConfigLoader.load(file)));
+    }
+
+    @Test
+    void autoLogsTheTransportItChose() throws Exception {
+        assumeTrue(System.getProperty(TransportKind.DEFAULT_PROPERTY) == null, "this run sets auto's default");
+        Logger logger = (Logger) LoggerFactory.getLogger(Main.class);
+        ListAppender<ILoggingEvent> logged = new ListAppender<>();
+        Level level = logger.getLevel();
+        logged.start();
+        logger.addAppender(logged);
+        logger.setLevel(Level.INFO);
+        Path file = config("");
+        try (RunCommand.Started started = parsed("--config", file.toString(), "--worker-threads", "1")
+                .start(ConfigLoader.load(file), Map.of())) {
+            String chosen = Epoll.isAvailable() ? "epoll" : "nio";
+            assertEquals(chosen, started.transport().kind().id());
+            List<String> lines = logged.list.stream().map(ILoggingEvent::getFormattedMessage)
+                    .filter(m -> m.startsWith("transport: ")).toList();
+            assertEquals(List.of("transport: " + chosen
+                    + " (auto: epoll when available, else nio; set transport or --transport to change)"), lines);
+        } finally {
+            logger.detachAppender(logged);
+            logger.setLevel(level);
+        }
     }
 }
