@@ -85,7 +85,7 @@ with open(os.path.join(out, "README.md"), "w") as f:
             "- The client: `wrk -t1` with 50 or 200 keep-alive connections.\n"
             "- `loadwise-*`: `java -jar admin-console/target/loadwise.jar run --worker-threads N` with a one-node "
             "round-robin cluster, console and metric stores on, JVM options: "
-            f"`{java_opts or 'none (as shipped)'}`. `dispatcher-*`: the same with the dispatcher-only jar.\n"
+            f"`{java_opts or 'none (as shipped)'}`. `loadwise-l7-uring-*`: the same with `--transport io_uring` (the others: auto, epoll). `dispatcher-*`: the same with the dispatcher-only jar.\n"
             "- HAProxy `nbthread N` (`mode http` with keep-alive and `option forwardfor`, or `mode tcp`); NGINX "
             "`worker_processes N` with an upstream keep-alive pool and `X-Forwarded-For`.\n"
             "- CPU/request: user + system CPU time of the proxy process (all threads, workers included) during "
