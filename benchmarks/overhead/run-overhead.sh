@@ -10,6 +10,8 @@
 #
 #   benchmarks/overhead/run-overhead.sh                  # 3 rounds x 10 s, sizes 1k 16k 256k, -c50 and -c200
 #   RUNS=1 DURATION=5s SIZES=1k CONNECTIONS=50 TARGETS="direct haproxy-1t loadwise-l7-1t" benchmarks/overhead/run-overhead.sh
+#   TARGETS="haproxy-1t loadwise-l7-1t loadwise-l7-uring-1t" SIZES=1k CONNECTIONS=50 benchmarks/overhead/run-overhead.sh
+#                                                        # epoll (auto) against io_uring (run --transport io_uring)
 #   benchmarks/overhead/run-overhead.sh --only tls-h2    # HTTPS/1.1 and h2 over TLS instead (run-tls-h2.sh)
 #
 # Environment: RUNS, DURATION, WARMUP, SIZES, CONNECTIONS, TARGETS, IDLE_CONNECTIONS (0 skips the idle test),
@@ -31,7 +33,7 @@ DURATION="${DURATION:-10s}"
 WARMUP="${WARMUP:-10s}"
 SIZES="${SIZES:-1k 16k 256k}"
 CONNECTIONS="${CONNECTIONS:-50 200}"
-ALL_TARGETS="direct haproxy-1t haproxy-2t nginx-1w nginx-2w loadwise-l7-1t loadwise-l7-2t dispatcher-l7-1t haproxy-tcp-1t haproxy-tcp-2t loadwise-l4-1t loadwise-l4-2t"
+ALL_TARGETS="direct haproxy-1t haproxy-2t nginx-1w nginx-2w loadwise-l7-1t loadwise-l7-2t loadwise-l7-uring-1t dispatcher-l7-1t haproxy-tcp-1t haproxy-tcp-2t loadwise-l4-1t loadwise-l4-2t"
 TARGETS="${TARGETS:-$ALL_TARGETS}"
 IDLE_CONNECTIONS="${IDLE_CONNECTIONS:-10000}"
 JAR="${JAR:-$ROOT/admin-console/target/loadwise.jar}"
@@ -89,8 +91,10 @@ fd_fit=$(( ($(ulimit -Hn) - 200) / 2 ))
 [ "$HAPROXY_MAXCONN" -gt "$fd_fit" ] && HAPROXY_MAXCONN=$fd_fit
 threads_of() { echo "$1" | sed -E 's/.*-([0-9])[tw]$/\1/'; }
 
-start_loadwise() { # target jar mode threads
+start_loadwise() { # target jar mode threads [transport]
   local target=$1 jar=$2 mode=$3 threads=$4 port admin dir
+  local transport=() # --transport only when given: the other rows run what ships (auto)
+  [ -n "${5:-}" ] && transport=(--transport "$5")
   port="$(free_port)"; admin="$(free_port)"; dir="$WORK/$target"
   mkdir -p "$dir"
   cat > "$dir/loadwise.json" <<JSON
@@ -102,7 +106,8 @@ start_loadwise() { # target jar mode threads
 JSON
   # shellcheck disable=SC2086 # LOADWISE_JAVA_OPTS is a list of options
   (cd "$dir" && LOADWISE_ADMIN_PASSWORD=overhead-benchmark-password \
-      exec java $LOADWISE_JAVA_OPTS -jar "$jar" run --config "$dir/loadwise.json" --worker-threads "$threads") \
+      exec java $LOADWISE_JAVA_OPTS -jar "$jar" run --config "$dir/loadwise.json" --worker-threads "$threads" \
+        "${transport[@]}") \
       > "$dir/loadwise.log" 2>&1 &
   PIDS+=($!)
   PID[$target]=$!
@@ -183,6 +188,7 @@ for target in $TARGETS; do
     haproxy-tcp-*) start_haproxy "$target" tcp "$n" ;;
     haproxy-*) start_haproxy "$target" http "$n" ;;
     nginx-*) start_nginx "$target" "$n" ;;
+    loadwise-l7-uring-*) start_loadwise "$target" "$JAR" http "$n" io_uring ;; # fails the start without io_uring
     loadwise-l7-*) start_loadwise "$target" "$JAR" http "$n" ;;
     loadwise-l4-*) start_loadwise "$target" "$JAR" tcp "$n" ;;
     dispatcher-l7-*) start_loadwise "$target" "$DISPATCHER_JAR" http "$n" ;;

@@ -8,6 +8,7 @@ import io.loadwise.dispatcher.config.ConfigValidator;
 import io.loadwise.dispatcher.config.LoadwiseConfig;
 import io.loadwise.dispatcher.logging.LoggingSetup;
 import io.loadwise.dispatcher.net.Transport;
+import io.loadwise.dispatcher.net.TransportKind;
 import io.loadwise.dispatcher.runtime.Dispatcher;
 import io.loadwise.dispatcher.runtime.ModeListenerFactory;
 import io.loadwise.dispatcher.store.ConfigSource;
@@ -36,7 +37,7 @@ import picocli.CommandLine.TypeConversionException;
             "then exits 0; a second signal exits at once (143). SIGHUP re-reads FILE and applies the changes",
             "(docs/operations.md)."},
         footer = {"Environment: LOADWISE_ADMIN_TOKEN, the bearer token of the admin API, overrides admin.token in FILE.",
-            "Example: loadwise run --config loadwise.json --log-level debug --worker-threads 2",
+            "Example: loadwise run --config loadwise.json --log-level debug --worker-threads 2 --transport io_uring",
             "Exit codes: 0 stopped cleanly, 1 invalid configuration or startup failure, 2 usage error,",
             "143 stopped at once by a second SIGTERM."})
 final class RunCommand implements CliCommand {
@@ -53,6 +54,12 @@ final class RunCommand implements CliCommand {
             description = {"event-loop threads for all connections, 1.." + ConfigValidator.MAX_WORKER_THREADS + ";",
                 "overrides workerThreads in FILE (default: one per core)"})
     Integer workerThreads;
+
+    @Option(names = "--transport", paramLabel = "KIND", converter = TransportOption.class,
+            completionCandidates = TransportOption.class,
+            description = {"event-loop I/O: auto, io_uring, epoll or nio; overrides transport in FILE",
+                "(default auto: epoll when available, else nio); one that cannot run here fails the start"})
+    TransportKind transport;
 
     @Option(names = "--replica-id", paramLabel = "ID",
             description = "this replica's id in the etcd registry (config.store etcd); default host name:admin port")
@@ -110,6 +117,9 @@ final class RunCommand implements CliCommand {
     Started start(LoadwiseConfig loaded, Map<String, String> env) throws Exception {
         int threads = workerThreads(loaded);
         LoggerFactory.getLogger(Main.class).info("worker threads: {} ({})", threads, workerThreadsSource(loaded));
+        TransportKind requested = transport(loaded);
+        TransportKind kind = requested.resolve(); // before anything is started: one it cannot run is not started
+        LoggerFactory.getLogger(Main.class).info("transport: {} ({})", kind.id(), transportSource(loaded, requested));
         PolicyRegistry policies = PolicyRegistry.load();
         ConfigStore file = new ConfigStore(config);
         SharedStore shared = null;
@@ -123,7 +133,7 @@ final class RunCommand implements CliCommand {
             LoggerFactory.getLogger(Main.class).info("configuration: {} clusters from {}",
                     effective.clustersOrEmpty().size(), source.describe());
         }
-        Transport transport = new Transport(threads);
+        Transport transport = new Transport(threads, kind);
         Dispatcher dispatcher = new Dispatcher(effective, policies, transport, new ModeListenerFactory(), source);
         try {
             dispatcher.start(AdminToken.resolve(loaded.admin(), env), true);
@@ -154,10 +164,47 @@ final class RunCommand implements CliCommand {
                 : "one per core; set workerThreads or --worker-threads to change";
     }
 
+    /** {@code --transport}, else {@code transport} of the file, else auto. */
+    TransportKind transport(LoadwiseConfig loaded) {
+        if (transport != null) {
+            return transport;
+        }
+        return loaded.transport() != null ? TransportKind.byId(loaded.transport()) : TransportKind.AUTO;
+    }
+
+    private String transportSource(LoadwiseConfig loaded, TransportKind requested) {
+        String from = transport != null ? "--transport"
+                : loaded.transport() != null ? "transport in " + config.getFileName() : null;
+        if (requested != TransportKind.AUTO) {
+            return from;
+        }
+        String auto = System.getProperty(TransportKind.DEFAULT_PROPERTY) != null
+                ? "auto: -D" + TransportKind.DEFAULT_PROPERTY : "auto: epoll when available, else nio";
+        return from == null ? auto + "; set transport or --transport to change" : auto + ", from " + from;
+    }
+
     private void checkWorkerThreads() {
         if (workerThreads != null && (workerThreads < 1 || workerThreads > ConfigValidator.MAX_WORKER_THREADS)) {
             throw new UsageException("--worker-threads " + workerThreads + " out of range 1.."
                     + ConfigValidator.MAX_WORKER_THREADS);
+        }
+    }
+
+    /** {@code --transport}: one of {@link TransportKind#ids()}; also the completion candidates. */
+    static final class TransportOption implements ITypeConverter<TransportKind>, Iterable<String> {
+        @Override
+        public TransportKind convert(String value) {
+            TransportKind kind = TransportKind.byId(value);
+            if (kind == null) {
+                throw new TypeConversionException("'" + value + "' unknown, expected one of "
+                        + String.join(", ", TransportKind.ids()));
+            }
+            return kind;
+        }
+
+        @Override
+        public Iterator<String> iterator() {
+            return TransportKind.ids().iterator();
         }
     }
 

@@ -2,6 +2,7 @@ package io.loadwise.dispatcher.config;
 
 import io.loadwise.dispatcher.cluster.NodeAddress;
 import io.loadwise.dispatcher.net.AddressBlock;
+import io.loadwise.dispatcher.net.TransportKind;
 import io.loadwise.policy.LoadBalancingPolicy;
 import io.loadwise.policy.PolicyInput;
 import io.loadwise.policy.PolicyOptions;
@@ -53,6 +54,7 @@ public final class ConfigValidator {
         Integer adminPort = checkAdmin(config.admin(), errors);
         range("maxClientConnections", config.maxClientConnections(), 1, MAX_CLIENT_CONNECTIONS, errors);
         range("workerThreads", config.workerThreads(), 1, MAX_WORKER_THREADS, errors);
+        checkTransport(config.transport(), errors);
         checkLogging(config.logging(), errors);
         ResilienceChecks.top(config, errors);
         if (config.config() != null) {
@@ -354,6 +356,13 @@ public final class ConfigValidator {
         }
         if (logging.accessLog() != null && logging.accessLog().isBlank()) {
             errors.add("logging.accessLog: blank");
+        }
+    }
+
+    private static void checkTransport(String transport, List<String> errors) {
+        if (transport != null && TransportKind.byId(transport) == null) {
+            errors.add("transport: unknown transport '" + transport + "', expected one of "
+                    + String.join(", ", TransportKind.ids()));
         }
     }
 

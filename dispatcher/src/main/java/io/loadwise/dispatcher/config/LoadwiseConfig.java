@@ -12,15 +12,24 @@ import java.util.List;
  * @param workerThreads the event-loop threads that carry every client and node connection; default one per
  *     core ({@link io.loadwise.dispatcher.net.Transport#defaultWorkerThreads()}); {@code run --worker-threads}
  *     overrides it
+ * @param transport the event loops' I/O: {@code auto} (default: epoll, else NIO), {@code io_uring},
+ *     {@code epoll} or {@code nio} ({@link io.loadwise.dispatcher.net.TransportKind}); {@code run --transport}
+ *     overrides it
  * @param config where the clusters live: this file (default) or etcd ({@link StoreConfig})
  * @param shutdownGraceMs how long SIGTERM lets requests in flight finish before it closes what is left;
  *     default {@link #DEFAULT_SHUTDOWN_GRACE_MS}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record LoadwiseConfig(AdminConfig admin, LoggingConfig logging, Integer maxClientConnections,
-        Integer workerThreads, List<ClusterConfig> clusters, StoreConfig config, Integer shutdownGraceMs) {
+        Integer workerThreads, String transport, List<ClusterConfig> clusters, StoreConfig config,
+        Integer shutdownGraceMs) {
 
     public static final int DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
+
+    public LoadwiseConfig(AdminConfig admin, LoggingConfig logging, Integer maxClientConnections,
+            Integer workerThreads, List<ClusterConfig> clusters, StoreConfig config, Integer shutdownGraceMs) {
+        this(admin, logging, maxClientConnections, workerThreads, null, clusters, config, shutdownGraceMs);
+    }
 
     public LoadwiseConfig(AdminConfig admin, LoggingConfig logging, Integer maxClientConnections,
             Integer workerThreads, List<ClusterConfig> clusters, StoreConfig config) {
@@ -51,7 +60,7 @@ public record LoadwiseConfig(AdminConfig admin, LoggingConfig logging, Integer m
 
     /** The same configuration with other clusters. */
     public LoadwiseConfig withClusters(List<ClusterConfig> newClusters) {
-        return new LoadwiseConfig(admin, logging, maxClientConnections, workerThreads, newClusters, config,
-                shutdownGraceMs);
+        return new LoadwiseConfig(admin, logging, maxClientConnections, workerThreads, transport, newClusters,
+                config, shutdownGraceMs);
     }
 }

@@ -12,7 +12,8 @@ import java.util.List;
  * @param updated clusters changed in place (policy, its options, node weights, enabled flags)
  * @param unchanged clusters left as they were
  * @param restartNeeded top-level fields that changed but take effect only at the next start
- *     ({@code admin}, {@code logging}, {@code maxClientConnections}, {@code workerThreads}, {@code config})
+ *     ({@code admin}, {@code logging}, {@code maxClientConnections}, {@code workerThreads}, {@code transport},
+ *     {@code config}, {@code shutdownGraceMs})
  * @param failed clusters that could not be started (their address was still in use); the messages
  */
 public record ReloadResult(List<String> added, List<String> removed, List<String> replaced, List<String> updated,

@@ -119,6 +119,9 @@ final class ReloadPlan {
         if (!Objects.equals(current.workerThreads(), next.workerThreads())) {
             restartNeeded.add("workerThreads");
         }
+        if (!Objects.equals(current.transport(), next.transport())) {
+            restartNeeded.add("transport");
+        }
         if (!Objects.equals(current.config(), next.config())) {
             restartNeeded.add("config");
         }

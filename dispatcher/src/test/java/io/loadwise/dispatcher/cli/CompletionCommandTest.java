@@ -64,5 +64,6 @@ class CompletionCommandTest {
         assertEquals("validate", complete("loadwise", "val"));
         assertEquals("--worker-threads", complete("loadwise", "run", "--wor"));
         assertEquals("trace debug info warn error off", complete("loadwise", "run", "--log-level", ""));
+        assertEquals("auto io_uring epoll nio", complete("loadwise", "run", "--transport", ""));
     }
 }

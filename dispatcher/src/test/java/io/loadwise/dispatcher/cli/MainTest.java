@@ -192,6 +192,21 @@ class MainTest {
     }
 
     @Test
+    void runHelpListsTheTransports() {
+        assertEquals(Main.OK, run(Map.of(), "run", "--help"));
+        for (String text : List.of("--transport=KIND", "auto, io_uring, epoll or nio", "overrides transport in FILE",
+                "(default auto: epoll when available, else nio)")) {
+            assertTrue(out().contains(text), text + " in " + out());
+        }
+    }
+
+    @Test
+    void anUnknownTransportIsAUsageError() {
+        assertEquals(Main.USAGE, run(Map.of(), "run", "--config", "missing.json", "--transport", "uring"));
+        assertTrue(err().contains("--transport 'uring' unknown, expected one of auto, io_uring, epoll, nio"), err());
+    }
+
+    @Test
     void workerThreadsOutOfRangeIsAUsageError() {
         assertEquals(Main.USAGE, run(Map.of(), "run", "--config", "missing.json", "--worker-threads", "0"));
         assertEquals("loadwise run: --worker-threads 0 out of range 1..1024; see loadwise run --help\n", err());

@@ -1,20 +1,33 @@
 package io.loadwise.dispatcher.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.loadwise.cli.Cli;
 import io.loadwise.dispatcher.config.ConfigLoader;
 import io.loadwise.dispatcher.config.LoadwiseConfig;
 import io.loadwise.dispatcher.net.Transport;
+import io.loadwise.dispatcher.net.TransportKind;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.uring.IoUring;
 import io.netty.util.concurrent.EventExecutor;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 
-/** {@code run}'s worker threads: {@code --worker-threads}, else {@code workerThreads} of the file, else one per core. */
+/**
+ * {@code run}'s worker threads: {@code --worker-threads}, else {@code workerThreads} of the file, else one per core;
+ * and its transport the same way: {@code --transport}, else {@code transport} of the file, else auto.
+ */
 class RunCommandTest {
 
     @TempDir
@@ -70,5 +83,55 @@ class RunCommandTest {
         Path file = config("");
         RunCommand run = parsed("--config", file.toString());
         assertEquals(Runtime.getRuntime().availableProcessors(), run.workerThreads(ConfigLoader.load(file)));
+    }
+
+    @Test
+    void theTransportOnTheCommandLineOverridesTheFileAndTheDispatcherRunsOnIt() throws Exception {
+        assumeTrue(IoUring.isAvailable(), () -> "io_uring unavailable here: " + IoUring.unavailabilityCause());
+        Path file = config("'transport':'nio',");
+        RunCommand run = parsed("--config", file.toString(), "--transport", "io_uring", "--worker-threads", "1");
+        try (RunCommand.Started started = run.start(ConfigLoader.load(file), Map.of())) {
+            assertEquals(TransportKind.IO_URING, started.transport().kind());
+            assertEquals(1, started.dispatcher().clusters().size(), "the dispatcher started on it");
+        }
+    }
+
+    @Test
+    void withoutTheTransportOptionTheFileDecides() throws Exception {
+        Path file = config("'transport':'nio',");
+        RunCommand run = parsed("--config", file.toString(), "--worker-threads", "1");
+        try (RunCommand.Started started = run.start(ConfigLoader.load(file), Map.of())) {
+            assertEquals(TransportKind.NIO, started.transport().kind());
+        }
+    }
+
+    @Test
+    void withNeitherTheTransportIsAuto() throws Exception {
+        Path file = config("");
+        assertEquals(TransportKind.AUTO, parsed("--config", file.toString()).transport(ConfigLoader.load(file)));
+    }
+
+    @Test
+    void autoLogsTheTransportItChose() throws Exception {
+        assumeTrue(System.getProperty(TransportKind.DEFAULT_PROPERTY) == null, "this run sets auto's default");
+        Logger logger = (Logger) LoggerFactory.getLogger(Main.class);
+        ListAppender<ILoggingEvent> logged = new ListAppender<>();
+        Level level = logger.getLevel();
+        logged.start();
+        logger.addAppender(logged);
+        logger.setLevel(Level.INFO);
+        Path file = config("");
+        try (RunCommand.Started started = parsed("--config", file.toString(), "--worker-threads", "1")
+                .start(ConfigLoader.load(file), Map.of())) {
+            String chosen = Epoll.isAvailable() ? "epoll" : "nio";
+            assertEquals(chosen, started.transport().kind().id());
+            List<String> lines = logged.list.stream().map(ILoggingEvent::getFormattedMessage)
+                    .filter(m -> m.startsWith("transport: ")).toList();
+            assertEquals(List.of("transport: " + chosen
+                    + " (auto: epoll when available, else nio; set transport or --transport to change)"), lines);
+        } finally {
+            logger.detachAppender(logged);
+            logger.setLevel(level);
+        }
     }
 }

@@ -143,6 +143,12 @@ class ConfigValidatorTest {
                 Arguments.of("more worker threads than any machine has cores",
                         j("{'workerThreads':1025,'clusters':[]}"),
                         List.of("workerThreads: 1025 out of range 1..1024")),
+                Arguments.of("an unknown transport",
+                        j("{'transport':'uring','clusters':[]}"),
+                        List.of("transport: unknown transport 'uring', expected one of auto, io_uring, epoll, nio")),
+                Arguments.of("a transport in capitals",
+                        j("{'transport':'EPOLL','clusters':[]}"),
+                        List.of("transport: unknown transport 'EPOLL', expected one of auto, io_uring, epoll, nio")),
                 Arguments.of("admin token shorter than 16 characters",
                         j("{'admin':{'token':'  fifteen-chars--  '},'clusters':[]}"),
                         List.of("admin.token: too short (15 characters); an admin token needs at least 16 characters,"
@@ -175,6 +181,15 @@ class ConfigValidatorTest {
             LoadwiseConfig config = ConfigLoader.parse(j("{'workerThreads':" + threads + ",'clusters':[]}"));
             assertEquals(threads, config.workerThreads());
             assertEquals(List.of(), validator.validate(config));
+        }
+    }
+
+    @Test
+    void everyTransportIsAccepted() throws Exception {
+        for (String transport : List.of("auto", "io_uring", "epoll", "nio")) {
+            LoadwiseConfig config = ConfigLoader.parse(j("{'transport':'" + transport + "','clusters':[]}"));
+            assertEquals(transport, config.transport());
+            assertEquals(List.of(), validator.validate(config), transport);
         }
     }
 

@@ -11,6 +11,7 @@ import io.loadwise.dispatcher.config.ClusterConfig;
 import io.loadwise.dispatcher.config.Mode;
 import io.loadwise.dispatcher.config.NodeConfig;
 import io.loadwise.dispatcher.net.Transport;
+import io.loadwise.dispatcher.net.TransportKind;
 import io.loadwise.policy.PolicyOptions;
 import io.loadwise.policy.PolicyRegistry;
 import java.io.IOException;
@@ -40,6 +41,7 @@ final class ProxyFixture implements AutoCloseable {
     /** Every node's {@code maxConnections}; {@code null}: no limit. */
     Integer nodeMaxConnections;
     int workerThreads = 1;
+    TransportKind transportKind = TransportKind.AUTO;
 
     VirtualCluster cluster;
     Transport transport;
@@ -65,7 +67,7 @@ final class ProxyFixture implements AutoCloseable {
                         n.agentPath(), n.healthCheck(), nodeMaxConnections)).toList())
                 .build();
         cluster = new VirtualCluster(config, POLICIES, System::nanoTime);
-        transport = new Transport(workerThreads);
+        transport = new Transport(workerThreads, transportKind);
         server = new HttpProxyServer(cluster, transport);
         address = server.start();
         return this;

@@ -2,7 +2,13 @@ package io.loadwise.dispatcher.net;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollSocketChannel;
+import io.netty.channel.uring.IoUring;
+import io.netty.channel.uring.IoUringServerSocketChannel;
+import io.netty.channel.uring.IoUringSocketChannel;
 import io.netty.util.concurrent.EventExecutor;
 import org.junit.jupiter.api.Test;
 
@@ -38,5 +44,24 @@ class TransportTest {
     void aNegativeCountIsRefused() {
         assertEquals("workerThreads: -1 is negative",
                 assertThrows(IllegalArgumentException.class, () -> new Transport(-1)).getMessage());
+    }
+
+    @Test
+    void ioUringAskedForRunsOnIoUring() {
+        assumeTrue(IoUring.isAvailable(), () -> "io_uring unavailable here: " + IoUring.unavailabilityCause());
+        try (Transport transport = new Transport(1, TransportKind.IO_URING)) {
+            assertEquals(TransportKind.IO_URING, transport.kind());
+            assertEquals(IoUringServerSocketChannel.class, transport.serverChannelClass());
+            assertEquals(IoUringSocketChannel.class, transport.socketChannelClass());
+        }
+    }
+
+    @Test
+    void epollAskedForRunsOnEpoll() {
+        assumeTrue(Epoll.isAvailable(), () -> "epoll unavailable here: " + Epoll.unavailabilityCause());
+        try (Transport transport = new Transport(1, TransportKind.EPOLL)) {
+            assertEquals(TransportKind.EPOLL, transport.kind());
+            assertEquals(EpollSocketChannel.class, transport.socketChannelClass());
+        }
     }
 }

@@ -63,4 +63,12 @@ class ReloadPlanTest {
         LoadwiseConfig after = new LoadwiseConfig(before.admin(), null, null, null, before.clusters(), null, 2_000);
         assertEquals(List.of("shutdownGraceMs"), ReloadPlan.between(before, after).result(List.of()).restartNeeded());
     }
+
+    @Test
+    void anotherTransportNeedsARestart() {
+        LoadwiseConfig before = Configs.config(tcp("web", ":1", "h:1"));
+        LoadwiseConfig after = new LoadwiseConfig(before.admin(), null, null, null, "io_uring", before.clusters(), null,
+                null);
+        assertEquals(List.of("transport"), ReloadPlan.between(before, after).result(List.of()).restartNeeded());
+    }
 }
