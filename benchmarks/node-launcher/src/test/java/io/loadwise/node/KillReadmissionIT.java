@@ -57,16 +57,8 @@ class KillReadmissionIT {
     }
 
     private NodeLauncher launcher(Path root) throws IOException {
-        Path repo = Path.of(System.getProperty("loadwise.root", "../..")).toAbsolutePath().normalize();
-        Path agentDir = repo.resolve("node-agent/jakarta/target");
-        Path agentJar;
-        try (var files = Files.list(agentDir)) {
-            agentJar = files.filter(p -> p.getFileName().toString().startsWith("loadwise-agent-jakarta-")
-                    && p.getFileName().toString().endsWith(".jar")).findFirst()
-                    .orElseThrow(() -> new IOException("no loadwise-agent-jakarta-*.jar in " + agentDir));
-        }
         return NodeLauncher.builder().classpath(LAUNCHER_JAR.toAbsolutePath().toString()).workRoot(root)
-                .agentJar(agentJar).jvmOption("-XX:TieredStopAtLevel=1").jvmOption("-XX:+UseSerialGC").build();
+                .agentJar(BuiltAgentJar.find()).jvmOption("-XX:TieredStopAtLevel=1").jvmOption("-XX:+UseSerialGC").build();
     }
 
     @Test

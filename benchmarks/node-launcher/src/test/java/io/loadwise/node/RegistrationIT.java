@@ -87,16 +87,8 @@ class RegistrationIT {
 
     private NodeLauncher launcher() throws IOException {
         int admin = dispatcher.controlPlane().port();
-        Path root = Path.of(System.getProperty("loadwise.root", "../..")).toAbsolutePath().normalize();
-        Path agentDir = root.resolve("node-agent/jakarta/target");
-        Path agentJar;
-        try (var files = Files.list(agentDir)) {
-            agentJar = files.filter(p -> p.getFileName().toString().startsWith("loadwise-agent-jakarta-")
-                    && p.getFileName().toString().endsWith(".jar")).findFirst()
-                    .orElseThrow(() -> new IOException("no loadwise-agent-jakarta-*.jar in " + agentDir));
-        }
         return NodeLauncher.builder().classpath(LAUNCHER_JAR.toAbsolutePath().toString()).workRoot(work)
-                .agentJar(agentJar)
+                .agentJar(BuiltAgentJar.find())
                 .jvmOption("-XX:TieredStopAtLevel=1").jvmOption("-XX:+UseSerialGC")
                 .jvmOption("-Dloadwise.agent.register=http://127.0.0.1:" + admin)
                 .jvmOption("-Dloadwise.agent.cluster=trade")

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.loadwise.wire.OrcaLoadReport;
-import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -58,7 +57,7 @@ class TradeNodeQueueMetricsIT {
     void heldWorkersAndWaitingRequestsReachTheAgentFromTheSharedExecutor() throws Exception {
         assertTrue(Files.isRegularFile(LAUNCHER_JAR), "run after package: " + LAUNCHER_JAR.toAbsolutePath());
         NodeLauncher launcher = NodeLauncher.builder().classpath(LAUNCHER_JAR.toAbsolutePath().toString())
-                .workRoot(work).agentJar(agentJar()).jdbcHoldMs(3_000).jdbcMaxWaitMs(30_000)
+                .workRoot(work).agentJar(BuiltAgentJar.find()).jdbcHoldMs(3_000).jdbcMaxWaitMs(30_000)
                 .jvmOption("-XX:TieredStopAtLevel=1").jvmOption("-XX:+UseSerialGC").build();
         database = launcher.startDatabase(0, STARTUP);
         node = launcher.startNode(new NodeSpec("VCN3", 0, new NodeCapacity(256, WORKERS, QUEUE, 10)),
@@ -118,15 +117,5 @@ class TradeNodeQueueMetricsIT {
             Thread.sleep(100); // poll interval, bounded by the deadline
         }
         throw new AssertionError("the agent's metrics never matched; last: " + last);
-    }
-
-    private static Path agentJar() throws IOException {
-        Path repo = Path.of(System.getProperty("loadwise.root", "../..")).toAbsolutePath().normalize();
-        Path agentDir = repo.resolve("node-agent/jakarta/target");
-        try (var files = Files.list(agentDir)) {
-            return files.filter(p -> p.getFileName().toString().startsWith("loadwise-agent-jakarta-")
-                    && p.getFileName().toString().endsWith(".jar")).findFirst()
-                    .orElseThrow(() -> new IOException("no loadwise-agent-jakarta-*.jar in " + agentDir));
-        }
     }
 }
