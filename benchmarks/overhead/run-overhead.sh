@@ -11,6 +11,7 @@
 #   benchmarks/overhead/run-overhead.sh                  # 3 rounds x 10 s, sizes 1k 16k 256k, -c50 and -c200
 #   RUNS=1 DURATION=5s SIZES=1k CONNECTIONS=50 TARGETS="direct haproxy-1t loadwise-l7-1t" benchmarks/overhead/run-overhead.sh
 #   TARGETS="haproxy-1t loadwise-l7-1t loadwise-l7-uring-1t" SIZES=1k CONNECTIONS=50 benchmarks/overhead/run-overhead.sh
+#   TARGETS="haproxy-tcp-1t loadwise-l4-1t loadwise-l4-uring-1t" ...     # the same at layer 4
 #                                                        # epoll (auto) against io_uring (run --transport io_uring)
 #   benchmarks/overhead/run-overhead.sh --only tls-h2    # HTTPS/1.1 and h2 over TLS instead (run-tls-h2.sh)
 #
@@ -33,7 +34,7 @@ DURATION="${DURATION:-10s}"
 WARMUP="${WARMUP:-10s}"
 SIZES="${SIZES:-1k 16k 256k}"
 CONNECTIONS="${CONNECTIONS:-50 200}"
-ALL_TARGETS="direct haproxy-1t haproxy-2t nginx-1w nginx-2w loadwise-l7-1t loadwise-l7-2t loadwise-l7-uring-1t dispatcher-l7-1t haproxy-tcp-1t haproxy-tcp-2t loadwise-l4-1t loadwise-l4-2t"
+ALL_TARGETS="direct haproxy-1t haproxy-2t nginx-1w nginx-2w loadwise-l7-1t loadwise-l7-2t loadwise-l7-uring-1t dispatcher-l7-1t haproxy-tcp-1t haproxy-tcp-2t loadwise-l4-1t loadwise-l4-2t loadwise-l4-uring-1t"
 TARGETS="${TARGETS:-$ALL_TARGETS}"
 IDLE_CONNECTIONS="${IDLE_CONNECTIONS:-10000}"
 JAR="${JAR:-$ROOT/admin-console/target/loadwise.jar}"
@@ -190,6 +191,7 @@ for target in $TARGETS; do
     nginx-*) start_nginx "$target" "$n" ;;
     loadwise-l7-uring-*) start_loadwise "$target" "$JAR" http "$n" io_uring ;; # fails the start without io_uring
     loadwise-l7-*) start_loadwise "$target" "$JAR" http "$n" ;;
+    loadwise-l4-uring-*) start_loadwise "$target" "$JAR" tcp "$n" io_uring ;;
     loadwise-l4-*) start_loadwise "$target" "$JAR" tcp "$n" ;;
     dispatcher-l7-*) start_loadwise "$target" "$DISPATCHER_JAR" http "$n" ;;
     *) echo "unknown target $target (known: $ALL_TARGETS)" >&2; exit 2 ;;

@@ -19,7 +19,7 @@ for r in rows:
     if key not in order:
         order.append(key)
 CANONICAL = ["direct", "haproxy-1t", "haproxy-2t", "nginx-1w", "nginx-2w", "loadwise-l7-1t", "loadwise-l7-2t",
-             "loadwise-l7-uring-1t", "loadwise-l7-uring-2t", "dispatcher-l7-1t", "haproxy-tcp-1t", "haproxy-tcp-2t", "loadwise-l4-1t", "loadwise-l4-2t"]
+             "loadwise-l7-uring-1t", "loadwise-l7-uring-2t", "dispatcher-l7-1t", "haproxy-tcp-1t", "haproxy-tcp-2t", "loadwise-l4-1t", "loadwise-l4-2t", "loadwise-l4-uring-1t", "loadwise-l4-uring-2t"]
 seen = {r["target"] for r in rows}
 targets = [t for t in CANONICAL if t in seen] + sorted(seen - set(CANONICAL))
 # user and sys: the proxy's CPU split into user space and kernel (utime and stime of /proc/<pid>/stat); absent
@@ -85,7 +85,7 @@ with open(os.path.join(out, "README.md"), "w") as f:
             "- The client: `wrk -t1` with 50 or 200 keep-alive connections.\n"
             "- `loadwise-*`: `java -jar admin-console/target/loadwise.jar run --worker-threads N` with a one-node "
             "round-robin cluster, console and metric stores on, JVM options: "
-            f"`{java_opts or 'none (as shipped)'}`. `loadwise-l7-uring-*`: the same with `--transport io_uring` "
+            f"`{java_opts or 'none (as shipped)'}`. `loadwise-l7-uring-*`, `loadwise-l4-uring-*`: the same with `--transport io_uring` "
             "(the others: auto, so epoll). `dispatcher-*`: the same with the dispatcher-only jar.\n"
             "- HAProxy `nbthread N` (`mode http` with keep-alive and `option forwardfor`, or `mode tcp`); NGINX "
             "`worker_processes N` with an upstream keep-alive pool and `X-Forwarded-For`.\n"
