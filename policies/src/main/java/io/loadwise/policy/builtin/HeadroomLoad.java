@@ -23,6 +23,12 @@ final class HeadroomLoad implements NodeLoad {
 
     /** Headroom of a node at load 99.x: it still takes connections, at a hundredth of an idle node's rate. */
     private static final double MIN_HEADROOM = 1;
+    /**
+     * The most one node's sampled headroom may count over another's in jvm-aware: 4 times. A stale sample
+     * that made a node look 100 times freer would send it 100 times its rivals' connections (the herd).
+     * Adaptive bounds it tighter (AdaptiveCost.HEADROOM_SPREAD, 1.5), with its hold-out and slot limit.
+     */
+    static final double SPREAD = 4;
 
     private final double[] headroom;
     /** Per node index: connections it may hold, NaN for no limit. */
@@ -43,9 +49,9 @@ final class HeadroomLoad implements NodeLoad {
             headroom[i] = Math.max(MIN_HEADROOM, JvmAwareLoad.SATURATED - load[i]);
             best = load[i] < JvmAwareLoad.SATURATED ? Math.max(best, headroom[i]) : best;
         }
-        // As adaptive's AdaptiveCost.HEADROOM_SPREAD: one node's headroom counts at most 4 times another's,
-        // so a stale sample moves connections by a bounded factor and the live count decides the rest.
-        double floor = best / AdaptiveCost.HEADROOM_SPREAD;
+        // One node's headroom counts at most SPREAD times another's, so a stale sample moves connections by
+        // a bounded factor and the live count decides the rest.
+        double floor = best / SPREAD;
         for (int i = 0; i < load.length; i++) {
             headroom[i] = Math.max(floor, headroom[i]);
         }

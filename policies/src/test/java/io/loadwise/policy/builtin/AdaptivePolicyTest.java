@@ -53,10 +53,19 @@ class AdaptivePolicyTest {
     @Test
     void inFlightWorkSpreadsInProportionToHeadroom() {
         TestCluster cluster = TestCluster.of(ID, 2);
-        cluster.node('A').sample(load(20)).peakEwma(20); // headroom 0.8
+        cluster.node('A').sample(load(40)).peakEwma(20); // headroom 0.6
         cluster.node('B').sample(load(60)).peakEwma(20); // headroom 0.4
         int[] picks = burst(cluster.picker(), 300, 2);
-        assertEquals(200, picks[0], 3, "2:1 headroom, 2:1 requests in flight");
+        assertEquals(180, picks[0], 3, "3:2 headroom, 3:2 requests in flight");
+    }
+
+    @Test
+    void aNodesHeadroomCountsAtMostOneAndAHalfTimesAnothers() {
+        TestCluster cluster = TestCluster.of(ID, 2);
+        cluster.node('A').sample(load(20)).peakEwma(20); // headroom 0.8
+        cluster.node('B').sample(load(60)).peakEwma(20); // headroom 0.4, counted as 0.8 / 1.5
+        int[] picks = burst(cluster.picker(), 300, 2);
+        assertEquals(180, picks[0], 3, "2:1 headroom, but at most 3:2 requests in flight (HEADROOM_SPREAD)");
     }
 
     @Test
@@ -219,12 +228,12 @@ class AdaptivePolicyTest {
     void anAgeingSampleFadesToTheAverageSoThePolicyBecomesLeastRequests() {
         TestCluster cluster = TestCluster.of(ID, 2);
         cluster.node('A').sample(load(60)).peakEwma(20); // headroom 0.4
-        cluster.node('B').sample(load(0)).peakEwma(20); // headroom 1.0; average 0.7
+        cluster.node('B').sample(load(40)).peakEwma(20); // headroom 0.6; average 0.5
         AdaptivePicker picker = (AdaptivePicker) cluster.picker();
         AdaptiveCost cost = costOf(cluster, picker);
         assertEquals(0.4, cost.headroom(0, SECOND), 1e-9, "fresh until agentFadeStartMs (1 s)");
-        assertEquals(0.55, cost.headroom(0, 2 * SECOND), 1e-9, "half way to the average at 2 s");
-        assertEquals(0.7, cost.headroom(0, 3 * SECOND), 1e-9, "the average from agentFadeEndMs (3 s)");
+        assertEquals(0.45, cost.headroom(0, 2 * SECOND), 1e-9, "half way to the average at 2 s");
+        assertEquals(0.5, cost.headroom(0, 3 * SECOND), 1e-9, "the average from agentFadeEndMs (3 s)");
         cluster.clock.set(3 * SECOND);
         int[] picks = burst(picker, 100, 2);
         assertEquals(50, picks[0], 1, "equal headroom and latency: least requests");
@@ -234,11 +243,11 @@ class AdaptivePolicyTest {
     void aRebuildKeepsASampleItsAgeAndANewSampleIsFresh() {
         TestCluster cluster = TestCluster.of(ID, 2);
         cluster.node('A').sample(load(60));
-        cluster.node('B').sample(load(0));
+        cluster.node('B').sample(load(40));
         Picker first = cluster.picker();
         cluster.clock.set(3 * SECOND);
         AdaptivePicker same = (AdaptivePicker) cluster.rebuild(first);
-        assertEquals(0.7, costOf(cluster, same).headroom(0, 3 * SECOND), 1e-9, "still the sample seen at 0");
+        assertEquals(0.5, costOf(cluster, same).headroom(0, 3 * SECOND), 1e-9, "still the sample seen at 0");
         cluster.node('A').sample(load(60));
         AdaptivePicker renewed = (AdaptivePicker) cluster.rebuild(same);
         assertEquals(0.4, costOf(cluster, renewed).headroom(0, 3 * SECOND), 1e-9);
