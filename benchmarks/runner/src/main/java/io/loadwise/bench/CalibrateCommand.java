@@ -215,10 +215,21 @@ final class CalibrateCommand implements BenchCommand {
         return Calibration.of(now.written(), trials);
     }
 
+    /**
+     * Where VCN3 logs in a cell's work folder: an embedded Tomcat node's own log, or a GlassFish domain's
+     * server.log (the provisioners' layouts).
+     */
+    static final List<String> VCN3_LOGS = List.of("nodes/VCN3/node.log", "nodes/domains/VCN3/logs/server.log");
+
     /** Whether VCN3's log in a cell's work folder holds an OutOfMemoryError (the cell's last run). */
-    private static boolean outOfMemory(Path cellWork) throws IOException {
-        Path log = cellWork.resolve("nodes/VCN3/node.log");
-        return Files.exists(log) && Files.readString(log, StandardCharsets.UTF_8).contains("OutOfMemoryError");
+    static boolean outOfMemory(Path cellWork) throws IOException {
+        for (String name : VCN3_LOGS) {
+            Path log = cellWork.resolve(name);
+            if (Files.exists(log) && Files.readString(log, StandardCharsets.UTF_8).contains("OutOfMemoryError")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String line(String value, String scenario, String row, CellResult r, Path cellWork)
