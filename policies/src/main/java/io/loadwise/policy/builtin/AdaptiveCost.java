@@ -202,7 +202,8 @@ final class AdaptiveCost {
      * the work it may hold ({@link #limit}).
      *
      * <p>A saturated node (queue or heap over its threshold, the seed's JPR-02 exclusion) may hold the
-     * work it had when sampled: while it still has that much, one more request would find it as full,
+     * work it had when sampled (when its heap crossed the threshold, if the heap alone is over it:
+     * {@link AdaptiveMemory#heapOnly}): while it still has that much, one more request would find it as full,
      * so it gets none; once some of it has finished it takes work again up to that level, and no further
      * until a fresh sample says it has room. Excluding it for the sample's whole life instead drove every
      * new request onto the nodes that looked unsaturated, which then refused (simulated at 60 clients:

@@ -40,11 +40,27 @@ final class AdaptiveMemory {
      * Per node whose sample says saturated: the work in flight it may hold, {@link AdaptiveCost#excluded}.
      * Estimated as the smaller of the live count at the build that first saw the sample and at the build
      * before: the sample was taken between those two builds (it arrives up to a poll period late), and
-     * the smaller count errs towards less work.
+     * the smaller count errs towards less work. A node saturated by its heap alone keeps the count of the
+     * first such sample ({@link #heapOnly}).
      */
     final int[] activeAtSample;
     /** Per node: whether its sample says saturated (load 100). */
     final boolean[] saturated;
+    /**
+     * Per node: saturated by its heap alone (heap over its threshold, queue not). Such a node's
+     * {@link #activeAtSample} is the work it had when its heap first crossed the threshold, kept while
+     * every later sample says the same, instead of being read again at each sample.
+     *
+     * <p>Why: a queue answers within a sample to the work a node is given, so re-reading a held node's
+     * work at each sample lets it drain and return. Used heap does not: it holds garbage until the old
+     * generation is collected, so it stays over the threshold while the node is held, and each re-read
+     * found the lower work the hold itself had left, a ratchet. On GlassFish nodes (calibrated sweep,
+     * combined, 320 MB) VCN3's heap read 83-95 % from the seventh second on whether it was given 3 or 8
+     * connections a second; under the 2:2:1 control it served 8 a second at that reading without a
+     * failure. Re-read, adaptive's hold took VCN3 down to 0-3 new connections a second, the two big nodes
+     * took the rest and overflowed their queues: 276 failures (502, VCN1 184, VCN2 92), none on VCN3.
+     */
+    final boolean[] heapOnly;
     /** Per node: its live work in flight at this build. */
     final int[] activeAtBuild;
     final boolean[] usable;
@@ -70,6 +86,7 @@ final class AdaptiveMemory {
         activeAtSample = new int[size];
         activeAtBuild = new int[size];
         saturated = new boolean[size];
+        heapOnly = new boolean[size];
         usable = new boolean[size];
         rampStartNanos = new long[size];
     }
@@ -89,7 +106,8 @@ final class AdaptiveMemory {
             int active = node.activeConnections();
             memory.activeAtBuild[i] = active;
             memory.saturated[i] = load.load(memory.samples[i]) >= JvmAwareLoad.SATURATED;
-            if (sameSample) {
+            memory.heapOnly[i] = load.heapOver(memory.samples[i]) && !load.queueOver(memory.samples[i]);
+            if (sameSample || memory.heapOnly[i] && before >= 0 && previous.heapOnly[before]) {
                 memory.activeAtSample[i] = previous.activeAtSample[before];
             } else if (before < 0) {
                 memory.activeAtSample[i] = active;

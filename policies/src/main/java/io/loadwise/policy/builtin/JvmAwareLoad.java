@@ -62,12 +62,20 @@ record JvmAwareLoad(double queueThreshold, double heapThreshold) {
         if (reported == 0) {
             return Double.NaN;
         }
-        // NaN > x is false, so an unreported metric never trips its threshold.
-        if (sample.value(PolicyMetric.AMX_CONNS_Q_USED) > queueThreshold
-                || sample.value(PolicyMetric.JVM_HEAP_USED) > heapThreshold) {
+        if (queueOver(sample) || heapOver(sample)) {
             return SATURATED;
         }
         return Math.min(SATURATED, sum / reported);
+    }
+
+    /** Whether the sample's request queue is over {@code queueThreshold} (an unreported metric never is: NaN &gt; x is false). */
+    boolean queueOver(AgentSample sample) {
+        return sample != null && sample.value(PolicyMetric.AMX_CONNS_Q_USED) > queueThreshold;
+    }
+
+    /** Whether the sample's heap is over {@code heapThreshold} (never for an unreported metric). */
+    boolean heapOver(AgentSample sample) {
+        return sample != null && sample.value(PolicyMetric.JVM_HEAP_USED) > heapThreshold;
     }
 
     /** {@link #load} of every node of the snapshot, in snapshot order: computed once per picker rebuild. */
