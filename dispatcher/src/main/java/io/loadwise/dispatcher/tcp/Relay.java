@@ -8,6 +8,7 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
+import io.netty.channel.socket.ChannelInputShutdownReadComplete;
 import io.netty.channel.socket.DuplexChannel;
 import io.netty.util.ReferenceCountUtil;
 import java.util.function.IntConsumer;
@@ -32,6 +33,8 @@ final class Relay extends ChannelInboundHandlerAdapter {
     private Channel self;
     private ChannelFuture lastWrite;
     private ChannelFutureListener readNext;
+    /** Every byte before the peer's FIN has been read ({@link ChannelInputShutdownReadComplete}). */
+    private boolean inputDrained;
 
     /** @param byteCounter told the size of every buffer forwarded */
     Relay(Channel peer, IntConsumer byteCounter) {
@@ -44,7 +47,9 @@ final class Relay extends ChannelInboundHandlerAdapter {
         self = ctx.channel();
         readNext = future -> {
             if (future.isSuccess()) {
-                self.read();
+                if (!inputDrained) {
+                    self.read();
+                }
             } else {
                 log.debug("{}: write to {} failed: {}", self, peer, future.cause().toString());
                 closeBoth();
@@ -72,14 +77,19 @@ final class Relay extends ChannelInboundHandlerAdapter {
         if (written != null) {
             peer.flush();
             written.addListener(readNext);
-        } else if (ctx.channel().isActive() && !inputShutdown(ctx.channel())) {
+        } else if (ctx.channel().isActive() && !inputDrained) {
             ctx.read();
         }
     }
 
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
-        if (evt == ChannelInputShutdownEvent.INSTANCE) {
+        // The FIN is seen before the bytes ahead of it are read when nothing asked to read (Netty 4.2's
+        // epoll, AUTO_READ off): read on until the transport says the input is drained, then end the peer's.
+        if (evt == ChannelInputShutdownEvent.INSTANCE && !inputDrained) {
+            ctx.read();
+        } else if (evt == ChannelInputShutdownReadComplete.INSTANCE && !inputDrained) {
+            inputDrained = true;
             propagateEndOfInput();
         }
         ctx.fireUserEventTriggered(evt);
@@ -121,9 +131,5 @@ final class Relay extends ChannelInboundHandlerAdapter {
     private void closeBoth() {
         self.close();
         peer.close();
-    }
-
-    private static boolean inputShutdown(Channel channel) {
-        return channel instanceof DuplexChannel duplex && duplex.isInputShutdown();
     }
 }

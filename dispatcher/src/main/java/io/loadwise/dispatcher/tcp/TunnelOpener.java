@@ -11,6 +11,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
+import io.netty.channel.socket.ChannelInputShutdownReadComplete;
 import io.netty.util.ReferenceCountUtil;
 import java.util.ArrayList;
 import java.util.List;
@@ -104,14 +105,17 @@ final class TunnelOpener extends ChannelInboundHandlerAdapter {
         ctx.fireChannelReadComplete();
         if (earlyEndOfInput) {
             ctx.fireUserEventTriggered(ChannelInputShutdownEvent.INSTANCE);
+            ctx.fireUserEventTriggered(ChannelInputShutdownReadComplete.INSTANCE);
         }
         ctx.pipeline().remove(this);
     }
 
     /**
-     * AUTO_READ is off, yet epoll reads a socket whose peer already half-closed (EPOLLRDHUP) so that no
-     * data is missed. What a client sends before its FIN is therefore kept until the tunnel opens; it is
-     * bounded by the socket's receive buffer since the client cannot send after its FIN.
+     * AUTO_READ is off, but a client that half-closes before the tunnel opens is read to its end: Netty 4.2
+     * reports the FIN ({@code ChannelInputShutdownEvent}) before it has read the bytes ahead of it unless
+     * asked to read, so the event asks, and the input is over at {@code ChannelInputShutdownReadComplete}.
+     * What a client sends before its FIN is kept until the tunnel opens; it is bounded by the socket's
+     * receive buffer since the client cannot send after its FIN.
      */
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
@@ -121,6 +125,10 @@ final class TunnelOpener extends ChannelInboundHandlerAdapter {
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
         if (evt == ChannelInputShutdownEvent.INSTANCE) {
+            ctx.read(); // drain what came before the FIN (bounded by the receive buffer)
+            return;
+        }
+        if (evt == ChannelInputShutdownReadComplete.INSTANCE) {
             earlyEndOfInput = true;
             return;
         }
