@@ -83,7 +83,7 @@ class IoUringProxyTest {
 
     /**
      * Many client connections and a pool of two node connections on one event loop: several channels of one loop
-     * write in the same turn (Netty 4.2.7 asserts otherwise under -ea, netty/netty#16705; see the root pom).
+     * write in the same turn (Netty 4.2.7 failed a misplaced assert there under -ea, netty/netty#16705; 4.2.18 does not).
      */
     @Test
     void concurrentClientsShareThePooledNodeConnections() throws Exception {
