@@ -46,13 +46,11 @@ final class Relay extends ChannelInboundHandlerAdapter {
     public void handlerAdded(ChannelHandlerContext ctx) {
         self = ctx.channel();
         readNext = future -> {
-            if (future.isSuccess()) {
-                if (!inputDrained) {
-                    self.read();
-                }
-            } else {
+            if (!future.isSuccess()) {
                 log.debug("{}: write to {} failed: {}", self, peer, future.cause().toString());
                 closeBoth();
+            } else if (!inputDrained) {
+                self.read();
             }
         };
     }

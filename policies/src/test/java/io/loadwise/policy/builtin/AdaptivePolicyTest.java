@@ -180,6 +180,16 @@ class AdaptivePolicyTest {
         assertTrue(picker.pick(null) != null);
     }
 
+    /** A new sample (so a rebuild sees a new one) with the request queue {@code percent} used. */
+    private static AgentSample queueUsed(double percent) {
+        return TestNode.metricsSample("OS_CPU_USED%", 10, "AMX_CONNS_Q_USED%", percent);
+    }
+
+    /** A new sample with the heap {@code percent} used. */
+    private static AgentSample heapUsed(double percent) {
+        return TestNode.metricsSample("OS_CPU_USED%", 10, "JVM_HEAP_USED%", percent);
+    }
+
     /**
      * Used heap does not fall when a node is given less (it holds garbage until an old collection), so a
      * node held for its heap keeps the work it had when the heap crossed the threshold; a queue does fall,
@@ -190,17 +200,17 @@ class AdaptivePolicyTest {
     void aNodeHeldForItsHeapKeepsTheWorkItHadWhenItCrossedButOneHeldForItsQueueIsReadAgain() {
         TestCluster cluster = TestCluster.of(ID, 3);
         cluster.node('A').sample(load(30)).active(10);
-        cluster.node('B').metrics("OS_CPU_USED%", 10, "AMX_CONNS_Q_USED%", 80).active(8); // queue over 75
-        cluster.node('C').metrics("OS_CPU_USED%", 10, "JVM_HEAP_USED%", 90).active(8); // heap over 85
+        cluster.node('B').sample(queueUsed(80)).active(8); // queue over 75
+        cluster.node('C').sample(heapUsed(90)).active(8); // heap over 85
         Picker picker = cluster.picker();
         // a second later both have fewer requests in flight; new samples say the same
         cluster.clock.set(SECOND);
-        cluster.node('B').active(3).metrics("OS_CPU_USED%", 10, "AMX_CONNS_Q_USED%", 80);
-        cluster.node('C').active(3).metrics("OS_CPU_USED%", 10, "JVM_HEAP_USED%", 90);
+        cluster.node('B').active(3).sample(queueUsed(80));
+        cluster.node('C').active(3).sample(heapUsed(90));
         picker = cluster.rebuild(picker);
         cluster.clock.set(2 * SECOND);
-        cluster.node('B').metrics("OS_CPU_USED%", 10, "AMX_CONNS_Q_USED%", 80);
-        cluster.node('C').metrics("OS_CPU_USED%", 10, "JVM_HEAP_USED%", 90);
+        cluster.node('B').sample(queueUsed(80));
+        cluster.node('C').sample(heapUsed(90));
         picker = cluster.rebuild(picker);
         cluster.node('A').active(100); // A costs far more than B and C now: only their holds limit them
         int[] picks = burst(picker, 20, 3);
@@ -209,10 +219,10 @@ class AdaptivePolicyTest {
         assertEquals(15, picks[0]);
         // C's heap falls under the threshold, then crosses again with 4 in flight: the new crossing counts
         cluster.clock.set(3 * SECOND);
-        cluster.node('C').active(4).metrics("OS_CPU_USED%", 10, "JVM_HEAP_USED%", 60);
+        cluster.node('C').active(4).sample(heapUsed(60));
         picker = cluster.rebuild(picker);
         cluster.clock.set(4 * SECOND);
-        cluster.node('C').metrics("OS_CPU_USED%", 10, "JVM_HEAP_USED%", 90);
+        cluster.node('C').sample(heapUsed(90));
         picker = cluster.rebuild(picker);
         cluster.node('C').active(2);
         cluster.node('A').active(1000);
