@@ -31,6 +31,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -45,6 +46,7 @@ import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebDriverException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -119,11 +121,26 @@ class ConsoleBrowserTest {
         Files.write(SCREENSHOTS.resolve(name + ".png"), png);
     }
 
-    /** The visible text of an element; retried if the page reloads itself meanwhile (the overview does). */
+    /**
+     * The visible text of an element; retried if the page reloads itself meanwhile (the overview does). Chrome
+     * reports an element of a document being replaced either as stale or as "Node with given id does not belong
+     * to the document" (a plain WebDriverException), so both are retried until the wait's deadline.
+     */
     private static String text(String css) {
-        return wait.ignoring(StaleElementReferenceException.class).until(d -> {
+        return textWhen(css, t -> true);
+    }
+
+    /** The visible text of an element once it satisfies {@code accept}: for a page still navigating after a click. */
+    private static String textWhen(String css, Predicate<String> accept) {
+        // A wait of its own: ignoring() changes the wait it is called on, and the shared one should not hide errors.
+        WebDriverWait retrying = new WebDriverWait(browser, Duration.ofSeconds(15));
+        return retrying.ignoring(StaleElementReferenceException.class).ignoring(WebDriverException.class).until(d -> {
             WebElement element = d.findElement(By.cssSelector(css));
-            return element.isDisplayed() ? element.getText() : null;
+            if (!element.isDisplayed()) {
+                return null;
+            }
+            String text = element.getText();
+            return accept.test(text) ? text : null;
         });
     }
 
@@ -598,7 +615,8 @@ class ConsoleBrowserTest {
         js.executeScript("const f = document.querySelector('#config-shop form[action=\"/clusters/policy\"]');"
                 + "f.querySelector('input[name=_csrf]').remove(); f.querySelector('select').value = 'random';");
         browser.findElement(By.cssSelector("#config-shop button.switch-policy")).click();
-        assertTrue(text("h1").contains("403"), text("h1"));
+        // The click navigates: wait for the refusal page rather than read the form page's heading.
+        assertTrue(textWhen("h1", t -> t.contains("403")).contains("403"));
         assertEquals("least-connections", fixture.dispatcher.cluster("shop").policy().id(), "nothing changed");
         screenshot("csrf-rejected");
     }
