@@ -22,6 +22,12 @@ public record NodeLoad(double heapPercent, double threadsPercent, double jdbcPer
                 value(metrics, SeedMetric.AMX_CONNS_Q_THRBSY_PCT), value(metrics, SeedMetric.AMX_JDBC_ACTC_PCT));
     }
 
+    /** The queue use in percent from the same answer, NaN while unknown: kept out of the peak figures. */
+    static double queuePercent(JsonNode nodeMetrics) {
+        JsonNode metrics = nodeMetrics.path("sample").path("metrics");
+        return metrics.isObject() ? value(metrics, SeedMetric.AMX_CONNS_Q_USED_PCT) : Double.NaN;
+    }
+
     /** Per resource, the larger of the two (NaN only when both are). */
     public NodeLoad max(NodeLoad other) {
         return new NodeLoad(max(heapPercent, other.heapPercent), max(threadsPercent, other.threadsPercent),

@@ -17,13 +17,23 @@ import java.util.concurrent.TimeUnit;
 /**
  * Polls the dispatcher's stats once a second while a cell runs: its last-second Table 2 figures,
  * each node's total selections (the per-node selection traces of seed figures 51-63) and, for HTTP
- * rows, each node's heap, worker-thread and JDBC use from its agent (does VCN3 really run out?).
+ * rows, each node's heap, worker-thread and JDBC use from its agent (does VCN3 really run out?), and
+ * per node its last second's connections, failures and queue use: what a herd looks like from the policy's
+ * side (which node was full, which one failed, when the others got its work).
  */
 public final class StatsTrace implements AutoCloseable {
 
     /** One second of the trace. */
     public record Point(long epochMillis, double throughput, double failed, double activeConnections,
-            Map<String, Long> selections, Map<String, NodeLoad> load) {
+            Map<String, Long> selections, Map<String, NodeLoad> load, Map<String, NodeSecond> detail) {
+    }
+
+    /**
+     * One node's last second as the dispatcher counted it (mean active connections, failed requests) and
+     * its agent's queue use in percent (NaN when unknown).
+     */
+    public record NodeSecond(double activeConnections, double failed, double queuePercent) {
+        static final NodeSecond UNKNOWN = new NodeSecond(Double.NaN, Double.NaN, Double.NaN);
     }
 
     private final AdminClient admin;
@@ -55,14 +65,20 @@ public final class StatsTrace implements AutoCloseable {
             JsonNode last = stats.path("lastSecond");
             Map<String, Long> selections = new LinkedHashMap<>();
             Map<String, NodeLoad> load = new LinkedHashMap<>();
+            Map<String, NodeSecond> detail = new LinkedHashMap<>();
             for (JsonNode node : stats.path("nodes")) {
                 String name = node.path("name").asText();
                 selections.put(name, node.path("selections").asLong());
-                load.put(name, agents ? NodeLoad.of(admin.nodeMetrics(DispatcherProcess.CLUSTER, name)) : NodeLoad.UNKNOWN);
+                JsonNode metrics = agents ? admin.nodeMetrics(DispatcherProcess.CLUSTER, name) : null;
+                load.put(name, metrics == null ? NodeLoad.UNKNOWN : NodeLoad.of(metrics));
+                JsonNode second = node.path("lastSecond");
+                detail.put(name, new NodeSecond(number(second.path("TD_AVE_CONNS_ACT")),
+                        number(second.path("TD_AVE_FAIL_RQSTS")),
+                        metrics == null ? Double.NaN : NodeLoad.queuePercent(metrics)));
             }
             Point point = new Point(System.currentTimeMillis(), last.path("TD_AVE_THROUGHPUT").asDouble(),
                     last.path("TD_AVE_FAIL_RQSTS").asDouble(), last.path("TD_AVE_CONNS_ACT").asDouble(), selections,
-                    load);
+                    load, detail);
             synchronized (points) {
                 points.add(point);
             }
@@ -96,8 +112,9 @@ public final class StatsTrace implements AutoCloseable {
 
     /**
      * Writes {@code epochMillis,throughput,failed,activeConnections,<node>...,<node> heap%,<node> threads%,
-     * <node> jdbc%...}: node columns are selections per second, then each node's agent figures (empty when
-     * unknown).
+     * <node> jdbc%...,<node> active,<node> failed,<node> queue%...}: node columns are selections per second,
+     * then each node's agent figures, then its last second at the dispatcher and its queue use (empty when
+     * unknown). The last three come after the older columns, so readers of those still find them in place.
      */
     public void write(Path csv) throws IOException {
         List<Point> all = points();
@@ -106,6 +123,8 @@ public final class StatsTrace implements AutoCloseable {
         names.forEach(n -> text.append(',').append(n));
         names.forEach(n -> text.append(',').append(n).append(" heap%,").append(n).append(" threads%,").append(n)
                 .append(" jdbc%"));
+        names.forEach(n -> text.append(',').append(n).append(" active,").append(n).append(" failed,").append(n)
+                .append(" queue%"));
         text.append('\n');
         for (int i = 0; i < all.size(); i++) {
             Point p = all.get(i);
@@ -120,6 +139,11 @@ public final class StatsTrace implements AutoCloseable {
                 text.append(',').append(percent(load.heapPercent())).append(',').append(percent(load.threadsPercent()))
                         .append(',').append(percent(load.jdbcPercent()));
             }
+            for (String name : names) {
+                NodeSecond second = p.detail().getOrDefault(name, NodeSecond.UNKNOWN);
+                text.append(',').append(percent(second.activeConnections())).append(',')
+                        .append(percent(second.failed())).append(',').append(percent(second.queuePercent()));
+            }
             text.append('\n');
         }
         Files.writeString(csv, text, StandardCharsets.UTF_8);
@@ -127,6 +151,10 @@ public final class StatsTrace implements AutoCloseable {
 
     private static String percent(double value) {
         return Double.isNaN(value) ? "" : String.format(Locale.ROOT, "%.1f", value);
+    }
+
+    private static double number(JsonNode value) {
+        return value.isNumber() ? value.asDouble() : Double.NaN;
     }
 
     @Override
