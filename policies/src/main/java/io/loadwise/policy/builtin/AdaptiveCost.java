@@ -82,7 +82,10 @@ final class AdaptiveCost {
     private final ClusterSnapshot nodes;
     private final AdaptiveSettings settings;
     private final AdaptiveMemory memory;
-    /** Per node: 1 - load/100 from the sample at build time, at least {@link #MIN_HEADROOM}; NaN when unknown. */
+    /**
+     * Per node: 1 - load/100 from its load smoothed over its samples ({@link AdaptiveMemory#smoothedLoad}),
+     * at least {@link #MIN_HEADROOM}; NaN when unknown.
+     */
     private final double[] headroom;
     private final boolean[] saturated;
     /**
@@ -112,13 +115,13 @@ final class AdaptiveCost {
         int known = 0;
         double best = MIN_HEADROOM;
         for (int i = 0; i < n; i++) {
-            double load = settings.load().load(memory.samples[i]);
+            double load = memory.smoothedLoad[i];
             saturated[i] = memory.saturated[i];
             double active = memory.activeAtSample[i];
             double estimate = slotEstimate(memory.samples[i], active);
             limit[i] = limit(saturated[i], active, estimate);
             slots[i] = Double.isNaN(estimate) ? limit[i] : estimate;
-            headroom[i] = Double.isNaN(load) ? Double.NaN
+            headroom[i] = Double.isNaN(load) ? Double.NaN : saturated[i] ? MIN_HEADROOM // its raw sample decides
                     : Math.max(MIN_HEADROOM, (JvmAwareLoad.SATURATED - load) / JvmAwareLoad.SATURATED);
             if (!Double.isNaN(load) && !saturated[i]) {
                 sum += headroom[i];

@@ -69,6 +69,35 @@ class AdaptivePolicyTest {
     }
 
     @Test
+    void sampleNoiseBetweenEqualNodesIsSmoothedAwayButASustainedLoadShowsWithinSeconds() {
+        TestCluster cluster = TestCluster.of(ID, 2);
+        Picker picker = cluster.picker();
+        long step = SECOND / 10; // the agents' fast sample
+        for (int sample = 0; sample < 60; sample++) {
+            // two equal nodes whose samples disagree in turn (a queue metric that counts socket events)
+            boolean even = sample % 2 == 0;
+            cluster.clock.set(sample * step);
+            cluster.node('A').sample(load(even ? 20 : 60)).active(0).peakEwma(20);
+            cluster.node('B').sample(load(even ? 60 : 20)).active(0).peakEwma(20);
+            picker = cluster.rebuild(picker);
+            int[] picks = burst(picker, 100, 2);
+            if (sample >= 40) { // the first samples count as they are; 4 s later their difference is gone
+                assertTrue(picks[0] >= 47 && picks[0] <= 53, "sample " + sample + ": A took " + picks[0]
+                        + " of 100 (raw samples: 60 or 40, by the headroom of the moment)");
+            }
+        }
+        for (int sample = 60; sample < 90; sample++) { // A's load rises to 60 and stays
+            cluster.clock.set(sample * step);
+            cluster.node('A').sample(load(60));
+            cluster.node('B').sample(load(50)); // headroom 0.5: A's floor (HEADROOM_SPREAD) is 0.33
+            picker = cluster.rebuild(picker);
+        }
+        AdaptiveCost cost = costOf(cluster, (AdaptivePicker) picker);
+        assertEquals(1 - (60 - 20 * Math.exp(-3)) / 100, cost.headroom(0, 89 * step), 0.01,
+                "3 s later A's headroom is within 1 % of 0.4");
+    }
+
+    @Test
     void latencyOnlyBreaksTiesSoInFlightWorkDecides() {
         TestCluster cluster = TestCluster.of(ID, 2);
         cluster.node('A').sample(load(30)).peakEwma(10);
