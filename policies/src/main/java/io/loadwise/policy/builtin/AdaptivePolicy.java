@@ -23,7 +23,8 @@ import java.util.Set;
  *       the agent does not show, such as a small JDBC pool;</li>
  *   <li>{@code latency}: the node's peak-EWMA response time ({@link io.loadwise.policy.PeakEwma}), at
  *       least a quarter of the rival's; it decides only between equal costs ({@link AdaptiveCost#cheaper});</li>
- *   <li>{@code headroom}: {@code 1 - load/100} with jvm-aware's load (Equation 2, six agent metrics), at
+ *   <li>{@code headroom}: {@code 1 - load/100} with jvm-aware's load (Equation 2, six agent metrics)
+ *       smoothed over the node's samples (τ 1 s, {@link AdaptiveMemory#LOAD_TAU_NANOS}), at
  *       least a quarter of the best unsaturated node's; as the sample ages it fades to the cluster's
  *       average, so without fresh samples the policy is least requests;</li>
  *   <li>{@code ramp}: slow start for a node that joins or comes back;</li>
