@@ -29,8 +29,8 @@ public final class StatsTrace implements AutoCloseable {
     }
 
     /**
-     * One node's last second as the dispatcher counted it (mean active connections, failed requests) and
-     * its agent's queue use in percent (NaN when unknown).
+     * One node at a poll as the dispatcher counted it (connections open now, requests failed in the last
+     * second) and its agent's queue use in percent (NaN when unknown).
      */
     public record NodeSecond(double activeConnections, double failed, double queuePercent) {
         static final NodeSecond UNKNOWN = new NodeSecond(Double.NaN, Double.NaN, Double.NaN);
@@ -72,7 +72,7 @@ public final class StatsTrace implements AutoCloseable {
                 JsonNode metrics = agents ? admin.nodeMetrics(DispatcherProcess.CLUSTER, name) : null;
                 load.put(name, metrics == null ? NodeLoad.UNKNOWN : NodeLoad.of(metrics));
                 JsonNode second = node.path("lastSecond");
-                detail.put(name, new NodeSecond(number(second.path("TD_AVE_CONNS_ACT")),
+                detail.put(name, new NodeSecond(number(node.path("totals").path("activeConnections")),
                         number(second.path("TD_AVE_FAIL_RQSTS")),
                         metrics == null ? Double.NaN : NodeLoad.queuePercent(metrics)));
             }
@@ -113,7 +113,8 @@ public final class StatsTrace implements AutoCloseable {
     /**
      * Writes {@code epochMillis,throughput,failed,activeConnections,<node>...,<node> heap%,<node> threads%,
      * <node> jdbc%...,<node> active,<node> failed,<node> queue%...}: node columns are selections per second,
-     * then each node's agent figures, then its last second at the dispatcher and its queue use (empty when
+     * then each node's agent figures, then its open connections and last second's failures at the dispatcher and
+     * its queue use (empty when
      * unknown). The last three come after the older columns, so readers of those still find them in place.
      */
     public void write(Path csv) throws IOException {
