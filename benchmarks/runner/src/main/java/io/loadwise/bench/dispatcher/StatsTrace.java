@@ -114,11 +114,15 @@ public final class StatsTrace implements AutoCloseable {
      * Writes {@code epochMillis,throughput,failed,activeConnections,<node>...,<node> heap%,<node> threads%,
      * <node> jdbc%...,<node> active,<node> failed,<node> queue%...}: node columns are selections per second,
      * then each node's agent figures, then its open connections and last second's failures at the dispatcher and
-     * its queue use (empty when
-     * unknown). The last three come after the older columns, so readers of those still find them in place.
+     * its queue use (empty when unknown). The last three come after the older columns, so readers of those still
+     * find them in place.
      */
     public void write(Path csv) throws IOException {
-        List<Point> all = points();
+        write(points(), csv);
+    }
+
+    /** Writes {@code all} as {@link #write(Path)} describes. */
+    static void write(List<Point> all, Path csv) throws IOException {
         StringBuilder text = new StringBuilder("epochMillis,throughput,failed,activeConnections");
         List<String> names = all.isEmpty() ? List.of() : List.copyOf(all.get(all.size() - 1).selections().keySet());
         names.forEach(n -> text.append(',').append(n));
