@@ -16,6 +16,7 @@
 #   benchmarks/overhead/run-overhead.sh --only tls-h2    # HTTPS/1.1 and h2 over TLS instead (run-tls-h2.sh)
 #
 # Environment: RUNS, DURATION, WARMUP, SIZES, CONNECTIONS, TARGETS, IDLE_CONNECTIONS (0 skips the idle test),
+# IDLE_SETTLE (seconds the idle connections are held before RSS is read again; default 45),
 # OUT (results folder), JAR (the loadwise.jar to measure), LOADWISE_JAVA_OPTS (JVM options for Loadwise;
 # empty by default: what ships).
 set -euo pipefail
@@ -37,6 +38,7 @@ CONNECTIONS="${CONNECTIONS:-50 200}"
 ALL_TARGETS="direct haproxy-1t haproxy-2t nginx-1w nginx-2w loadwise-l7-1t loadwise-l7-2t loadwise-l7-uring-1t dispatcher-l7-1t haproxy-tcp-1t haproxy-tcp-2t loadwise-l4-1t loadwise-l4-2t loadwise-l4-uring-1t"
 TARGETS="${TARGETS:-$ALL_TARGETS}"
 IDLE_CONNECTIONS="${IDLE_CONNECTIONS:-10000}"
+IDLE_SETTLE="${IDLE_SETTLE:-45}" # seconds the idle connections are held before the second RSS reading
 JAR="${JAR:-$ROOT/admin-console/target/loadwise.jar}"
 DISPATCHER_JAR="${DISPATCHER_JAR:-$ROOT/dispatcher/target/loadwise-dispatcher.jar}"
 LOADWISE_JAVA_OPTS="${LOADWISE_JAVA_OPTS:-}"
@@ -281,7 +283,7 @@ LOAD_AFTER="$(cut -d' ' -f1-3 /proc/loadavg)"
 
 # --- idle keep-alive connections: RSS held per connection ------------------------------------------------
 IDLE="$OUT/idle.csv"
-echo "target,connections,rss_before_mb,rss_after_mb,kb_per_connection" > "$IDLE"
+echo "target,connections,rss_before_mb,rss_after_mb,kb_per_connection,rss_settled_mb" > "$IDLE"
 rss_kb() { awk '/^VmRSS/ { print $2 }' "/proc/$1/status"; }
 if [ "$IDLE_CONNECTIONS" -gt 0 ]; then
   # a fresh Loadwise too: the measured ones carry a heap grown by the benchmark's traffic
@@ -300,10 +302,14 @@ if [ "$IDLE_CONNECTIONS" -gt 0 ]; then
     [ -f "$WORK/idle-$target.ready" ] || { echo "the idle connections to $target did not open" >&2; kill $holder; exit 1; }
     sleep 2 # let the proxy settle (pool trims, GC) before reading its RSS
     after="$(rss_kb "${PID[$target]}")"
+    echo "  idle: $target holds $count keep-alive connections in $((after / 1024)) MB RSS (was $((before / 1024)) MB);" \
+        "reading again after ${IDLE_SETTLE}s of holding them"
+    sleep "$IDLE_SETTLE" # a proxy holds idle connections for minutes: what does it keep once it is quiet?
+    settled="$(rss_kb "${PID[$target]}")"
     kill "$holder"; wait "$holder" 2>/dev/null || true
-    awk -v t="$target" -v n="$count" -v b="$before" -v a="$after" \
-        'BEGIN { printf "%s,%d,%.1f,%.1f,%.2f\n", t, n, b / 1024, a / 1024, (a - b) / n }' >> "$IDLE"
-    echo "  idle: $target holds $count keep-alive connections in $((after / 1024)) MB RSS (was $((before / 1024)) MB)"
+    awk -v t="$target" -v n="$count" -v b="$before" -v a="$after" -v s="$settled" \
+        'BEGIN { printf "%s,%d,%.1f,%.1f,%.2f,%.1f\n", t, n, b / 1024, a / 1024, (a - b) / n, s / 1024 }' >> "$IDLE"
+    echo "  idle: $target holds them in $((settled / 1024)) MB RSS after ${IDLE_SETTLE}s"
   done
 fi
 

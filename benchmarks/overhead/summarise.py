@@ -114,9 +114,11 @@ with open(os.path.join(out, "README.md"), "w") as f:
     if os.path.exists(idle):
         idle_rows = list(csv.DictReader(open(idle)))
         if idle_rows:
-            f.write("## Idle keep-alive connections\n\n| target | connections | RSS before MB | RSS holding them MB | KB/connection |\n|---|---:|---:|---:|---:|\n")
+            f.write("## Idle keep-alive connections\n\n| target | connections | RSS before MB | RSS holding them MB | "
+                    "KB/connection | RSS after holding them a while MB |\n|---|---:|---:|---:|---:|---:|\n")
             for r in idle_rows:
-                f.write(f"| {r['target']} | {r['connections']} | {r['rss_before_mb']} | {r['rss_after_mb']} | {r['kb_per_connection']} |\n")
+                f.write(f"| {r['target']} | {r['connections']} | {r['rss_before_mb']} | {r['rss_after_mb']} | "
+                        f"{r['kb_per_connection']} | {r.get('rss_settled_mb') or ''} |\n")
             f.write("\n")
     f.write("Raw runs: `runs.csv` (with the 1-minute load average after each); medians and ratios: `summary.csv`; "
             "idle connections: `idle.csv`.\n\n")

@@ -93,6 +93,7 @@ final class RunCommand implements CliCommand {
         LoggingSetup.apply(loaded.logging(), logLevel);
         Logger log = LoggerFactory.getLogger(Main.class);
         log.info("loadwise {} starting with {}", Main.version(), config.toAbsolutePath());
+        HeapReturn.apply();
         Started started;
         try {
             started = start(loaded, env);
