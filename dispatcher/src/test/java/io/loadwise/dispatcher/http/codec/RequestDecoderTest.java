@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.ByteBuf;
@@ -12,6 +13,7 @@ import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.EmptyHttpHeaders;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 import java.nio.charset.StandardCharsets;
@@ -141,6 +143,19 @@ class RequestDecoderTest {
         assertEquals(List.of("5"), request.headers().getAll("content-length"));
         LastHttpContent body = (LastHttpContent) out.get(1);
         assertEquals("hello", body.content().toString(StandardCharsets.US_ASCII));
+        out.forEach(ReferenceCountUtil::release);
+    }
+
+    /** A Content-Length body has no trailer section: its end shares one empty field map, none is made per message. */
+    @Test
+    void aContentLengthBodyEndsWithoutATrailerMap() {
+        feed("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhel");
+        feed("lo");
+        List<Object> out = drain();
+        LastHttpContent last = (LastHttpContent) out.get(out.size() - 1);
+        assertEquals("lo", last.content().toString(StandardCharsets.US_ASCII));
+        assertTrue(last.trailingHeaders().isEmpty());
+        assertSame(EmptyHttpHeaders.INSTANCE, last.trailingHeaders());
         out.forEach(ReferenceCountUtil::release);
     }
 
