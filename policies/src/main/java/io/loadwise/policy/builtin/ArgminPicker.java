@@ -114,8 +114,10 @@ final class ArgminPicker implements Picker {
      */
     private NodeView scan(NodeView avoid) {
         int n = nodes.size();
+        boolean keyed = load.keyed();
         NodeView best = null;
         int bestRank = NodeLoad.EXCLUDED;
+        double bestKey = 0; // meaningful only when keyed
         int ties = 0;
         long tieMask = 0; // meaningful only when n <= 64
         NodeView avoided = null;
@@ -132,10 +134,23 @@ final class ArgminPicker implements Picker {
                 avoided = node;
                 continue;
             }
-            int order = best == null || rank < bestRank ? -1 : rank > bestRank ? 1 : load.compare(node, best, rank);
+            int order;
+            double key = 0;
+            if (best == null || rank < bestRank) {
+                order = -1;
+                key = keyed ? load.key(node, rank) : 0;
+            } else if (rank > bestRank) {
+                order = 1;
+            } else if (keyed) {
+                key = load.key(node, rank);
+                order = Double.compare(key, bestKey);
+            } else {
+                order = load.compare(node, best, rank);
+            }
             if (order < 0) {
                 best = node;
                 bestRank = rank;
+                bestKey = key;
                 ties = 1;
                 tieMask = 1L << i;
             } else if (order == 0) {

@@ -58,9 +58,18 @@ public final class FastestResponseTimePolicy implements LoadBalancingPolicy {
 
         @Override
         public int compare(NodeView a, NodeView b, int rank) {
-            return rank == MEASURED
-                    ? Double.compare(a.recentResponseTimeMillis(), b.recentResponseTimeMillis())
-                    : Integer.compare(a.activeConnections(), b.activeConnections());
+            return Double.compare(key(a, rank), key(b, rank));
+        }
+
+        /** Each node's window is read once per pick for its rank and once for this, not on both sides of each comparison. */
+        @Override
+        public boolean keyed() {
+            return true;
+        }
+
+        @Override
+        public double key(NodeView node, int rank) {
+            return rank == MEASURED ? node.recentResponseTimeMillis() : node.activeConnections();
         }
     }
 }

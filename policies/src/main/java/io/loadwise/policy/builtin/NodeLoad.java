@@ -21,6 +21,21 @@ interface NodeLoad {
     int compare(NodeView a, NodeView b, int rank);
 
     /**
+     * Whether the order within a rank is one number, {@link #key}. The selector then reads each node's key once
+     * per pick and compares numbers, instead of calling {@link #compare} on both sides of every comparison: for
+     * loads whose reading costs more than a field load (a response-time window). {@link #compare} must order
+     * nodes as their keys do.
+     */
+    default boolean keyed() {
+        return false;
+    }
+
+    /** The node's load within {@code rank} as a number, lower is less; only called when {@link #keyed()}. */
+    default double key(NodeView node, int rank) {
+        throw new UnsupportedOperationException("not a keyed load");
+    }
+
+    /**
      * Whether {@link #rank} and the rank-0 {@link #compare} depend only on values fixed when the load
      * was built (agent-derived loads). The selector then sorts the rank-0 nodes once, at build time.
      */
