@@ -4,8 +4,12 @@ import static io.loadwise.policy.builtin.TestCluster.sequence;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
+import io.loadwise.policy.NodeView;
 import io.loadwise.policy.Picker;
 import io.loadwise.policy.PolicyInput;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -57,5 +61,26 @@ class FastestResponseTimePolicyTest {
         assertEquals("BBB", sequence(picker, 3, cluster.node('A')));
         cluster.node('B').healthy(false);
         assertSame(cluster.node('A'), picker.pick(cluster.node('A')));
+    }
+
+    /** Above 64 nodes the rotation among ties re-scans, and must find the same ties as the keyed first pass. */
+    @Test
+    void inALargeClusterTheFastestWinsAndEqualFastestRotate() {
+        TestCluster cluster = TestCluster.of("fastest-response-time", 100);
+        for (int i = 0; i < 100; i++) {
+            cluster.node((char) ('A' + i)).responseTime(40 + (i * 7) % 50);
+        }
+        TestNode fastest = cluster.node((char) ('A' + 73));
+        fastest.responseTime(5);
+        Picker picker = cluster.picker();
+        assertEquals(List.of(fastest, fastest), List.of(picker.pick(null), picker.pick(null)));
+        TestNode asFast = cluster.node((char) ('A' + 10));
+        asFast.responseTime(5);
+        List<NodeView> picks = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            picks.add(picker.pick(null));
+        }
+        assertEquals(2, Collections.frequency(picks, asFast), picks.toString());
+        assertEquals(2, Collections.frequency(picks, fastest), picks.toString());
     }
 }
