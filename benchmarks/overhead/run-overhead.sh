@@ -16,7 +16,8 @@
 #   benchmarks/overhead/run-overhead.sh --only tls-h2    # HTTPS/1.1 and h2 over TLS instead (run-tls-h2.sh)
 #
 # Environment: RUNS, DURATION, WARMUP, SIZES, CONNECTIONS, TARGETS, IDLE_CONNECTIONS (0 skips the idle test),
-# IDLE_SETTLE (seconds the idle connections are held before RSS is read again; default 45),
+# IDLE_SETTLE (seconds the idle connections are held before RSS is read again; default 75: G1's periodic
+# collection, which the dispatcher sets to 30 s, fires 30-60 s after the last collection),
 # OUT (results folder), JAR (the loadwise.jar to measure), LOADWISE_JAVA_OPTS (JVM options for Loadwise;
 # empty by default: what ships).
 set -euo pipefail
@@ -32,13 +33,13 @@ esac
 OUT="${OUT:-$ROOT/benchmarks/results/$(date -u +%F)-overhead/proxy}"
 RUNS="${RUNS:-3}"
 DURATION="${DURATION:-10s}"
-WARMUP="${WARMUP:-10s}"
+WARMUP="${WARMUP:-30s}" # per target; on 2 saturated cores the JIT needs more than 10 s to settle
 SIZES="${SIZES:-1k 16k 256k}"
 CONNECTIONS="${CONNECTIONS:-50 200}"
 ALL_TARGETS="direct haproxy-1t haproxy-2t nginx-1w nginx-2w loadwise-l7-1t loadwise-l7-2t loadwise-l7-uring-1t dispatcher-l7-1t haproxy-tcp-1t haproxy-tcp-2t loadwise-l4-1t loadwise-l4-2t loadwise-l4-uring-1t"
 TARGETS="${TARGETS:-$ALL_TARGETS}"
 IDLE_CONNECTIONS="${IDLE_CONNECTIONS:-10000}"
-IDLE_SETTLE="${IDLE_SETTLE:-45}" # seconds the idle connections are held before the second RSS reading
+IDLE_SETTLE="${IDLE_SETTLE:-75}" # seconds the idle connections are held before the second RSS reading
 JAR="${JAR:-$ROOT/admin-console/target/loadwise.jar}"
 DISPATCHER_JAR="${DISPATCHER_JAR:-$ROOT/dispatcher/target/loadwise-dispatcher.jar}"
 LOADWISE_JAVA_OPTS="${LOADWISE_JAVA_OPTS:-}"
