@@ -9,7 +9,6 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
-import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.handler.codec.http2.Http2FrameCodec;
 import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
 import io.netty.handler.codec.http2.Http2MultiplexHandler;
@@ -49,9 +48,6 @@ public final class Http2Frontend {
     /** How long streams may finish after a GOAWAY at shutdown. */
     public static final long GRACEFUL_SHUTDOWN_MS = 5_000;
 
-    /** The name of the handler that consolidates the connection's flushes, just before the frame codec. */
-    static final String FLUSH = "h2-flush";
-
     private final HttpProxyServer server;
     private final VirtualCluster cluster;
     private final int maxConcurrentStreams;
@@ -73,16 +69,6 @@ public final class Http2Frontend {
         if (!secure) {
             pipeline.addAfter(HttpProxyServer.CODEC, "h2c-upgrade", new H2cUpgrade(this));
         }
-    }
-
-    /**
-     * Each stream's response ends with a flush of the connection, and the responses of a connection's streams
-     * come from different node connections, each in its own read. Flushed one by one, every response is a
-     * system call (and a TLS record of its own); consolidated, the flushes of one event-loop pass over the
-     * ready sockets become one, written when that pass ends.
-     */
-    static FlushConsolidationHandler newFlushConsolidation() {
-        return new FlushConsolidationHandler(FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true);
     }
 
     /** A new frame codec with this listener's settings and limits. */
@@ -127,7 +113,6 @@ public final class Http2Frontend {
         if (pipeline.get("h2c-upgrade") != null) {
             pipeline.remove("h2c-upgrade");
         }
-        pipeline.addLast(FLUSH, newFlushConsolidation());
         pipeline.addLast("h2-codec", newCodec());
         pipeline.addLast(afterCodec());
         connections.add(channel);
@@ -136,8 +121,6 @@ public final class Http2Frontend {
     /** Called by the h2c upgrade: the HTTP/1.1 handlers leave, the upgrade codec adds the rest. */
     void upgraded(Channel channel) {
         server.leaveHttp1(channel.pipeline());
-        // the upgrade codec adds the frame codec right after the upgrader: this goes before both
-        channel.pipeline().addBefore(H2cUpgrade.UPGRADER, FLUSH, newFlushConsolidation());
         connections.add(channel);
     }
 
