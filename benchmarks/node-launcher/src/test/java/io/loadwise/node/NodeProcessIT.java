@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.loadwise.scenario.CapacityScenario;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;

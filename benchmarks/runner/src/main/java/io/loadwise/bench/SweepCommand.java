@@ -6,7 +6,6 @@ import io.loadwise.bench.provision.GlassFishClusterProvisioner;
 import io.loadwise.bench.provision.JdbcTiming;
 import io.loadwise.bench.provision.TomcatClusterProvisioner;
 import io.loadwise.bench.report.SweepReport;
-import io.loadwise.bench.sweep.CapacityPlan;
 import io.loadwise.bench.sweep.CellRunner;
 import io.loadwise.bench.sweep.PolicyRow;
 import io.loadwise.bench.sweep.SweepRunner;
@@ -17,7 +16,8 @@ import io.loadwise.cli.ExitCode;
 import io.loadwise.cli.HelpOption;
 import io.loadwise.node.NodeCapacity;
 import io.loadwise.node.glassfish.GlassFishInstallation;
-import io.loadwise.sim.scenario.Vcn3Queue;
+import io.loadwise.scenario.CapacityScenario;
+import io.loadwise.scenario.Vcn3Queue;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -153,7 +153,7 @@ public final class SweepCommand implements BenchCommand {
         boolean quick = options.quick;
         List<String> scenarioList = list(scenarios != null ? scenarios
                 : quick ? "combined" : "baseline,heap,http-threads,jdbc,combined");
-        scenarioList = scenarioList.stream().map(k -> CapacityPlan.key(CapacityPlan.parseScenario(k))).toList();
+        scenarioList = scenarioList.stream().map(k -> CapacityScenario.byKey(k).key()).toList();
         Path calibration = calibrationFile(at.root(), quick);
         SweepOptions o = effectiveOptions(calibration, scenarioList);
         Vcn3Queue.parse(o.vcn3Queue); // before anything is looked up on disk

@@ -1,12 +1,12 @@
 package io.loadwise.node.demo;
 
 import io.loadwise.cli.Cli;
-import io.loadwise.node.CapacityScenario;
 import io.loadwise.node.NodeCluster;
 import io.loadwise.node.NodeLauncher;
 import io.loadwise.node.NodeProcess;
 import io.loadwise.node.NodeSpec;
 import io.loadwise.node.process.ChildJvm;
+import io.loadwise.scenario.CapacityScenario;
 import io.loadwise.wire.OrcaLoadReport;
 import java.io.IOException;
 import java.io.PrintStream;

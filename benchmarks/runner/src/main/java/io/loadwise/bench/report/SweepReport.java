@@ -1,14 +1,13 @@
 package io.loadwise.bench.report;
 
-import io.loadwise.bench.sweep.CapacityPlan;
 import io.loadwise.bench.sweep.CellResult;
 import io.loadwise.bench.sweep.PolicyRow;
 import io.loadwise.bench.sweep.ResultsWriter;
 import io.loadwise.bench.sweep.SweepRunner;
 import io.loadwise.bench.sweep.SweepSettings;
 import io.loadwise.capacity.chart.PairedBarChart;
-import io.loadwise.node.CapacityScenario;
 import io.loadwise.node.NodeCapacity;
+import io.loadwise.scenario.CapacityScenario;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -47,8 +46,8 @@ public final class SweepReport implements ResultsWriter {
         int runs = 0;
         int agentLive = 0;
         for (CapacityScenario scenario : settings.scenarioList()) {
-            String key = CapacityPlan.key(scenario);
-            titles.put(key, CapacityPlan.title(scenario));
+            String key = scenario.key();
+            titles.put(key, scenario.title());
             Map<PolicyRow, List<CellResult>> results = new LinkedHashMap<>();
             for (PolicyRow row : rows) {
                 List<CellResult> cellRuns = SweepRunner.readRuns(out, key, row.key(), settings.repeats());
@@ -61,7 +60,7 @@ public final class SweepReport implements ResultsWriter {
                 for (int repeat = 1; repeat <= settings.repeats(); repeat++) {
                     plotTrace(SweepRunner.traceFile(out, key, row.key(), repeat), out.resolve("plots").resolve("traces")
                             .resolve(key + "-" + row.key() + "-run" + repeat + ".png"),
-                            CapacityPlan.title(scenario) + ": " + row.label() + ", run " + repeat);
+                            scenario.title() + ": " + row.label() + ", run " + repeat);
                 }
             }
             all.put(key, results);
@@ -70,15 +69,15 @@ public final class SweepReport implements ResultsWriter {
         StringBuilder index = new StringBuilder("# Policy sweep: ").append(out.getFileName()).append("\n\n")
                 .append(settingsLine).append("\n\n").append(environment).append("\n\n");
         for (CapacityScenario scenario : settings.scenarioList()) {
-            String key = CapacityPlan.key(scenario);
+            String key = scenario.key();
             Map<PolicyRow, List<CellResult>> results = all.get(key);
             String capacityLine = "Capacities: " + settings.capacity().describe(scenario) + ". " + settingsLine;
-            ScenarioTable table = new ScenarioTable(CapacityPlan.title(scenario), capacityLine, rows, results,
+            ScenarioTable table = new ScenarioTable(scenario.title(), capacityLine, rows, results,
                     ranking.places(key));
             Files.writeString(out.resolve(key + ".md"), table.markdown()
                     + "\n![throughput and failures](plots/" + key + ".png)\n", StandardCharsets.UTF_8);
             Files.writeString(out.resolve(key + ".csv"), table.csv(), StandardCharsets.UTF_8);
-            PairedBarChart bars = new PairedBarChart(CapacityPlan.title(scenario),
+            PairedBarChart bars = new PairedBarChart(scenario.title(),
                     new PairedBarChart.Panel("Throughput (completed samples/s, JMeter; mean of the runs)", "%.1f"),
                     new PairedBarChart.Panel("Failed samples (JMeter; mean of the runs)", "%.1f"));
             long complete = 0;
@@ -94,7 +93,7 @@ public final class SweepReport implements ResultsWriter {
             if (!bars.isEmpty()) {
                 bars.writePng(out.resolve("plots").resolve(key + ".png"));
             }
-            index.append("- [").append(CapacityPlan.title(scenario)).append("](").append(key).append(".md): ")
+            index.append("- [").append(scenario.title()).append("](").append(key).append(".md): ")
                     .append(complete).append('/').append(rows.size()).append(" policies with all ")
                     .append(settings.repeats()).append(" runs\n");
         }

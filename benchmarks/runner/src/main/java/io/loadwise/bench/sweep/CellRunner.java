@@ -8,7 +8,7 @@ import io.loadwise.bench.jmeter.JtlSummary;
 import io.loadwise.bench.provision.BackendNode;
 import io.loadwise.bench.provision.ClusterProvisioner;
 import io.loadwise.bench.provision.ClusterProvisioner.ProvisionedCluster;
-import io.loadwise.node.CapacityScenario;
+import io.loadwise.scenario.CapacityScenario;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -60,7 +60,7 @@ public final class CellRunner {
 
     /** Runs the cell; writes its trace to {@code traceCsv}; never throws for a failure of the cell itself. */
     public CellResult run(CapacityScenario scenario, PolicyRow row, Path traceCsv) throws InterruptedException {
-        String scenarioKey = CapacityPlan.key(scenario);
+        String scenarioKey = scenario.key();
         String startedAt = Instant.now().toString();
         long started = System.nanoTime();
         Path workDir = workRoot.resolve(scenarioKey + "-" + row.key());
@@ -205,7 +205,7 @@ public final class CellRunner {
             agentLive &= agent.isObject() && agent.path("ageMs").asLong(Long.MAX_VALUE) < 10_000;
         }
         long lbSelections = totals.path("selections").asLong();
-        return new CellResult(CapacityPlan.key(scenario), row.key(), null, jtl.samples(), jtl.failed(),
+        return new CellResult(scenario.key(), row.key(), null, jtl.samples(), jtl.failed(),
                 jtl.failedPercent(), jtl.completedPerSecond(), jtl.meanMs(), jtl.p50Ms(), jtl.p90Ms(), jtl.p99Ms(),
                 jtl.failuresByCode(), totals.path("samples").asLong(), totals.path("failed").asLong(),
                 activeCount == 0 ? 0 : activeSum / activeCount, totals.path("latencyMillis").asDouble(),

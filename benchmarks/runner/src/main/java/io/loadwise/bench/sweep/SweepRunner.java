@@ -2,7 +2,7 @@ package io.loadwise.bench.sweep;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.loadwise.node.CapacityScenario;
+import io.loadwise.scenario.CapacityScenario;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -114,7 +114,7 @@ public final class SweepRunner {
             }
             String cell = run.scenario() + " x " + run.row() + " #" + run.repeat();
             progress.printf(Locale.ROOT, "[%d/%d] %s ...%n", done + 1, total, cell);
-            CapacityScenario scenario = CapacityPlan.parseScenario(run.scenario());
+            CapacityScenario scenario = CapacityScenario.byKey(run.scenario());
             LoadAverage before = LoadAverage.read(LoadAverage.PROC);
             CellResult result = cells.run(scenario, PolicyRow.parse(run.row()),
                     traceFile(out, run.scenario(), run.row(), run.repeat()));

@@ -1,9 +1,9 @@
 package io.loadwise.bench.sweep;
 
 import io.loadwise.bench.provision.JdbcTiming;
-import io.loadwise.node.CapacityScenario;
 import io.loadwise.node.NodeCapacity;
-import io.loadwise.sim.scenario.Vcn3Queue;
+import io.loadwise.scenario.CapacityScenario;
+import io.loadwise.scenario.Vcn3Queue;
 import java.util.List;
 
 /**
@@ -67,7 +67,7 @@ public record SweepSettings(String name, List<String> scenarios, List<String> ro
     }
 
     public List<CapacityScenario> scenarioList() {
-        return scenarios.stream().map(CapacityPlan::parseScenario).toList();
+        return scenarios.stream().map(CapacityScenario::byKey).toList();
     }
 
     public List<PolicyRow> rowList() {

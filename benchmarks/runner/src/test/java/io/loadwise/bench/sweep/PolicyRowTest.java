@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.loadwise.node.CapacityScenario;
 import io.loadwise.node.NodeCapacity;
-import io.loadwise.sim.scenario.Vcn3Queue;
+import io.loadwise.scenario.CapacityScenario;
+import io.loadwise.scenario.Vcn3Queue;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -62,8 +62,6 @@ class PolicyRowTest {
         assertEquals(combined.get(0), combined.get(1));
         assertEquals(new NodeCapacity(48, 6, 12, 5), combined.get(2));
         assertEquals(new NodeCapacity(96, 12, 12, 5), plan.capacities(CapacityScenario.JDBC).get(2));
-        assertEquals(CapacityScenario.HTTP_THREADS, CapacityPlan.parseScenario("http-threads"));
-        assertThrows(IllegalArgumentException.class, () -> CapacityPlan.parseScenario("disk"));
     }
 
     @Test
@@ -82,8 +80,5 @@ class PolicyRowTest {
                 .capacities(CapacityScenario.HTTP_THREADS).get(2).acceptQueue(), "never below one");
         assertTrue(half.describe(CapacityScenario.COMBINED).endsWith("VCN3 48 MB, 6 threads, queue 6, 5 JDBC"),
                 half.describe(CapacityScenario.COMBINED));
-        assertEquals(Vcn3Queue.HALF, Vcn3Queue.parse("HALF"));
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Vcn3Queue.parse("third"));
-        assertEquals("--vcn3-queue: 'third' is neither seed nor half", e.getMessage());
     }
 }

@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.loadwise.scenario.Vcn3Queue;
 import io.loadwise.sim.scenario.MeasuredSweep;
 import io.loadwise.sim.scenario.TestbedSettings;
-import io.loadwise.sim.scenario.Vcn3Queue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;

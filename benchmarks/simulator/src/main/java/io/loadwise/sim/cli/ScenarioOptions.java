@@ -2,16 +2,16 @@ package io.loadwise.sim.cli;
 
 import io.loadwise.cli.UsageException;
 import io.loadwise.policy.PolicyRegistry;
+import io.loadwise.scenario.CapacityScenario;
+import io.loadwise.scenario.Vcn3Queue;
 import io.loadwise.sim.scenario.AgreementReport;
 import io.loadwise.sim.scenario.CalibrationFile;
-import io.loadwise.sim.scenario.CapacityScenario;
 import io.loadwise.sim.scenario.CellOutcome;
 import io.loadwise.sim.scenario.MeasuredSweep;
 import io.loadwise.sim.scenario.NodeResources;
 import io.loadwise.sim.scenario.SimulatedSweep;
 import io.loadwise.sim.scenario.SweepRow;
 import io.loadwise.sim.scenario.TestbedSettings;
-import io.loadwise.sim.scenario.Vcn3Queue;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;

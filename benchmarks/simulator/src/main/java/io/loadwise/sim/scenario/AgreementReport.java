@@ -1,5 +1,6 @@
 package io.loadwise.sim.scenario;
 
+import io.loadwise.scenario.CapacityScenario;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -169,7 +170,7 @@ public final class AgreementReport {
             }
             Map<String, Integer> benchRanks = ranks(List.copyOf(benchEntries.values()), benchNoise == null ? INTERVALS : benchNoise);
             TestbedSettings s = sim.settings(scenario);
-            List<NodeResources> nodes = scenario.nodes(s.fullNode(), s.vcn3Queue());
+            List<NodeResources> nodes = s.fullNode().nodesIn(scenario, s.vcn3Queue());
             md.append("## ").append(scenario.title()).append("\n\n");
             md.append("VCN1/VCN2 ").append(nodes.get(0)).append("; VCN3 ").append(nodes.get(2)).append(". ")
                     .append(cells.values().iterator().next().runs().size()).append(" seeds.\n\n");

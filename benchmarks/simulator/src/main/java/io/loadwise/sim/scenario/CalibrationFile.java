@@ -2,6 +2,8 @@ package io.loadwise.sim.scenario;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.loadwise.scenario.CapacityScenario;
+import io.loadwise.scenario.Vcn3Queue;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,5 +1,7 @@
 package io.loadwise.sim.scenario;
 
+import io.loadwise.scenario.CapacityScenario;
+
 /**
  * One simulated run of one sweep cell (scenario x row x seed), in the sweep's terms.
  *

@@ -2,6 +2,7 @@ package io.loadwise.sim.scenario;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.loadwise.scenario.Vcn3Queue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

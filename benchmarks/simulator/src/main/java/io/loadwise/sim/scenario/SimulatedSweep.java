@@ -1,6 +1,7 @@
 package io.loadwise.sim.scenario;
 
 import io.loadwise.policy.PolicyRegistry;
+import io.loadwise.scenario.CapacityScenario;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,5 +1,6 @@
 package io.loadwise.sim.scenario;
 
+import io.loadwise.scenario.Vcn3Queue;
 import java.util.Locale;
 
 /**

@@ -9,6 +9,7 @@ import io.loadwise.policy.PolicyEnvironment;
 import io.loadwise.policy.PolicyInput;
 import io.loadwise.policy.PolicyMetric;
 import io.loadwise.policy.PolicyOptions;
+import io.loadwise.scenario.CapacityScenario;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -161,7 +162,7 @@ public final class TestbedSimulation {
         actions = root.split();
         SplittableRandom policyRandom = root.split();
         SplittableRandom phases = root.split();
-        List<NodeResources> resources = scenario.nodes(settings.fullNode(), settings.vcn3Queue());
+        List<NodeResources> resources = settings.fullNode().nodesIn(scenario, settings.vcn3Queue());
         nodes = new ArrayList<>();
         for (int i = 0; i < resources.size(); i++) {
             nodes.add(new TestbedNode(i, row.weights().get(i), resources.get(i), () -> now, settings.agentExpiryMs(),

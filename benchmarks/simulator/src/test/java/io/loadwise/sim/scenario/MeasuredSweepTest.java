@@ -3,6 +3,7 @@ package io.loadwise.sim.scenario;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.loadwise.scenario.Vcn3Queue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -8,6 +8,7 @@ import io.loadwise.policy.ClusterSnapshot;
 import io.loadwise.policy.LoadBalancingPolicy;
 import io.loadwise.policy.Picker;
 import io.loadwise.policy.PolicyEnvironment;
+import io.loadwise.scenario.CapacityScenario;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.loadwise.policy.PolicyRegistry;
+import io.loadwise.scenario.CapacityScenario;
+import io.loadwise.scenario.Vcn3Queue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -148,22 +150,34 @@ class TestbedSimulationTest {
     @Test
     void theScenarioHalvesVcn3AsTheSweepDoes() {
         NodeResources full = TestbedSettings.SWEEP_FULL_NODE;
-        assertEquals(full, CapacityScenario.BASELINE.smallNode(full));
-        assertEquals(new NodeResources(48, 12, 12, 10), CapacityScenario.HEAP.smallNode(full));
-        assertEquals(new NodeResources(96, 6, 12, 10), CapacityScenario.HTTP_THREADS.smallNode(full));
-        assertEquals(new NodeResources(96, 12, 12, 5), CapacityScenario.JDBC.smallNode(full));
-        assertEquals(new NodeResources(48, 6, 12, 5), CapacityScenario.COMBINED.smallNode(full));
+        assertEquals(full, full.vcn3In(CapacityScenario.BASELINE, Vcn3Queue.SEED));
+        assertEquals(new NodeResources(48, 12, 12, 10), full.vcn3In(CapacityScenario.HEAP, Vcn3Queue.SEED));
+        assertEquals(new NodeResources(96, 6, 12, 10), full.vcn3In(CapacityScenario.HTTP_THREADS, Vcn3Queue.SEED));
+        assertEquals(new NodeResources(96, 12, 12, 5), full.vcn3In(CapacityScenario.JDBC, Vcn3Queue.SEED));
+        assertEquals(new NodeResources(48, 6, 12, 5), full.vcn3In(CapacityScenario.COMBINED, Vcn3Queue.SEED));
+        for (CapacityScenario scenario : CapacityScenario.values()) {
+            assertEquals(List.of(full, full, full.vcn3In(scenario, Vcn3Queue.SEED)),
+                    full.nodesIn(scenario, Vcn3Queue.SEED), "VCN1 and VCN2 stay full in " + scenario.key());
+        }
+    }
+
+    @Test
+    void aModelledNodeKeepsOneWorkerAndOneConnection() {
+        NodeResources tiny = new NodeResources(96, 1, 0, 1);
+        assertEquals(new NodeResources(48, 1, 0, 1), tiny.vcn3In(CapacityScenario.COMBINED, Vcn3Queue.SEED));
+        assertEquals(new NodeResources(48, 1, 1, 1), tiny.vcn3In(CapacityScenario.COMBINED, Vcn3Queue.HALF),
+                "the half queue is at least one, as Vcn3Queue says");
     }
 
     @Test
     void aHalfQueueHalvesVcn3sQueueWhereverItsThreadsAreHalved() {
         NodeResources full = TestbedSettings.SWEEP_FULL_NODE;
-        assertEquals(new NodeResources(96, 6, 6, 10), CapacityScenario.HTTP_THREADS.smallNode(full, Vcn3Queue.HALF));
-        assertEquals(new NodeResources(48, 6, 6, 5), CapacityScenario.COMBINED.smallNode(full, Vcn3Queue.HALF));
-        assertEquals(new NodeResources(48, 12, 12, 10), CapacityScenario.HEAP.smallNode(full, Vcn3Queue.HALF));
-        assertEquals(new NodeResources(96, 12, 12, 5), CapacityScenario.JDBC.smallNode(full, Vcn3Queue.HALF));
+        assertEquals(new NodeResources(96, 6, 6, 10), full.vcn3In(CapacityScenario.HTTP_THREADS, Vcn3Queue.HALF));
+        assertEquals(new NodeResources(48, 6, 6, 5), full.vcn3In(CapacityScenario.COMBINED, Vcn3Queue.HALF));
+        assertEquals(new NodeResources(48, 12, 12, 10), full.vcn3In(CapacityScenario.HEAP, Vcn3Queue.HALF));
+        assertEquals(new NodeResources(96, 12, 12, 5), full.vcn3In(CapacityScenario.JDBC, Vcn3Queue.HALF));
         assertEquals(List.of(full, full, new NodeResources(96, 6, 6, 10)),
-                CapacityScenario.HTTP_THREADS.nodes(full, Vcn3Queue.HALF));
+                full.nodesIn(CapacityScenario.HTTP_THREADS, Vcn3Queue.HALF));
         TestbedSettings half = TestbedSettings.sweepDefaults(60, 0.1).withVcn3Queue(Vcn3Queue.HALF);
         assertEquals(Vcn3Queue.SEED, TestbedSettings.sweepDefaults(60, 0.1).vcn3Queue(), "the seed's by default");
         assertTrue(half.describe().contains("VCN3's queue halved with its threads"), half.describe());

@@ -1,4 +1,4 @@
-package io.loadwise.sim.scenario;
+package io.loadwise.scenario;
 
 import java.util.Locale;
 
