@@ -22,6 +22,8 @@ final class H2cUpgrade extends ChannelInboundHandlerAdapter {
 
     private static final String H2C = "h2c";
 
+    static final String UPGRADER = "h2c-upgrader";
+
     private final Http2Frontend http2;
 
     H2cUpgrade(Http2Frontend http2) {
@@ -53,7 +55,7 @@ final class H2cUpgrade extends ChannelInboundHandlerAdapter {
                 protocol -> AsciiString.contentEqualsIgnoreCase(protocol, H2C)
                         ? new Http2ServerUpgradeCodec(http2.newCodec(), http2.afterCodec()) : null,
                 0);
-        ctx.pipeline().addAfter(ctx.name(), "h2c-upgrader", upgrader);
+        ctx.pipeline().addAfter(ctx.name(), UPGRADER, upgrader);
         ctx.pipeline().remove(this);
         ctx.fireChannelRead(msg);
     }

@@ -48,6 +48,15 @@ public final class Http2Frontend {
     /** How long streams may finish after a GOAWAY at shutdown. */
     public static final long GRACEFUL_SHUTDOWN_MS = 5_000;
 
+    /** The name of the handler that batches the connection's flushes, just before the frame codec. */
+    static final String FLUSH = "h2-flush";
+
+    /**
+     * Bytes a connection may hold back before a flush goes through at once: one TLS record's worth of plain text,
+     * so that small responses share records and system calls while a large one leaves as soon as it is written.
+     */
+    static final int FLUSH_THRESHOLD_BYTES = 16 * 1024;
+
     private final HttpProxyServer server;
     private final VirtualCluster cluster;
     private final int maxConcurrentStreams;
@@ -113,6 +122,7 @@ public final class Http2Frontend {
         if (pipeline.get("h2c-upgrade") != null) {
             pipeline.remove("h2c-upgrade");
         }
+        pipeline.addLast(FLUSH, new ConnectionFlushBatcher(FLUSH_THRESHOLD_BYTES));
         pipeline.addLast("h2-codec", newCodec());
         pipeline.addLast(afterCodec());
         connections.add(channel);
@@ -121,6 +131,8 @@ public final class Http2Frontend {
     /** Called by the h2c upgrade: the HTTP/1.1 handlers leave, the upgrade codec adds the rest. */
     void upgraded(Channel channel) {
         server.leaveHttp1(channel.pipeline());
+        // the upgrade codec adds the frame codec right after the upgrader: this goes before both
+        channel.pipeline().addBefore(H2cUpgrade.UPGRADER, FLUSH, new ConnectionFlushBatcher(FLUSH_THRESHOLD_BYTES));
         connections.add(channel);
     }
 
