@@ -11,12 +11,13 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.DecoderResult;
 import io.netty.handler.codec.http.DefaultHttpContent;
-import io.netty.handler.codec.http.DefaultHttpHeaders;
+import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
 import io.netty.handler.codec.http.DefaultLastHttpContent;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpHeadersFactory;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
@@ -64,6 +65,13 @@ final class StreamAdapter extends ChannelDuplexHandler {
     private static final AsciiString HOST = AsciiString.cached("host");
     private static final AsciiString COOKIE = AsciiString.cached("cookie");
     private static final AsciiString TE = AsciiString.cached("te");
+    /**
+     * The request's HTTP/1.1 fields, not validated again: the frame codec has checked every name (a token, lower
+     * case: {@code validateHeaders(true)}) and {@link #validValue} every value, more strictly than HTTP/1.1's
+     * checks would, before a field is added.
+     */
+    private static final HttpHeadersFactory REQUEST_HEADERS =
+            DefaultHttpHeadersFactory.headersFactory().withValidation(false);
 
     private final VirtualCluster cluster;
     /** Request HEADERS seen; what follows is body or trailers. */
@@ -131,7 +139,7 @@ final class StreamAdapter extends ChannelDuplexHandler {
             malformed(ctx, "invalid :authority");
             return;
         }
-        HttpHeaders headers = new DefaultHttpHeaders();
+        HttpHeaders headers = REQUEST_HEADERS.newHeaders();
         StringBuilder cookies = null;
         for (Map.Entry<CharSequence, CharSequence> header : h2) {
             CharSequence name = header.getKey();

@@ -53,6 +53,20 @@ final class Http2Cases {
                         "RFC 9113 6.9.1", Http2Cases::streamWindowOverflow),
                 new JavaCase(GROUP, "a-priority-frame-of-4-bytes-gets-rst-stream-frame-size-error", "RFC 9113 6.3",
                         Http2Cases::shortPriority),
+                // The request's fields are validated once, on the way in (names by the frame codec, values by
+                // StreamAdapter), and not again as HTTP/1.1 fields: each kind of bad field must still be refused.
+                new JavaCase(GROUP, "an-upper-case-field-name-gets-rst-stream-protocol-error", "RFC 9113 8.2.1",
+                        c -> badField(c, "X-Upper", "1")),
+                new JavaCase(GROUP, "a-space-in-a-field-name-gets-rst-stream-protocol-error", "RFC 9113 8.2.1",
+                        c -> badField(c, "x evil", "1")),
+                new JavaCase(GROUP, "a-colon-inside-a-field-name-gets-rst-stream-protocol-error", "RFC 9113 8.2.1",
+                        c -> badField(c, "x:evil", "1")),
+                new JavaCase(GROUP, "a-nul-in-a-value-gets-rst-stream-protocol-error", "RFC 9113 8.2.1",
+                        c -> badField(c, "x-evil", "a\0b")),
+                new JavaCase(GROUP, "a-del-in-a-value-gets-rst-stream-protocol-error", "RFC 9113 8.2.1",
+                        c -> badField(c, "x-evil", "a\u007fb")),
+                new JavaCase(GROUP, "a-value-with-a-leading-space-gets-rst-stream-protocol-error", "RFC 9113 8.2.1",
+                        c -> badField(c, "x-evil", " a")),
                 new JavaCase(GROUP, "goaway-on-shutdown", "h2", Http2Cases::goAwayOnShutdown));
     }
 
@@ -231,6 +245,13 @@ final class Http2Cases {
     private static int rstError(H2RawClient.Frame frame) {
         byte[] p = frame.payload();
         return ((p[0] & 0xff) << 24) | ((p[1] & 0xff) << 16) | ((p[2] & 0xff) << 8) | (p[3] & 0xff);
+    }
+
+    private static void badField(CaseContext ctx, String name, String value) throws Exception {
+        RawNode node = ctx.node(NodeScript.ECHO_LINE);
+        H2RawClient client = client(ctx, ctx.proxy(new ClusterOverrides(), node));
+        client.write(frame(HEADERS, END_HEADERS | END_STREAM, 1, H2RawClient.requestBlock("GET", "/a", name, value)));
+        assertStreamReset(client, node, PROTOCOL_ERROR);
     }
 
     private static void noMethod(CaseContext ctx) throws Exception {

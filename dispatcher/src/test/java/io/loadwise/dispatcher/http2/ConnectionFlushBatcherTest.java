@@ -80,7 +80,7 @@ class ConnectionFlushBatcherTest {
         ByteBuf hello = Unpooled.buffer().writeBytes(PREFACE).writeBytes(EMPTY_SETTINGS);
         client.writeInbound(hello);
         client.runPendingTasks();
-        assertConsolidatedBeforeTheCodec();
+        assertBatchedBeforeTheCodec();
     }
 
     @Test
@@ -88,12 +88,14 @@ class ConnectionFlushBatcherTest {
         client.writeInbound(Unpooled.copiedBuffer("GET / HTTP/1.1\r\nHost: a\r\nConnection: Upgrade, HTTP2-Settings\r\n"
                 + "Upgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQAAP__\r\n\r\n", StandardCharsets.US_ASCII));
         client.runPendingTasks();
-        String answer = client.<ByteBuf>readOutbound().toString(StandardCharsets.US_ASCII);
+        ByteBuf switching = client.readOutbound();
+        String answer = switching.toString(StandardCharsets.US_ASCII);
+        switching.release();
         assertTrue(answer.startsWith("HTTP/1.1 101 Switching Protocols\r\n"), answer);
-        assertConsolidatedBeforeTheCodec();
+        assertBatchedBeforeTheCodec();
     }
 
-    private void assertConsolidatedBeforeTheCodec() {
+    private void assertBatchedBeforeTheCodec() {
         List<String> names = client.pipeline().names();
         assertTrue(client.pipeline().get(ConnectionFlushBatcher.class) != null, "batcher in " + names);
         assertTrue(client.pipeline().get(Http2FrameCodec.class) != null, "frame codec in " + names);
