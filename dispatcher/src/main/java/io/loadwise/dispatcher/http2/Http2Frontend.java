@@ -49,13 +49,13 @@ public final class Http2Frontend {
     public static final long GRACEFUL_SHUTDOWN_MS = 5_000;
 
     /** The name of the handler that batches the connection's flushes, just before the frame codec. */
-    static final String FLUSH = "h2-flush";
+    private static final String FLUSH = "h2-flush";
 
     /**
      * Bytes a connection may hold back before a flush goes through at once: one TLS record's worth of plain text,
      * so that small responses share records and system calls while a large one leaves as soon as it is written.
      */
-    static final int FLUSH_THRESHOLD_BYTES = 16 * 1024;
+    private static final int FLUSH_THRESHOLD_BYTES = 16 * 1024;
 
     private final HttpProxyServer server;
     private final VirtualCluster cluster;
@@ -101,6 +101,11 @@ public final class Http2Frontend {
         return codec;
     }
 
+    /** The connection's flush batcher, which goes right before the frame codec on every way into HTTP/2. */
+    private static ConnectionFlushBatcher newFlushBatcher() {
+        return new ConnectionFlushBatcher(FLUSH_THRESHOLD_BYTES);
+    }
+
     /** The handlers after the frame codec: flood guard, stream multiplexer, connection accounting. */
     ChannelHandler[] afterCodec() {
         return new ChannelHandler[] {
@@ -122,7 +127,7 @@ public final class Http2Frontend {
         if (pipeline.get("h2c-upgrade") != null) {
             pipeline.remove("h2c-upgrade");
         }
-        pipeline.addLast(FLUSH, new ConnectionFlushBatcher(FLUSH_THRESHOLD_BYTES));
+        pipeline.addLast(FLUSH, newFlushBatcher());
         pipeline.addLast("h2-codec", newCodec());
         pipeline.addLast(afterCodec());
         connections.add(channel);
@@ -132,7 +137,7 @@ public final class Http2Frontend {
     void upgraded(Channel channel) {
         server.leaveHttp1(channel.pipeline());
         // the upgrade codec adds the frame codec right after the upgrader: this goes before both
-        channel.pipeline().addBefore(H2cUpgrade.UPGRADER, FLUSH, new ConnectionFlushBatcher(FLUSH_THRESHOLD_BYTES));
+        channel.pipeline().addBefore(H2cUpgrade.UPGRADER, FLUSH, newFlushBatcher());
         connections.add(channel);
     }
 
