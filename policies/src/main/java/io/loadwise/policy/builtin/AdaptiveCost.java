@@ -114,8 +114,14 @@ final class AdaptiveCost {
         double sum = 0;
         int known = 0;
         double best = MIN_HEADROOM;
+        double[] shrunk = memory.smoothedLoad.clone();
+        double[] variance = new double[n];
         for (int i = 0; i < n; i++) {
-            double load = memory.smoothedLoad[i];
+            variance[i] = ReadingFilter.loadVariance(memory.tracks[i]);
+        }
+        ReadingFilter.shrink(shrunk, variance);
+        for (int i = 0; i < n; i++) {
+            double load = shrunk[i];
             saturated[i] = memory.saturated[i];
             double active = memory.activeAtSample[i];
             double estimate = slotEstimate(memory.samples[i], active);

@@ -3,6 +3,7 @@ package io.loadwise.policy.builtin;
 import io.loadwise.policy.AgentSample;
 import io.loadwise.policy.ClusterSnapshot;
 import io.loadwise.policy.NodeView;
+import io.loadwise.policy.PolicyMetric;
 
 /**
  * What one adaptive picker remembers for the next (carried through {@code newPicker(…, previous, …)}, as
@@ -54,8 +55,18 @@ final class AdaptiveMemory {
      * first such sample ({@link #heapOnly}).
      */
     final int[] activeAtSample;
-    /** Per node: whether its sample says saturated (load 100). */
+    /**
+     * Per node: whether it counts as saturated (load 100): {@link #saturatedNow}, from its filtered
+     * readings ({@link #filtered}) confirmed by the raw sample, with hysteresis.
+     */
     final boolean[] saturated;
+    /**
+     * Per node: each Equation 2 metric followed across its samples ({@link ReadingFilter}, {@link MetricTrack}); null while
+     * the node has no sample.
+     */
+    final MetricTrack[][] tracks;
+    /** Per node: its sample with the Equation 2 metrics replaced by their filtered levels; null without a sample. */
+    final AgentSample[] filtered;
     /**
      * Per node: its Equation 2 load smoothed across its samples (τ {@link #LOAD_TAU_NANOS}, weighted by
      * the time between the builds that first saw them); NaN while its sample says nothing. The first
@@ -102,6 +113,8 @@ final class AdaptiveMemory {
         activeAtSample = new int[size];
         activeAtBuild = new int[size];
         saturated = new boolean[size];
+        tracks = new MetricTrack[size][];
+        filtered = new AgentSample[size];
         smoothedLoad = new double[size];
         heapOnly = new boolean[size];
         usable = new boolean[size];
@@ -122,12 +135,25 @@ final class AdaptiveMemory {
             memory.sampleSeenNanos[i] = sameSample ? previous.sampleSeenNanos[before] : nowNanos;
             int active = node.activeConnections();
             memory.activeAtBuild[i] = active;
-            double sampled = load.load(memory.samples[i]);
-            memory.saturated[i] = sampled >= JvmAwareLoad.SATURATED;
+            AgentSample raw = memory.samples[i];
+            if (sameSample) {
+                memory.tracks[i] = previous.tracks[before];
+                memory.filtered[i] = previous.filtered[before];
+                memory.saturated[i] = previous.saturated[before];
+            } else {
+                memory.tracks[i] = ReadingFilter.next(before < 0 ? null : previous.tracks[before], raw);
+                memory.filtered[i] = ReadingFilter.filtered(raw, memory.tracks[i]);
+                memory.saturated[i] = saturatedNow(load, raw, memory.tracks[i],
+                        before >= 0 && previous.saturated[before]);
+            }
+            AgentSample seen = memory.filtered[i];
+            double sampled = memory.saturated[i] ? JvmAwareLoad.SATURATED
+                    : Math.min(load.load(seen), ReadingFilter.BELOW_SATURATION);
             memory.smoothedLoad[i] = sameSample ? previous.smoothedLoad[before]
                     : smooth(sampled, before < 0 ? Double.NaN : previous.smoothedLoad[before],
                             before < 0 ? 0 : nowNanos - previous.sampleSeenNanos[before]);
-            memory.heapOnly[i] = load.heapOver(memory.samples[i]) && !load.queueOver(memory.samples[i]);
+            memory.heapOnly[i] = memory.saturated[i] && load.heapOver(seen, ReadingFilter.HYSTERESIS)
+                    && !load.queueOver(seen, ReadingFilter.HYSTERESIS);
             if (sameSample || memory.heapOnly[i] && before >= 0 && previous.heapOnly[before]) {
                 memory.activeAtSample[i] = previous.activeAtSample[before];
             } else if (before < 0) {
@@ -147,10 +173,34 @@ final class AdaptiveMemory {
                 }
             }
             memory.rampStartNanos[i] = ramp;
-            memory.perRequestMillis[i] = perRequest(node, memory.samples[i], before < 0 ? Double.NaN
+            memory.perRequestMillis[i] = perRequest(node, memory.filtered[i], before < 0 ? Double.NaN
                     : previous.perRequestMillis[before], before < 0 ? 0 : nowNanos - previous.builtNanos);
         }
         return memory;
+    }
+
+    /**
+     * Whether a node counts as saturated at a new sample. It enters saturation when a metric's filtered
+     * level is over its threshold by {@link ReadingFilter#CONFIDENCE} standard errors and the raw reading
+     * confirms it (both over: one noisy reading cannot exclude a node, and a level still high from the
+     * past cannot either once the node reads below); it
+     * stays saturated while the filtered level is within {@link ReadingFilter#HYSTERESIS} points of the
+     * threshold, so a node at the edge does not flip in and out at every sample.
+     */
+    static boolean saturatedNow(JvmAwareLoad load, AgentSample raw, MetricTrack[] tracks, boolean wasSaturated) {
+        if (raw == null || tracks == null) {
+            return false;
+        }
+        double queue = load.queueThreshold();
+        double heap = load.heapThreshold();
+        if (wasSaturated) {
+            return ReadingFilter.over(tracks, PolicyMetric.AMX_CONNS_Q_USED, queue - ReadingFilter.HYSTERESIS, 0)
+                    || ReadingFilter.over(tracks, PolicyMetric.JVM_HEAP_USED, heap - ReadingFilter.HYSTERESIS, 0);
+        }
+        return ReadingFilter.over(tracks, PolicyMetric.AMX_CONNS_Q_USED, queue, ReadingFilter.CONFIDENCE)
+                && load.queueOver(raw)
+                || ReadingFilter.over(tracks, PolicyMetric.JVM_HEAP_USED, heap, ReadingFilter.CONFIDENCE)
+                && load.heapOver(raw);
     }
 
     /**

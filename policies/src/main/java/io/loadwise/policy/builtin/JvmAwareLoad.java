@@ -70,12 +70,27 @@ record JvmAwareLoad(double queueThreshold, double heapThreshold) {
 
     /** Whether the sample's request queue is over {@code queueThreshold} (an unreported metric never is: NaN &gt; x is false). */
     boolean queueOver(AgentSample sample) {
-        return sample != null && sample.value(PolicyMetric.AMX_CONNS_Q_USED) > queueThreshold;
+        return queueOver(sample, 0);
     }
 
     /** Whether the sample's heap is over {@code heapThreshold} (never for an unreported metric). */
     boolean heapOver(AgentSample sample) {
-        return sample != null && sample.value(PolicyMetric.JVM_HEAP_USED) > heapThreshold;
+        return heapOver(sample, 0);
+    }
+
+    /** Whether the request queue is over {@code queueThreshold - margin} points. */
+    boolean queueOver(AgentSample sample, double margin) {
+        return sample != null && sample.value(PolicyMetric.AMX_CONNS_Q_USED) > queueThreshold - margin;
+    }
+
+    /** Whether the heap is over {@code heapThreshold - margin} points. */
+    boolean heapOver(AgentSample sample, double margin) {
+        return sample != null && sample.value(PolicyMetric.JVM_HEAP_USED) > heapThreshold - margin;
+    }
+
+    /** The Equation 2 metrics, in the order of the mean. */
+    static PolicyMetric[] meanOf() {
+        return MEAN_OF.clone();
     }
 
     /** {@link #load} of every node of the snapshot, in snapshot order: computed once per picker rebuild. */

@@ -83,6 +83,13 @@ final class TestNode implements NodeView {
         return this;
     }
 
+    /** The same readings in a new sample, as an agent's next report that says the same. */
+    void resend() {
+        if (sample != null) {
+            sample = new AgentSample(sample.timestampMillis(), sample.source(), sample.metrics());
+        }
+    }
+
     TestNode metrics(Object... nameValuePairs) {
         return sample(metricsSample(nameValuePairs));
     }

@@ -9,14 +9,17 @@ import io.loadwise.sim.agent.AgentSettings;
 import io.loadwise.sim.dispatch.ChooserFactory;
 import io.loadwise.sim.dispatch.OracleLeastWorkLeft;
 import io.loadwise.sim.engine.ClusterModel;
+import io.loadwise.sim.engine.RunObserver;
 import io.loadwise.sim.engine.Simulation;
 import io.loadwise.sim.report.RateSweepReport;
 import io.loadwise.sim.service.ServiceTimeModel;
 import io.loadwise.sim.service.ServiceTimeModels;
+import io.loadwise.sim.trace.SelectionTrace;
 import io.loadwise.sim.workload.Trace;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -95,6 +98,11 @@ public final class SimulateCommand implements CommandRun.Body {
     @Option(names = "--out", paramLabel = "DIR", description = "also write results.csv and PNG plots into DIR")
     Path outDir;
 
+    @Option(names = "--trace", paramLabel = "DIR", description = {
+        "also write each run's per-second placements and agent readings to DIR/selections-POLICY-RATE.csv",
+        "and print herds, starved nodes and the readings before them (docs/simulator.md)"})
+    Path traceDir;
+
     @Mixin
     HelpOption help;
 
@@ -158,16 +166,34 @@ public final class SimulateCommand implements CommandRun.Body {
                 agents.periodMillis(), agents.delayMillis(), agents.noise());
 
         RateSweepReport report = new RateSweepReport();
+        List<String> traces = new ArrayList<>();
         for (Map.Entry<Double, Trace> e : workload.traces(base).entrySet()) {
             Trace trace = e.getValue();
             double rho = trace.meanRatePerSecond() * meanDemand / capacity;
             out.printf(Locale.ROOT, "running %.2f req/s (offered utilisation ρ = %.3f%s)…%n", trace.meanRatePerSecond(),
                     rho, rho >= 1 ? ", overloaded: queues grow for the whole run" : "");
             for (ChooserFactory chooser : choosers) {
-                report.add(e.getKey(), simulation.run(trace, demands, chooser));
+                SelectionTrace selections = new SelectionTrace(cluster.size(), SelectionTrace.HEAP_THRESHOLD,
+                        SelectionTrace.QUEUE_THRESHOLD);
+                report.add(e.getKey(), simulation.run(trace, demands, chooser,
+                        traceDir == null ? RunObserver.NONE : selections));
+                if (traceDir != null) {
+                    String name = String.format(Locale.ROOT, "selections-%s-%.0f.csv", chooser.name(), e.getKey());
+                    selections.writeCsv(traceDir.resolve(name));
+                    traces.add(String.format(Locale.ROOT, "%-28s %8.1f  %s", chooser.name(), e.getKey(),
+                            selections.summary().line()));
+                }
             }
         }
         report.printTables(out);
+        if (!traces.isEmpty()) {
+            out.println();
+            out.printf(Locale.ROOT, "Selection traces (%s): heap over %.0f %%, queue over %.0f %%%n", traceDir,
+                    SelectionTrace.HEAP_THRESHOLD, SelectionTrace.QUEUE_THRESHOLD);
+            out.printf(Locale.ROOT, "%-28s %8s  %s%n", "policy", "req/s", SelectionTrace.Summary.HEADER);
+            traces.forEach(out::println);
+            out.println(SelectionTrace.Summary.LEGEND);
+        }
         if (outDir != null) {
             Path dir = outDir;
             report.writeCsv(dir.resolve("results.csv"));

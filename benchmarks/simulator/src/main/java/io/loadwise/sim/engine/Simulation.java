@@ -45,6 +45,11 @@ public final class Simulation {
      * @param demands service demand in seconds of each request at speed 1
      */
     public RunResult run(Trace trace, double[] demands, ChooserFactory chooserFactory) {
+        return run(trace, demands, chooserFactory, RunObserver.NONE);
+    }
+
+    /** {@link #run(Trace, double[], ChooserFactory)}, telling {@code observer} every placement and sample. */
+    public RunResult run(Trace trace, double[] demands, ChooserFactory chooserFactory, RunObserver observer) {
         if (demands.length != trace.size()) {
             throw new IllegalArgumentException("demands for " + demands.length + " requests, trace has " + trace.size());
         }
@@ -64,7 +69,7 @@ public final class Simulation {
         clock.advanceTo(first);
         NodeChooser chooser = chooserFactory.create(nodes, clock, random.split());
         Loop loop = new Loop(nodes, clock, new SimulatedAgent(agents.noise(), random.split()),
-                trace.arrivalNanos(trace.size() - 1));
+                trace.arrivalNanos(trace.size() - 1), observer);
         if (agents.periodMillis() > 0) {
             loop.events.push(first + agents.periodMillis() * 1_000_000L, EventQueue.SAMPLE_TAKE, 0, 0);
         }
@@ -81,6 +86,7 @@ public final class Simulation {
                 chooser.onAgentSamples();
             }
             int chosen = chooser.choose(i, demands[i]);
+            observer.chosen(t, chosen);
             if (chosen < 0) {
                 if (i >= warmupRequests) {
                     rejected++;
@@ -120,9 +126,11 @@ public final class Simulation {
         final long lastArrival;
         final long[] busyAtLastSample;
         final List<ArrayDeque<AgentSample>> inTransit = new ArrayList<>();
+        final RunObserver observer;
         boolean samplesArrived;
 
-        Loop(List<SimulatedNode> nodes, VirtualClock clock, SimulatedAgent agent, long lastArrival) {
+        Loop(List<SimulatedNode> nodes, VirtualClock clock, SimulatedAgent agent, long lastArrival, RunObserver observer) {
+            this.observer = observer;
             this.nodes = nodes;
             this.clock = clock;
             this.agent = agent;
@@ -141,7 +149,9 @@ public final class Simulation {
                     case EventQueue.COMPLETION -> nodes.get(events.polledNode).complete(events.polledTime, events.polledValue);
                     case EventQueue.SAMPLE_TAKE -> takeSamples(events.polledTime);
                     case EventQueue.SAMPLE_DELIVER -> {
-                        nodes.get(events.polledNode).deliver(inTransit.get(events.polledNode).poll());
+                        AgentSample sample = inTransit.get(events.polledNode).poll();
+                        nodes.get(events.polledNode).deliver(sample);
+                        observer.sampleDelivered(events.polledTime, events.polledNode, sample);
                         samplesArrived = true;
                     }
                     default -> throw new IllegalStateException("unknown event kind " + events.polledKind);

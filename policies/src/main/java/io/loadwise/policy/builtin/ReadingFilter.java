@@ -1,0 +1,154 @@
+package io.loadwise.policy.builtin;
+
+import io.loadwise.policy.AgentSample;
+import io.loadwise.policy.PolicyMetric;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The Equation 2 metrics of one node filtered across its samples ({@link MetricTrack}, one per metric),
+ * and a sample that carries the filtered levels in place of the raw readings, so that Equation 2 and
+ * its thresholds ({@link JvmAwareLoad}) read them unchanged. Computed at picker builds, never on a pick.
+ */
+final class ReadingFilter {
+
+    /**
+     * Points below its threshold that a saturated node's filtered metric must fall to before the node
+     * counts as unsaturated again: 5, the width of the band in which, with the simulator's readings at
+     * 10 % relative noise, consecutive filtered levels of one node differ (a node at the edge would
+     * otherwise flip at every sample, held and released in turn).
+     */
+    static final double HYSTERESIS = 5;
+    /**
+     * The highest load a node that is not saturated counts with: a filtered mean of metrics cannot
+     * reach 100 without a threshold tripping, but a rounding could; 100 means "saturated" to the
+     * headroom.
+     */
+    static final double BELOW_SATURATION = 99.9;
+
+    /**
+     * Standard errors by which a filtered level must exceed its threshold for a node to enter
+     * saturation: 2, a one-sided 2.3 % chance that noise alone puts a level at the threshold there.
+     * An exact metric has no error, so its reading decides as it did before the filter.
+     */
+    static final double CONFIDENCE = 2;
+
+    private static final PolicyMetric[] FILTERED = JvmAwareLoad.meanOf();
+
+    private ReadingFilter() {
+    }
+
+    /** The tracks after {@code sample}; null when there is no sample (the next sample starts afresh). */
+    static MetricTrack[] next(MetricTrack[] before, AgentSample sample) {
+        if (sample == null) {
+            return null;
+        }
+        MetricTrack[] tracks = new MetricTrack[FILTERED.length];
+        for (int m = 0; m < FILTERED.length; m++) {
+            double reading = sample.value(FILTERED[m]);
+            MetricTrack previous = before == null ? null : before[m];
+            tracks[m] = Double.isNaN(reading) ? null
+                    : previous == null ? MetricTrack.first(reading) : previous.next(reading);
+        }
+        return tracks;
+    }
+
+    /**
+     * Whether {@code metric}'s filtered level is over {@code threshold} by {@code errors} of its standard
+     * errors (a margin in {@code threshold} lowers the bar); false when the metric is not followed or
+     * has fewer than {@link MetricTrack#WARM_UP} readings: a node's first readings cannot say how noisy
+     * they are, and one of them, read as it is, excluded two of four nodes in the first second of a
+     * run with 30 % noise (their heap read 100 %). Until then the slot estimate still holds a full node.
+     */
+    static boolean over(MetricTrack[] tracks, PolicyMetric metric, double threshold, double errors) {
+        if (tracks == null) {
+            return false;
+        }
+        for (int m = 0; m < FILTERED.length; m++) {
+            if (FILTERED[m] == metric) {
+                MetricTrack track = tracks[m];
+                return track != null && track.count() >= MetricTrack.WARM_UP
+                        && track.level() - errors * track.error() > threshold;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The variance of the Equation 2 mean of the filtered levels: the mean of the followed metrics'
+     * variances over their count (their errors taken as independent); NaN when none is followed.
+     */
+    static double loadVariance(MetricTrack[] tracks) {
+        if (tracks == null) {
+            return Double.NaN;
+        }
+        double sum = 0;
+        int n = 0;
+        for (MetricTrack track : tracks) {
+            if (track != null) {
+                sum += track.variance();
+                n++;
+            }
+        }
+        return n == 0 ? Double.NaN : sum / ((double) n * n);
+    }
+
+    /** {@code raw} with each filtered metric at its track's level; null for no sample. */
+    static AgentSample filtered(AgentSample raw, MetricTrack[] tracks) {
+        if (raw == null || tracks == null) {
+            return raw;
+        }
+        Map<String, Double> values = new HashMap<>(raw.metrics());
+        for (int m = 0; m < FILTERED.length; m++) {
+            if (tracks[m] != null) {
+                values.put(FILTERED[m].seedName(), tracks[m].level());
+            }
+        }
+        return new AgentSample(raw.timestampMillis(), raw.source(), values);
+    }
+
+    /**
+     * Moves each known, unsaturated load towards their mean by the share of their spread that their
+     * errors explain (empirical Bayes, as James and Stein): with {@code V} the mean of the loads'
+     * variances and {@code S²} their observed spread across nodes, the signal's spread is {@code
+     * max(0, S² - V)} and each load keeps {@code 1 - V / (V + signal)} of its distance from the mean.
+     * Loads that differ by no more than their noise become equal, and the policy is then least requests
+     * (weighted); loads that differ far beyond it are kept as they are. In place; NaN and saturated
+     * entries ({@code >= 100}) are left alone and take no part.
+     */
+    static void shrink(double[] load, double[] variance) {
+        double sum = 0;
+        double noise = 0;
+        int k = 0;
+        for (int i = 0; i < load.length; i++) {
+            if (usable(load[i], variance[i])) {
+                sum += load[i];
+                noise += variance[i];
+                k++;
+            }
+        }
+        if (k < 2) {
+            return;
+        }
+        double mean = sum / k;
+        noise /= k;
+        double spread = 0;
+        for (int i = 0; i < load.length; i++) {
+            if (usable(load[i], variance[i])) {
+                spread += (load[i] - mean) * (load[i] - mean);
+            }
+        }
+        spread /= k - 1;
+        double signal = Math.max(0, spread - noise);
+        double keep = noise + signal == 0 ? 1 : signal / (noise + signal);
+        for (int i = 0; i < load.length; i++) {
+            if (usable(load[i], variance[i])) {
+                load[i] = mean + keep * (load[i] - mean);
+            }
+        }
+    }
+
+    private static boolean usable(double load, double variance) {
+        return !Double.isNaN(load) && load < JvmAwareLoad.SATURATED && !Double.isNaN(variance);
+    }
+}
