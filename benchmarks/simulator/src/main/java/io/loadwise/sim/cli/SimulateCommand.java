@@ -11,6 +11,9 @@ import io.loadwise.sim.dispatch.OracleLeastWorkLeft;
 import io.loadwise.sim.engine.ClusterModel;
 import io.loadwise.sim.engine.RunObserver;
 import io.loadwise.sim.engine.Simulation;
+import io.loadwise.sim.grid.GridAxes;
+import io.loadwise.sim.grid.GridResult;
+import io.loadwise.sim.grid.RobustnessGrid;
 import io.loadwise.sim.report.RateSweepReport;
 import io.loadwise.sim.service.ServiceTimeModel;
 import io.loadwise.sim.service.ServiceTimeModels;
@@ -98,6 +101,12 @@ public final class SimulateCommand implements CommandRun.Body {
     @Option(names = "--out", paramLabel = "DIR", description = "also write results.csv and PNG plots into DIR")
     Path outDir;
 
+    @Option(names = "--grid", paramLabel = "full|quick", description = {
+        "run the robustness grid instead (agent noise x delay x speeds x load x service, 3 seeds a cell;",
+        "quick: a few cells): a table of each agent-driven policy against the best agent-blind one,",
+        "and with --out grid.csv, grid.md and a heat map per agent-driven policy (docs/simulator.md)"})
+    String grid;
+
     @Option(names = "--trace", paramLabel = "DIR", description = {
         "also write each run's per-second placements and agent readings to DIR/selections-POLICY-RATE.csv",
         "and print herds, starved nodes and the readings before them (docs/simulator.md)"})
@@ -131,6 +140,9 @@ public final class SimulateCommand implements CommandRun.Body {
     }
 
     private int simulate(PolicyRegistry registry, PrintStream out) throws IOException {
+        if (grid != null) {
+            return runGrid(registry, out);
+        }
         if (scenarios.enabled()) {
             return scenarios.run(seed, agentPeriodMs, agentDelayMs, agentExpiryMs, outDir, out);
         }
@@ -199,6 +211,32 @@ public final class SimulateCommand implements CommandRun.Body {
             report.writeCsv(dir.resolve("results.csv"));
             List<Path> plots = report.writePlots(dir, String.format(Locale.ROOT, " (%d nodes)", cluster.size()));
             out.println("wrote " + dir.resolve("results.csv") + " and " + plots.size() + " plots in " + dir);
+        }
+        return 0;
+    }
+
+    private int runGrid(PolicyRegistry registry, PrintStream out) throws IOException {
+        GridAxes axes = switch (grid) {
+            case "full" -> GridAxes.FULL;
+            case "quick" -> GridAxes.QUICK;
+            default -> throw new UsageException("--grid: expected full or quick, got " + grid);
+        };
+        RobustnessGrid runner = new RobustnessGrid(registry);
+        out.printf(Locale.ROOT, "robustness grid: %d cells x %d seeds x %d requests, policies %s%n", axes.cells().size(),
+                axes.seeds(), axes.requests(), String.join(", ", runner.policies()));
+        GridResult result = runner.run(axes, out);
+        String table = result.markdown();
+        out.println();
+        out.print(table);
+        if (outDir != null) {
+            result.writeCsv(outDir.resolve("grid.csv"));
+            java.nio.file.Files.writeString(outDir.resolve("grid.md"), table);
+            for (String id : RobustnessGrid.AGENT_DRIVEN) {
+                if (runner.policies().contains(id)) {
+                    result.writeHeatMap(outDir.resolve("grid-" + id + ".png"), id);
+                }
+            }
+            out.println("wrote grid.csv, grid.md and the heat maps in " + outDir);
         }
         return 0;
     }
