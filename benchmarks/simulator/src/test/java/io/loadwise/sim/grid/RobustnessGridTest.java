@@ -59,8 +59,9 @@ class RobustnessGridTest {
                 Files.readAllLines(dir.resolve("grid.csv")).size(), "a header and a line per cell and policy");
         assertTrue(Files.size(dir.resolve("grid-adaptive.png")) > 1000);
         assertTrue(Files.size(dir.resolve("grid-jvm-aware.png")) > 1000);
-        assertEquals(Files.readString(dir.resolve("grid.md")).lines().count(),
-                GridAxes.QUICK.cells().size() + 7L, "the table: a line per cell under its header");
+        String table = Files.readString(dir.resolve("grid.md"), StandardCharsets.UTF_8);
+        assertEquals(GridAxes.QUICK.cells().size(), table.lines().filter(l -> l.startsWith("| 1:1:½:½ |")).count(),
+                "the table: a line per cell\n" + table);
     }
 
     @Test
