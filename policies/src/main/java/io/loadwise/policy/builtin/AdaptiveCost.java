@@ -39,6 +39,18 @@ final class AdaptiveCost {
      */
     static final double FILL_FOR_ESTIMATE = 0.5;
     /**
+     * Fill from which adaptive holds a node at its estimated slots: 0.75, every worker busy and the
+     * queue half full (jvm-aware keeps {@link #FILL_FOR_ESTIMATE}). Why later than the estimate can be
+     * made: {@link #fill} assumes as many queue places as workers, so a node with a longer queue has
+     * more slots than estimated, and a hold from half full on kept such nodes from their own queues:
+     * in the robustness grid (docs/policies.md), four equal nodes with 10 workers and 100 queue places
+     * at ρ 0.95, adaptive's mean response time was 78 / 52 / 74 ms (seeds 1-3) where least connections'
+     * was 62 / 49 / 55; from 0.75 on, 62 / 49 / 55. Seed 001's five scenarios (12 workers, 12 queue
+     * places, 10 seeds each) fail no more: 0, 0.4, 0.1, 0 and 0 requests (at 0.5: 0, 0.1, 0.1, 0, 0.5);
+     * jvm-aware, whose hold is its only defence against a full node, failed 5-25 times more at 0.75.
+     */
+    static final double ADAPTIVE_FILL_FOR_HOLD = 0.75;
+    /**
      * Slots of its estimate a node that is not saturated leaves free: the work in flight at a sample is
      * read at the builds around it, not at the instant it was taken, so the estimate is off by a request
      * or two. Simulated at 60 clients (http-threads, 10 seeds): margin 1, 42 failures; 2, 4; 3, 11.
@@ -61,6 +73,17 @@ final class AdaptiveCost {
      * for the reason of {@link #HEADROOM_SPREAD}: a factor measured in the past moves at most 4 times a rival's in-flight work.
      */
     static final double SLOWNESS_CAP = 4;
+    /**
+     * τ with which a node's slowness factor fades towards 1 while it is not measured again: 60 s. A node
+     * is measured only while all its workers are busy, and the factor keeps it from filling, so without
+     * the fade one slow second held it back for good: with heavy-tailed service (bounded Pareto 1.5,
+     * four equal nodes, ρ 0.8, seeds 1-3) one long request made its node "4 times slower" for the rest
+     * of the run, 33.3 / 32.9 / 49.5 ms mean where least connections had 30.2 / 33.2 / 43.0; with the
+     * fade 31.0 / 32.9 / 45.1. Why not faster: a node with half the JDBC pool (the calibrated jdbc cell,
+     * TestbedSimulationTest) is full only now and then once the factor holds it back; τ 10 s let it
+     * fill and fail 21 times in 3 runs, 30 s 12, 60 s under 10 (without the factor 241).
+     */
+    static final double SLOWNESS_FADE_TAU_NANOS = 60e9;
 
     /**
      * How much in-flight work one exchange that failed on a node during the last second counts for
@@ -91,7 +114,7 @@ final class AdaptiveCost {
     /**
      * Per node: the work in flight it may hold while its sample is fresh, NaN for no limit. A saturated
      * node (queue or heap over its threshold): the work it had when sampled. Another node whose slots
-     * are at least {@link #FILL_FOR_ESTIMATE} full: its estimated slots less {@link #SLOT_MARGIN}. See
+     * are at least {@link #ADAPTIVE_FILL_FOR_HOLD} full: its estimated slots less {@link #SLOT_MARGIN}. See
      * {@link #excluded}.
      */
     private final double[] limit;
@@ -124,7 +147,7 @@ final class AdaptiveCost {
             double load = shrunk[i];
             saturated[i] = memory.saturated[i];
             double active = memory.activeAtSample[i];
-            double estimate = slotEstimate(memory.samples[i], active);
+            double estimate = slotEstimate(memory.samples[i], active, ADAPTIVE_FILL_FOR_HOLD);
             limit[i] = limit(saturated[i], active, estimate);
             slots[i] = Double.isNaN(estimate) ? limit[i] : estimate;
             headroom[i] = Double.isNaN(load) ? Double.NaN : saturated[i] ? MIN_HEADROOM // its raw sample decides
@@ -141,6 +164,11 @@ final class AdaptiveCost {
         }
         this.averageHeadroom = known == 0 ? 1 : Math.max(floor, sum / known);
         this.slowness = slowness(nodes, memory.perRequestMillis);
+        for (int i = 0; i < n; i++) { // a factor not measured again fades: see SLOWNESS_FADE_TAU_NANOS
+            long measured = memory.perRequestMeasuredNanos[i];
+            double age = measured == AdaptiveMemory.NEVER ? Double.POSITIVE_INFINITY : memory.builtNanos - measured;
+            slowness[i] = 1 + (slowness[i] - 1) * Math.exp(-age / SLOWNESS_FADE_TAU_NANOS);
+        }
     }
 
     /**
@@ -193,8 +221,13 @@ final class AdaptiveCost {
      * dispatcher had no work there (then the fill is someone else's, and says nothing of our share).
      */
     static double slotEstimate(AgentSample sample, double active) {
+        return slotEstimate(sample, active, FILL_FOR_ESTIMATE);
+    }
+
+    /** {@link #slotEstimate(AgentSample, double)} from a fill of {@code minimumFill} on. */
+    static double slotEstimate(AgentSample sample, double active, double minimumFill) {
         double fill = fill(sample);
-        return fill >= FILL_FOR_ESTIMATE && active > 0 ? active / fill : Double.NaN;
+        return fill >= minimumFill && active > 0 ? active / fill : Double.NaN;
     }
 
     /**

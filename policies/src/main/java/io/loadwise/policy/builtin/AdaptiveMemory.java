@@ -24,6 +24,8 @@ final class AdaptiveMemory {
 
     /** {@link #rampStartNanos} of a node that does not ramp. */
     static final long NOT_RAMPING = Long.MIN_VALUE;
+    /** {@link #perRequestMeasuredNanos} of a node never measured. */
+    static final long NEVER = Long.MIN_VALUE;
     /**
      * τ of the smoothing of {@link #perRequestMillis} across builds: 10 s, the peak-EWMA's (Finagle's)
      * decay time. Simulated (jdbc scenario, 50 clients, 3 seeds): unsmoothed, the factor followed each
@@ -103,10 +105,17 @@ final class AdaptiveMemory {
      * with less work as a slower one. See {@link AdaptiveCost#SLOWNESS_EXPONENT}.
      */
     final double[] perRequestMillis;
+    /**
+     * Per node: when {@link #perRequestMillis} was last measured, on the picker's clock; {@link #NEVER}
+     * before the first. A node is measured only while full, so a factor measured once would otherwise
+     * hold as long as the penalty itself keeps the node from filling ({@link AdaptiveCost#slowness}).
+     */
+    final long[] perRequestMeasuredNanos;
 
     private AdaptiveMemory(int size, long builtNanos) {
         this.builtNanos = builtNanos;
         perRequestMillis = new double[size];
+        perRequestMeasuredNanos = new long[size];
         names = new String[size];
         samples = new AgentSample[size];
         sampleSeenNanos = new long[size];
@@ -173,8 +182,11 @@ final class AdaptiveMemory {
                 }
             }
             memory.rampStartNanos[i] = ramp;
-            memory.perRequestMillis[i] = perRequest(node, memory.filtered[i], before < 0 ? Double.NaN
+            double measured = perRequestNow(node, memory.filtered[i]);
+            memory.perRequestMillis[i] = perRequest(measured, before < 0 ? Double.NaN
                     : previous.perRequestMillis[before], before < 0 ? 0 : nowNanos - previous.builtNanos);
+            memory.perRequestMeasuredNanos[i] = !Double.isNaN(measured) ? nowNanos
+                    : before < 0 ? NEVER : previous.perRequestMeasuredNanos[before];
         }
         return memory;
     }
@@ -204,17 +216,28 @@ final class AdaptiveMemory {
     }
 
     /**
-     * The node's smoothed response time per request in flight: the previous value moved towards this
-     * build's measurement with weight {@code 1 - exp(-elapsed/τ)}; the previous value when there is no
-     * measurement now (no response in the last second, no request in flight, or not all workers busy).
+     * The node's response time per request in flight now (its mean response time of the last second over
+     * its requests in flight), or NaN when it is not measured: no response in the last second, no request
+     * in flight, or not all workers busy.
      */
-    static double perRequest(NodeView node, AgentSample sample, double previous, long elapsedNanos) {
+    static double perRequestNow(NodeView node, AgentSample sample) {
         double responseMillis = node.recentResponseTimeMillis();
         int inFlight = node.inFlightRequests();
         if (!(responseMillis > 0) || inFlight <= 0 || !(AdaptiveCost.fill(sample) >= AdaptiveCost.FILL_FOR_ESTIMATE)) {
+            return Double.NaN;
+        }
+        return responseMillis / inFlight;
+    }
+
+    /**
+     * The node's smoothed response time per request in flight: the previous value moved towards this
+     * build's measurement with weight {@code 1 - exp(-elapsed/τ)}; the previous value when there is no
+     * measurement now (NaN).
+     */
+    static double perRequest(double now, double previous, long elapsedNanos) {
+        if (Double.isNaN(now)) {
             return previous;
         }
-        double now = responseMillis / inFlight;
         if (Double.isNaN(previous)) {
             return now;
         }

@@ -169,7 +169,7 @@ class AdaptivePolicyTest {
         Picker picker = cluster.picker();
         // one second later B measures as fast as A: 40 ms per request moves towards 20 by 1 - e^-0.1
         assertEquals(40 + (1 - Math.exp(-0.1)) * (20 - 40),
-                AdaptiveMemory.perRequest(cluster.node('B').inFlight(20), busy(), 40, SECOND), 1e-9);
+                AdaptiveMemory.perRequest(AdaptiveMemory.perRequestNow(cluster.node('B').inFlight(20), busy()), 40, SECOND), 1e-9);
         cluster.clock.set(SECOND);
         cluster.node('A').sample(busy());
         cluster.node('B').sample(busy());
