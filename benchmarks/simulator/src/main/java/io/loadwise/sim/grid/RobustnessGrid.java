@@ -66,7 +66,20 @@ public final class RobustnessGrid {
     }
 
     /** One policy's outcome in one cell. */
-    public record Outcome(String policy, Interval meanMillis, Interval p99Millis, long rejected) {
+    public record Outcome(String policy, Interval meanMillis, Interval p99Millis, long rejected, List<Double> seedMeans) {
+
+        /**
+         * The 95 % interval of this policy's mean response time less {@code other}'s, seed by seed: the runs
+         * of one seed share their arrivals and demands (common random numbers), so the paired difference
+         * is far tighter than the two intervals side by side.
+         */
+        public Interval pairedDifference(Outcome other) {
+            List<Double> d = new ArrayList<>();
+            for (int i = 0; i < seedMeans.size(); i++) {
+                d.add(seedMeans.get(i) - other.seedMeans.get(i));
+            }
+            return Interval.of(d);
+        }
     }
 
     /** Runs the whole grid; prints a line of progress every tenth of the cells. */
@@ -117,7 +130,8 @@ public final class RobustnessGrid {
         }
         Map<String, Outcome> result = new LinkedHashMap<>();
         for (String id : policies) {
-            result.put(id, new Outcome(id, Interval.of(means.get(id)), Interval.of(p99s.get(id)), rejected.get(id)));
+            result.put(id, new Outcome(id, Interval.of(means.get(id)), Interval.of(p99s.get(id)), rejected.get(id),
+                    List.copyOf(means.get(id))));
         }
         return result;
     }
