@@ -28,7 +28,7 @@ final class SmoothWrrTable {
      * @param startCursor cursor carried forward from the table this one replaces (0 for a fresh one)
      */
     SmoothWrrTable(ClusterSnapshot snapshot, int[] weights, int startCursor) {
-        int[] reduced = reduce(weights);
+        int[] reduced = reduce(weights, MAX_SLOTS);
         long total = 0;
         int members = 0;
         for (int w : reduced) {
@@ -56,8 +56,11 @@ final class SmoothWrrTable {
         this.cursor = new AtomicInteger(startCursor);
     }
 
-    /** Divides by the common divisor and caps the total at {@link #MAX_SLOTS}. */
-    private static int[] reduce(int[] weights) {
+    /**
+     * Divides by the common divisor and caps the total at {@code maxSlots}, scaling down proportionally
+     * (each weight above 0 stays at least 1). Shared with {@link EdfCycle}.
+     */
+    static int[] reduce(int[] weights, int maxSlots) {
         int gcd = 0;
         long total = 0;
         for (int w : weights) {
@@ -74,7 +77,7 @@ final class SmoothWrrTable {
         total /= gcd;
         for (int i = 0; i < weights.length; i++) {
             int w = weights[i] / gcd;
-            reduced[i] = total <= MAX_SLOTS || w == 0 ? w : (int) Math.max(1, w * (long) MAX_SLOTS / total);
+            reduced[i] = total <= maxSlots || w == 0 ? w : (int) Math.max(1, w * (long) maxSlots / total);
         }
         return reduced;
     }
