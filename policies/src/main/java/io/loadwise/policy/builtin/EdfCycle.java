@@ -2,7 +2,6 @@ package io.loadwise.policy.builtin;
 
 import io.loadwise.policy.ClusterSnapshot;
 import io.loadwise.policy.NodeView;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Earliest-deadline-first scheduling (gRPC A58, Envoy's {@code EdfScheduler}) laid out ahead of time: each
@@ -13,25 +12,25 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Each cycle starts at a random slot, as Envoy's scheduler starts after a random number of picks: a
  * rebuild after every batch of reports would otherwise restart at the heaviest nodes' turns, and a fleet of
- * dispatchers would move in lockstep. A slot whose node cannot be picked is consumed and the next is drawn.
+ * dispatchers would move in lockstep. Walked as a {@link SlotCycle}.
  */
-final class EdfCycle {
+final class EdfCycle extends SlotCycle {
 
     /** Cap on the cycle length; larger weight sums are scaled down (each weight stays at least 1). */
     static final int MAX_SLOTS = 1 << 14;
 
-    private final NodeView[] slots;
-    private final int maxDraws;
-    private final AtomicInteger cursor;
-
     /** @param weights per node index, at least 1 each */
     EdfCycle(ClusterSnapshot snapshot, int[] weights, int startSlot) {
+        super(layout(snapshot, weights), startSlot);
+    }
+
+    private static NodeView[] layout(ClusterSnapshot snapshot, int[] weights) {
         int[] reduced = SmoothWrrTable.reduce(weights, MAX_SLOTS);
         int total = 0;
         for (int w : reduced) {
             total += w;
         }
-        this.slots = new NodeView[total];
+        NodeView[] slots = new NodeView[total];
         int n = reduced.length;
         int[] turn = new int[n]; // the turn each node waits for: deadline (turn + 1) / weight
         int[] heap = new int[n];
@@ -47,8 +46,7 @@ final class EdfCycle {
             turn[node]++;
             siftDown(heap, n, 0, turn, reduced);
         }
-        this.maxDraws = Math.min(total, 2 * n);
-        this.cursor = new AtomicInteger(Math.floorMod(startSlot, total));
+        return slots;
     }
 
     /** Whether node a's next deadline comes before b's: (turn_a + 1) / w_a < (turn_b + 1) / w_b, exactly. */
@@ -76,25 +74,5 @@ final class EdfCycle {
             heap[least] = t;
             at = least;
         }
-    }
-
-    /**
-     * The next node of the cycle that can be picked and is not {@code avoid}, or {@code null} when none
-     * turned up within a bounded number of draws (the caller then falls back to a scan).
-     */
-    NodeView next(NodeView avoid) {
-        int length = slots.length;
-        for (int d = 0; d < maxDraws; d++) {
-            // masking the sign bit keeps the division 32-bit; the cycle jumps once per 2^31 picks
-            NodeView node = slots[(cursor.getAndIncrement() & Integer.MAX_VALUE) % length];
-            if (node.selectable() && !Avoid.matches(node, avoid)) {
-                return node;
-            }
-        }
-        return null;
-    }
-
-    int length() {
-        return slots.length;
     }
 }

@@ -46,7 +46,7 @@ class OrcaWrrPolicyTest {
      * share, to within the cycle's resolution (weights are integers, the heaviest at 1000).
      */
     private static void assertShares(Picker picker, String message, double... weights) {
-        int length = ((OrcaWrrPicker) picker).cycle().length();
+        int length = ((OrcaWrrPicker) picker).table().length();
         int[] counts = counts(sequence(picker, length), weights.length);
         double sum = Arrays.stream(weights).sum();
         for (int i = 0; i < weights.length; i++) {
@@ -153,7 +153,7 @@ class OrcaWrrPolicyTest {
         TestCluster cluster = TestCluster.of(ID, 3).options(Map.of("blackoutPeriodMs", 0));
         report(cluster.node('A'), 300, 0, 0.5, Double.NaN);
         Picker picker = cluster.picker();
-        assertEquals(3, ((OrcaWrrPicker) picker).cycle().length());
+        assertEquals(3, ((OrcaWrrPicker) picker).table().length());
         assertArrayEquals(new int[] {1, 1, 1}, counts(sequence(picker, 3), 3));
     }
 
