@@ -189,6 +189,26 @@ class NodeMonitorTest {
         assertSame(sample, a.latestAgentSample(), "an empty report changes nothing");
     }
 
+    /** ORCA's three weight fields reach orca-wrr's inputs in every form, BIN included; broken BIN changes nothing. */
+    @Test
+    void orcaWeightFieldsArriveInEveryHeaderForm() {
+        VirtualCluster cluster = cluster("orca-wrr", 60_000);
+        NodeState a = cluster.node("a");
+        Map<String, Double> report = Map.of("APP_RQST_RATE", 120.5, "APP_RQST_ERR_RATE", 0.5, "APP_UTILIZATION%", 61.0);
+        for (io.loadwise.wire.OrcaLoadReport.Form form : io.loadwise.wire.OrcaLoadReport.Form.values()) {
+            monitor.acceptLoadReport(cluster, a, io.loadwise.wire.OrcaLoadReport.encode(form, report));
+            AgentSample sample = a.agentSample();
+            assertEquals(120.5, sample.value(PolicyMetric.REQUEST_RATE), 1e-9, form.name());
+            assertEquals(0.5, sample.value(PolicyMetric.ERROR_RATE), 1e-9, form.name());
+            assertEquals(61.0, sample.value(PolicyMetric.APP_UTILIZATION), 1e-9, form.name());
+        }
+        AgentSample last = a.latestAgentSample();
+        monitor.acceptLoadReport(cluster, a, "BIN CQAAAAAAAPh/"); // cpu_utilization NaN
+        monitor.acceptLoadReport(cluster, a, "BIN not base64!");
+        assertSame(last, a.latestAgentSample());
+        assertEquals(2, monitor.stats(a).malformedReports());
+    }
+
     @Test
     void aPiggybackKeepsTheFullMetricsOfTheLastPoll() {
         VirtualCluster cluster = cluster("jvm-aware", 60_000);
