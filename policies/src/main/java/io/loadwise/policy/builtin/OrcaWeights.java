@@ -34,15 +34,26 @@ record OrcaWeights(long blackoutNanos, long expirationNanos, double errorUtiliza
     /** Upper bound of the penalty: a node with 1 % errors then counts as 100 % busier. */
     static final double MAX_PENALTY = 10_000;
 
+    /** A58's {@code weight_update_period}: the dispatcher rebuilds the picker at least this often. */
+    static final double DEFAULT_UPDATE_MS = 1_000;
+    /** A58's floor for the update period (it raises smaller values to it; here they are refused). */
+    static final double MIN_UPDATE_MS = 100;
+
     static final List<String> OPTION_NAMES = List.of("blackoutPeriodMs", "weightExpirationPeriodMs",
-            "errorUtilizationPenalty");
+            "errorUtilizationPenalty", "weightUpdatePeriodMs");
 
     static List<String> validate(PolicyOptions options) {
         List<String> errors = new ArrayList<>(options.rejectUnknown(OPTION_NAMES));
         options.checkRange("blackoutPeriodMs", 0, MAX_MS, errors);
         options.checkRange("weightExpirationPeriodMs", 1, MAX_MS, errors);
         options.checkRange("errorUtilizationPenalty", 0, MAX_PENALTY, errors);
+        options.checkRange("weightUpdatePeriodMs", MIN_UPDATE_MS, MAX_MS, errors);
         return errors;
+    }
+
+    /** {@code weightUpdatePeriodMs} of validated options, in milliseconds. */
+    static long updatePeriodMillis(PolicyOptions options) {
+        return Math.round(options.get("weightUpdatePeriodMs", DEFAULT_UPDATE_MS));
     }
 
     /** The settings of validated options. */

@@ -18,8 +18,8 @@ import java.util.Set;
  *
  * <p>Feedback stays off the pick path, as in Envoy, where a timer recomputes the weights and workers only
  * run the scheduler: weights are recomputed at each build, which the dispatcher runs after every batch of
- * agent samples (A58 recomputes every {@code weight_update_period}, 1 s; a build per batch is at least as
- * fresh). When the cycle yields no node, least connections decides.
+ * agent samples and, asked by {@link #rebuildPeriodMillis}, at least every {@code weightUpdatePeriodMs}
+ * (A58's {@code weight_update_period}, 1 s). When the cycle yields no node, least connections decides.
  */
 public final class OrcaWrrPolicy implements LoadBalancingPolicy {
 
@@ -48,6 +48,15 @@ public final class OrcaWrrPolicy implements LoadBalancingPolicy {
     @Override
     public List<String> validate(PolicyOptions options) {
         return OrcaWeights.validate(options);
+    }
+
+    /**
+     * A58's {@code weight_update_period}: without it a weight would leave its blackout, or expire, only when
+     * the next sample or flag change rebuilds the picker, and never while every agent is silent.
+     */
+    @Override
+    public long rebuildPeriodMillis(PolicyOptions options) {
+        return OrcaWeights.updatePeriodMillis(options);
     }
 
     @Override

@@ -204,7 +204,18 @@ class OrcaWrrPolicyTest {
                 "policyOptions.errorUtilizationPenalty: NaN out of range 0.0..10000.0"),
                 policy.validate(PolicyOptions.of(Map.of("blackoutPeriodMs", -1, "weightExpirationPeriodMs", 0,
                         "errorUtilizationPenalty", Double.NaN))));
-        assertTrue(policy.validate(PolicyOptions.of(Map.of("weightUpdatePeriodMs", 1000))).get(0)
-                .startsWith("policyOptions.weightUpdatePeriodMs: unknown option"));
+        assertEquals(List.of("policyOptions.weightUpdatePeriodMs: 50.0 out of range 100.0..3600000.0"),
+                policy.validate(PolicyOptions.of(Map.of("weightUpdatePeriodMs", 50))));
+        assertTrue(policy.validate(PolicyOptions.of(Map.of("blackoutPeriod", 1000))).get(0)
+                .startsWith("policyOptions.blackoutPeriod: unknown option"));
+    }
+
+    /** A58's weight_update_period: the dispatcher rebuilds the picker that often even without samples. */
+    @Test
+    void theWeightUpdatePeriodIsTheRebuildPeriod() {
+        OrcaWrrPolicy policy = new OrcaWrrPolicy();
+        assertEquals(1000, policy.rebuildPeriodMillis(PolicyOptions.EMPTY));
+        assertEquals(250, policy.rebuildPeriodMillis(PolicyOptions.of(Map.of("weightUpdatePeriodMs", 250))));
+        assertEquals(0, new P2cLeastRequestPolicy().rebuildPeriodMillis(PolicyOptions.EMPTY), "events only");
     }
 }
