@@ -58,8 +58,8 @@ class ApiGoldenTest extends ApiTestBase {
             + "|loadwise_node_policy_metric|loadwise_cluster_last_second|loadwise_node_last_second)\\{.*\\}) .*$");
     private static final Set<String> BUILT_IN_POLICIES = Set.of("adaptive", "f5-dynamic-ratio",
             "fastest-response-time", "jvm-aware", "jvm-aware-classic", "least-connections", "least-loaded",
-            "least-sessions", "probed-response-time", "random", "round-robin", "rr-to-lc", "static-wrr",
-            "weighted-least-connections");
+            "least-sessions", "orca-wrr", "p2c-least-request", "probed-response-time", "random", "round-robin",
+            "rr-to-lc", "static-wrr", "weighted-least-connections");
     private static final long SAMPLE_TIME = 1_763_769_600_000L;
 
     private final List<HttpServer> webNodes = new ArrayList<>();

@@ -58,6 +58,16 @@ public interface LoadBalancingPolicy {
     }
 
     /**
+     * How often the dispatcher rebuilds this policy's picker when no event does, in milliseconds, given the
+     * validated options: for a picker whose weights change with time alone (gRPC's {@code weight_update_period},
+     * for a weight that leaves its blackout or expires while no sample arrives). The default, 0, rebuilds only
+     * on events: membership, weights, flags, agent samples.
+     */
+    default long rebuildPeriodMillis(PolicyOptions options) {
+        return 0;
+    }
+
+    /**
      * Builds a picker over an immutable snapshot of the cluster's nodes.
      *
      * @param snapshot the nodes, in configuration order; never empty

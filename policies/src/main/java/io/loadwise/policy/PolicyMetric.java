@@ -1,11 +1,14 @@
 package io.loadwise.policy;
 
+import io.loadwise.wire.FilterMetric;
+import io.loadwise.wire.OrcaLoadReport;
 import io.loadwise.wire.SeedMetric;
 
 /**
- * The agent metrics that built-in policies read (seed 001 tables 3-5), named by the wire module's
- * {@link SeedMetric}, the one place the agent, the dispatcher and the policies take metric names from.
- * Percentages are 0-100 as in the seed; {@link #AMX_SESSIONS_ACT} is a count.
+ * The agent metrics that built-in policies read (seed 001 tables 3-5, and the three ORCA fields of the
+ * agent's filter), named by the wire module's {@link SeedMetric}, {@link FilterMetric} and
+ * {@link OrcaLoadReport}, the one place the agent, the dispatcher and the policies take metric names from.
+ * Percentages are 0-100 as in the seed; {@link #AMX_SESSIONS_ACT} is a count, the two rates are per second.
  */
 public enum PolicyMetric {
     OS_CPU_USED(SeedMetric.OS_CPU_USED_PCT),
@@ -15,17 +18,27 @@ public enum PolicyMetric {
     AMX_CONNS_Q_USED(SeedMetric.AMX_CONNS_Q_USED_PCT),
     AMX_CONNS_Q_THRBSY(SeedMetric.AMX_CONNS_Q_THRBSY_PCT),
     AMX_JDBC_ACTC(SeedMetric.AMX_JDBC_ACTC_PCT),
-    AMX_SESSIONS_ACT(SeedMetric.AMX_SESSIONS_ACT);
+    AMX_SESSIONS_ACT(SeedMetric.AMX_SESSIONS_ACT),
+    /** Requests the node completed per second: ORCA {@code rps_fractional}. */
+    REQUEST_RATE(FilterMetric.APP_RQST_RATE.metricName()),
+    /** Answers >= 500 per second: ORCA {@code eps}. */
+    ERROR_RATE(FilterMetric.APP_RQST_ERR_RATE.metricName()),
+    /** ORCA {@code application_utilization} as a percentage. */
+    APP_UTILIZATION(OrcaLoadReport.APP_UTILIZATION);
 
     private static final PolicyMetric[] VALUES = values();
 
     private final String seedName;
 
     PolicyMetric(SeedMetric metric) {
-        this.seedName = metric.seedName();
+        this(metric.seedName());
     }
 
-    /** The metric's name in the seed and on the wire, e.g. {@code "JVM_HEAP_USED%"}. */
+    PolicyMetric(String name) {
+        this.seedName = name;
+    }
+
+    /** The metric's name in the seed (or the agent's) and on the wire, e.g. {@code "JVM_HEAP_USED%"}. */
     public String seedName() {
         return seedName;
     }

@@ -13,6 +13,7 @@ import java.util.Map;
 public enum FilterMetric {
     APP_RQST_INFLIGHT("APP_RQST_INFLIGHT", "count", "Application Requests in Flight"),
     APP_RQST_RATE("APP_RQST_RATE", "req/s", "Application Requests per Second (last second)"),
+    APP_RQST_ERR_RATE("APP_RQST_ERR_RATE", "req/s", "Application Errors per Second (status >= 500, last second)"),
     APP_RQST_AVETIME("APP_RQST_AVETIME", "ms", "Application Mean Service Time (ms, last second)"),
     APP_RQST_P95TIME("APP_RQST_P95TIME", "ms", "Application 95th-percentile Service Time (ms, last second)"),
     APP_CAPACITY("APP_CAPACITY", "count", "Application Concurrent-request Capacity");

@@ -4,13 +4,38 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The JSON form of the ORCA header: {@code JSON {"cpu_utilization":0.23,"named_metrics":{"jvm_heap_used":0.45}}}.
- * Accepts the proto field names and their proto3-JSON lowerCamel spellings; nested maps
+ * The JSON form of the ORCA header: {@code JSON {"cpu_utilization":0.23,"named_metrics":{"jvm_heap_used":0.45}}},
+ * written with the proto field names (which the proto3 JSON mapping Envoy uses accepts). Accepts the proto field names and their proto3-JSON lowerCamel spellings; nested maps
  * ({@code named_metrics}, {@code utilization}) flatten to {@code map.key}, as in the TEXT form.
  */
 final class OrcaJsonForm {
 
     private OrcaJsonForm() {
+    }
+
+    /**
+     * The JSON object of {@code count} pairs; keys {@code map.key} go into a nested object {@code map}, so
+     * keys of one map must be adjacent (as {@link OrcaLoadReport} orders them).
+     */
+    static String encode(String[] keys, double[] values, int count) {
+        StringBuilder out = new StringBuilder(256).append('{');
+        String openMap = null;
+        for (int i = 0; i < count; i++) {
+            int dot = keys[i].indexOf('.');
+            String map = dot < 0 ? null : keys[i].substring(0, dot);
+            if (openMap != null && !openMap.equals(map)) {
+                out.append('}');
+                openMap = null;
+            }
+            out.append(i == 0 ? "" : ",");
+            if (map != null && openMap == null) {
+                out.append('"').append(map).append("\":{");
+                openMap = map;
+            }
+            out.append('"').append(dot < 0 ? keys[i] : keys[i].substring(dot + 1)).append("\":");
+            WireNumbers.append(out, values[i]);
+        }
+        return out.append(openMap != null ? "}}" : "}").toString();
     }
 
     static Map<String, Double> parse(String json) throws MalformedLoadReportException {

@@ -7,110 +7,117 @@ import java.util.Map;
  * Codec for the ORCA native load report header ({@value #HEADER_NAME}) that Envoy and gRPC read, mapped
  * to and from the seed's metric names.
  *
- * <p>On the wire, utilisations are fractions (CPU may exceed 1) and counts are plain numbers; in the maps
- * of this API they carry seed names, percentages 0-100 and plain counts, exactly like the JSON endpoint.
- * {@code application_utilization} has no seed name and maps to {@value #APP_UTILIZATION}.
+ * <p>On the wire, utilisations are fractions (CPU may exceed 1), rates are per second and counts are plain
+ * numbers; in the maps of this API they carry seed names, percentages 0-100 and plain rates and counts,
+ * exactly like the JSON endpoint. ORCA's three standard fields that gRPC's weighted round robin and Envoy's
+ * client-side weighted round robin read map to the agent's filter metrics: {@code rps_fractional} to
+ * {@code APP_RQST_RATE}, {@code eps} to {@code APP_RQST_ERR_RATE}, {@code application_utilization} to
+ * {@value #APP_UTILIZATION}.
  *
  * <pre>{@code
- * endpoint-load-metrics: TEXT cpu_utilization=0.23,mem_utilization=0.41,application_utilization=0.55,
- *     named_metrics.os_cpu_iowait=0.01,named_metrics.jvm_heap_used=0.45,...
+ * endpoint-load-metrics: TEXT cpu_utilization=0.23,mem_utilization=0.41,rps_fractional=120.5,eps=0.5,
+ *     application_utilization=0.61,named_metrics.os_cpu_iowait=0.01,named_metrics.jvm_heap_used=0.45,...
  * }</pre>
  *
- * Both functions are pure and thread-safe. {@link #parse} accepts the TEXT form with {@code =} or {@code :}
- * separators and the JSON form; unknown keys are kept under their ORCA key with their value as sent, so
- * nothing is silently lost.
+ * The same pairs go out in one of three forms ({@link Form}): TEXT as above, JSON
+ * ({@code JSON {"cpu_utilization":0.23,"named_metrics":{"jvm_heap_used":0.45}}}) or BIN (the
+ * {@code xds.data.orca.v3.OrcaLoadReport} protobuf, base64: {@link OrcaBinaryForm}). All functions are pure
+ * and thread-safe. {@link #parse} accepts all three (TEXT with {@code =} or {@code :} separators); unknown
+ * keys are kept under their ORCA key with their value as sent, so nothing is silently lost.
  */
 public final class OrcaLoadReport {
 
     /** The response header carrying the report. */
     public static final String HEADER_NAME = "endpoint-load-metrics";
 
-    /** Seed-style name given to ORCA's {@code application_utilization} (0-100). */
+    /**
+     * Seed-style name given to ORCA's {@code application_utilization} (0-100): the agent's mean requests in
+     * flight over its capacity in the last second (see docs/agent.md).
+     */
     public static final String APP_UTILIZATION = "APP_UTILIZATION%";
 
-    /** The seed metrics the header carries (all but {@value #APP_UTILIZATION}, which is derived). */
+    /** The seed metrics the header carries (besides the filter's rate, error rate and utilization). */
     public static final java.util.Set<String> CARRIED_METRICS = java.util.Set.of(
             SeedMetric.OS_CPU_USED_PCT.seedName(), SeedMetric.OS_MEM_USED_PCT.seedName(),
             SeedMetric.OS_CPU_IOWAIT_PCT.seedName(), SeedMetric.JVM_HEAP_USED_PCT.seedName(),
             SeedMetric.AMX_CONNS_Q_USED_PCT.seedName(), SeedMetric.AMX_CONNS_Q_THRBSY_PCT.seedName(),
             SeedMetric.AMX_JDBC_ACTC_PCT.seedName(), SeedMetric.AMX_SESSIONS_ACT.seedName());
 
+    /** The header's three forms, named by the prefix Envoy's parser reads. */
+    public enum Form {
+        TEXT, JSON, BIN
+    }
+
     /** Reports longer than this are rejected before parsing (Envoy's own limit is 8 KiB of headers). */
     static final int MAX_LENGTH = 8192;
 
-    private static final String[] ORCA_KEYS = {
-        "cpu_utilization", "mem_utilization", "application_utilization",
+    /** The ORCA keys in the order they are written; {@code named_metrics.x} are entries of that map. */
+    static final String[] ORCA_KEYS = {
+        "cpu_utilization", "mem_utilization", "rps_fractional", "eps", "application_utilization",
         "named_metrics.os_cpu_iowait", "named_metrics.jvm_heap_used", "named_metrics.http_queue_used",
         "named_metrics.http_threads_busy", "named_metrics.jdbc_active", "named_metrics.http_sessions_active",
     };
     private static final String[] SEED_NAMES = {
-        SeedMetric.OS_CPU_USED_PCT.seedName(), SeedMetric.OS_MEM_USED_PCT.seedName(), APP_UTILIZATION,
+        SeedMetric.OS_CPU_USED_PCT.seedName(), SeedMetric.OS_MEM_USED_PCT.seedName(),
+        FilterMetric.APP_RQST_RATE.metricName(), FilterMetric.APP_RQST_ERR_RATE.metricName(), APP_UTILIZATION,
         SeedMetric.OS_CPU_IOWAIT_PCT.seedName(), SeedMetric.JVM_HEAP_USED_PCT.seedName(),
         SeedMetric.AMX_CONNS_Q_USED_PCT.seedName(), SeedMetric.AMX_CONNS_Q_THRBSY_PCT.seedName(),
         SeedMetric.AMX_JDBC_ACTC_PCT.seedName(), SeedMetric.AMX_SESSIONS_ACT.seedName(),
     };
-    /** Wire value times this factor gives the seed value: fractions become percentages, counts stay. */
-    private static final double[] TO_SEED = {100, 100, 100, 100, 100, 100, 100, 100, 1};
-
-    /** The seed percentages whose maximum is {@code application_utilization}. */
-    private static final String[] APPLICATION_INPUTS = {
-        SeedMetric.JVM_HEAP_USED_PCT.seedName(), SeedMetric.AMX_CONNS_Q_THRBSY_PCT.seedName(),
-        SeedMetric.AMX_CONNS_Q_USED_PCT.seedName(), SeedMetric.AMX_JDBC_ACTC_PCT.seedName(),
-    };
+    /** Wire value times this factor gives the seed value: fractions become percentages, rates and counts stay. */
+    private static final double[] TO_SEED = {100, 100, 1, 1, 100, 100, 100, 100, 100, 100, 1};
 
     private OrcaLoadReport() {
     }
 
-    /**
-     * Encodes the header value (without the header name) in TEXT form. Metrics that are absent or not
-     * finite are left out; {@code application_utilization} is the largest of heap, thread, queue and JDBC
-     * utilisation, and absent when none of them is known. An explicit {@value #APP_UTILIZATION} wins.
-     */
+    /** {@link #encode} in TEXT form, the form the agent sends unless configured otherwise. */
     public static String encodeText(Map<String, Double> seedMetrics) {
-        StringBuilder out = new StringBuilder(256).append("TEXT ");
-        boolean first = true;
-        for (int i = 0; i < ORCA_KEYS.length; i++) {
-            double value = SEED_NAMES[i].equals(APP_UTILIZATION)
-                    ? applicationUtilization(seedMetrics)
-                    : finiteOrNaN(seedMetrics.get(SEED_NAMES[i]));
-            if (Double.isNaN(value)) {
-                continue;
-            }
-            if (!first) {
-                out.append(',');
-            }
-            first = false;
-            out.append(ORCA_KEYS[i]).append('=');
-            WireNumbers.append(out, value / TO_SEED[i]);
-        }
-        return out.toString();
-    }
-
-    private static double applicationUtilization(Map<String, Double> seedMetrics) {
-        double explicit = finiteOrNaN(seedMetrics.get(APP_UTILIZATION));
-        if (!Double.isNaN(explicit)) {
-            return explicit;
-        }
-        double max = Double.NaN;
-        for (String name : APPLICATION_INPUTS) {
-            double v = finiteOrNaN(seedMetrics.get(name));
-            if (!Double.isNaN(v) && (Double.isNaN(max) || v > max)) {
-                max = v;
-            }
-        }
-        return max;
-    }
-
-    private static double finiteOrNaN(Double value) {
-        return value == null || !Double.isFinite(value) ? Double.NaN : value;
+        return encode(Form.TEXT, seedMetrics);
     }
 
     /**
-     * Parses a header value in TEXT or JSON form into seed-named metrics.
+     * Encodes the header value (without the header name) in the given form. Metrics that are absent or not
+     * finite are left out, never sent as 0; a report with nothing to say is the bare prefix
+     * ({@code "TEXT "}, {@code "JSON {}"}, {@code "BIN "}).
+     */
+    public static String encode(Form form, Map<String, Double> seedMetrics) {
+        String[] keys = new String[ORCA_KEYS.length];
+        double[] values = new double[ORCA_KEYS.length];
+        int count = 0;
+        for (int i = 0; i < ORCA_KEYS.length; i++) {
+            Double value = seedMetrics.get(SEED_NAMES[i]);
+            if (value != null && Double.isFinite(value) && value >= 0) {
+                keys[count] = ORCA_KEYS[i];
+                values[count++] = value / TO_SEED[i];
+            }
+        }
+        switch (form) {
+            case BIN:
+                return "BIN " + OrcaBinaryForm.encode(keys, values, count);
+            case JSON:
+                return "JSON " + OrcaJsonForm.encode(keys, values, count);
+            default:
+                StringBuilder out = new StringBuilder(256).append("TEXT ");
+                for (int i = 0; i < count; i++) {
+                    out.append(i == 0 ? "" : ",").append(keys[i]).append('=');
+                    WireNumbers.append(out, values[i]);
+                }
+                return out.toString();
+        }
+    }
+
+    /** Whether an encoded report carries no metric (its bare form prefix). */
+    public static boolean isEmpty(String encoded) {
+        String body = encoded.substring(encoded.indexOf(' ') + 1);
+        return body.isEmpty() || body.equals("{}");
+    }
+
+    /**
+     * Parses a header value in TEXT, JSON or BIN form into seed-named metrics.
      *
      * @throws MalformedLoadReportException on a missing or unknown form prefix, a pair without a key or
      *     value, a non-numeric, negative or non-finite value (also once scaled to a percentage), a duplicate
-     *     key, or invalid JSON
+     *     key, invalid JSON, or invalid base64 or protobuf
      */
     public static Map<String, Double> parse(String headerValue) throws MalformedLoadReportException {
         if (headerValue == null) {
@@ -128,10 +135,9 @@ public final class OrcaLoadReport {
             return OrcaJsonForm.parse(value.substring(4));
         }
         if (startsWithForm(value, "BIN")) {
-            throw new MalformedLoadReportException("Load report in BIN (protobuf) form is not supported; "
-                    + "send the TEXT or JSON form");
+            return OrcaBinaryForm.parse(value.substring(3).strip());
         }
-        throw new MalformedLoadReportException("Load report must start with 'TEXT ' or 'JSON ', got: "
+        throw new MalformedLoadReportException("Load report must start with 'TEXT ', 'JSON ' or 'BIN ', got: "
                 + abbreviate(value));
     }
 

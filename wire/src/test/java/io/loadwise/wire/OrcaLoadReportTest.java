@@ -22,28 +22,102 @@ class OrcaLoadReportTest {
         m.put("AMX_CONNS_Q_THRBSY%", 55.0);
         m.put("AMX_JDBC_ACTC%", 30.0);
         m.put("AMX_SESSIONS_ACT", 12.0);
+        m.put("APP_RQST_RATE", 120.5);
+        m.put("APP_RQST_ERR_RATE", 0.5);
+        m.put(OrcaLoadReport.APP_UTILIZATION, 61.0);
         m.put("JVM_THREADS", 80.0); // not carried by the header
         return m;
     }
 
     @Test
     void encodesTheIssueExample() {
-        assertEquals("TEXT cpu_utilization=0.23,mem_utilization=0.41,application_utilization=0.55,"
-                + "named_metrics.os_cpu_iowait=0.01,named_metrics.jvm_heap_used=0.45,"
+        assertEquals("TEXT cpu_utilization=0.23,mem_utilization=0.41,rps_fractional=120.5,eps=0.5,"
+                + "application_utilization=0.61,named_metrics.os_cpu_iowait=0.01,named_metrics.jvm_heap_used=0.45,"
                 + "named_metrics.http_queue_used=0.1,named_metrics.http_threads_busy=0.55,"
                 + "named_metrics.jdbc_active=0.3,named_metrics.http_sessions_active=12",
                 OrcaLoadReport.encodeText(issueExample()));
     }
 
     @Test
-    void absentMetricsAreLeftOutAndApplicationUtilizationFollowsWhatIsKnown() {
+    void absentMetricsAreLeftOutNeverSentAsZero() {
         Map<String, Double> m = new LinkedHashMap<>();
         m.put("OS_CPU_USED%", 150.0); // cpu may exceed 1 on the wire
         m.put("JVM_HEAP_USED%", 12.5);
         m.put("AMX_JDBC_ACTC%", Double.NaN);
+        m.put("APP_RQST_RATE", Double.POSITIVE_INFINITY);
+        m.put("APP_RQST_ERR_RATE", -1.0);
         String text = OrcaLoadReport.encodeText(m);
-        assertEquals("TEXT cpu_utilization=1.5,application_utilization=0.125,named_metrics.jvm_heap_used=0.125", text);
+        // no application_utilization: the heap says nothing about how busy the node is
+        assertEquals("TEXT cpu_utilization=1.5,named_metrics.jvm_heap_used=0.125", text);
         assertEquals("TEXT ", OrcaLoadReport.encodeText(Map.of()));
+        assertTrue(OrcaLoadReport.isEmpty(OrcaLoadReport.encode(OrcaLoadReport.Form.JSON, Map.of())));
+        assertTrue(OrcaLoadReport.isEmpty(OrcaLoadReport.encode(OrcaLoadReport.Form.BIN, Map.of())));
+        assertFalse(OrcaLoadReport.isEmpty(OrcaLoadReport.encode(OrcaLoadReport.Form.BIN, m)));
+    }
+
+    @Test
+    void encodesTheJsonFormWithNamedMetricsNested() {
+        assertEquals("JSON {\"cpu_utilization\":0.23,\"mem_utilization\":0.41,\"rps_fractional\":120.5,"
+                + "\"eps\":0.5,\"application_utilization\":0.61,\"named_metrics\":{\"os_cpu_iowait\":0.01,"
+                + "\"jvm_heap_used\":0.45,\"http_queue_used\":0.1,\"http_threads_busy\":0.55,"
+                + "\"jdbc_active\":0.3,\"http_sessions_active\":12}}",
+                OrcaLoadReport.encode(OrcaLoadReport.Form.JSON, issueExample()));
+        assertEquals("JSON {\"named_metrics\":{\"jvm_heap_used\":0.5}}",
+                OrcaLoadReport.encode(OrcaLoadReport.Form.JSON, Map.of("JVM_HEAP_USED%", 50.0)));
+    }
+
+    @Test
+    void everyFormRoundTripsToTheSameSeedMetrics() throws Exception {
+        Map<String, Double> text = OrcaLoadReport.parse(OrcaLoadReport.encode(OrcaLoadReport.Form.TEXT, issueExample()));
+        for (OrcaLoadReport.Form form : OrcaLoadReport.Form.values()) {
+            Map<String, Double> parsed = OrcaLoadReport.parse(OrcaLoadReport.encode(form, issueExample()));
+            assertEquals(text.keySet(), parsed.keySet(), form.name());
+            for (String name : text.keySet()) {
+                assertEquals(text.get(name), parsed.get(name), 1e-9, form + " " + name);
+            }
+        }
+        assertEquals(120.5, text.get("APP_RQST_RATE"));
+        assertEquals(0.5, text.get("APP_RQST_ERR_RATE"));
+        assertEquals(61.0, text.get(OrcaLoadReport.APP_UTILIZATION), 1e-9);
+    }
+
+    /** Bytes written by hand: field 1 (cpu) 0.5, an unknown varint field 20, named_metrics {"x": 0.25}. */
+    @Test
+    void parsesHandWrittenProtobufAndSkipsUnknownFields() throws Exception {
+        byte[] bytes = {
+            0x09, 0, 0, 0, 0, 0, 0, (byte) 0xE0, 0x3F, // 1: double 0.5
+            (byte) 0xA0, 0x01, 0x07, // 20: varint 7, not an OrcaLoadReport field
+            0x42, 0x0C, 0x0A, 0x01, 'x', 0x11, 0, 0, 0, 0, 0, 0, (byte) 0xD0, 0x3F, // 8: {"x": 0.25}
+            0x18, (byte) 0x96, 0x01, // 3: the deprecated integer rps, 150
+        };
+        Map<String, Double> parsed = OrcaLoadReport.parse("BIN " + java.util.Base64.getEncoder().encodeToString(bytes));
+        assertEquals(Map.of("OS_CPU_USED%", 50.0, "named_metrics.x", 0.25, "rps", 150.0), parsed);
+    }
+
+    @Test
+    void rejectsBrokenProtobufWithSpecificMessages() {
+        assertMalformed("BIN ***", "base64");
+        assertMalformed("BIN " + bin(0x09, 0, 0), "truncated");
+        assertMalformed("BIN " + bin(0x08, 0x01), "wire type 0, expected 1"); // cpu as a varint
+        assertMalformed("BIN " + bin(0x09, 0, 0, 0, 0, 0, 0, 0xF8, 0x7F), "out of range"); // NaN
+        assertMalformed("BIN " + bin(0x09, 0, 0, 0, 0, 0, 0, 0xF0, 0x7F), "out of range"); // +Infinity
+        assertMalformed("BIN " + bin(0x09, 0, 0, 0, 0, 0, 0, 0xF0, 0xBF), "negative"); // -1
+        assertMalformed("BIN " + bin(0x09, 0, 0, 0, 0, 0, 0, 0xE0, 0x7F), "out of range"); // 2^1023 as a percentage
+        assertMalformed("BIN " + bin(0x09, 0, 0, 0, 0, 0, 0, 0xE0, 0x3F, 0x09, 0, 0, 0, 0, 0, 0, 0xE0, 0x3F), "twice");
+        assertMalformed("BIN " + bin(0x42, 0x7F, 0x0A), "truncated"); // an entry longer than the report
+        assertMalformed("BIN " + bin(0x42, 0x03, 0x0A, 0x01, 0xFF), "UTF-8");
+        assertMalformed("BIN " + bin(0x0B), "wire type 3"); // a group
+        assertMalformed("BIN " + bin(0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF), "10 bytes");
+        assertMalformed("BIN " + bin(0x00), "field number 0");
+        assertMalformed("BIN " + bin(0xA2, 0x01, 0xFF, 0xFF, 0xFF, 0xFF, 0x0F), "truncated"); // 4 GB unknown field
+    }
+
+    private static String bin(int... bytes) {
+        byte[] out = new byte[bytes.length];
+        for (int i = 0; i < bytes.length; i++) {
+            out[i] = (byte) bytes[i];
+        }
+        return java.util.Base64.getEncoder().encodeToString(out);
     }
 
     @Test
@@ -57,7 +131,9 @@ class OrcaLoadReportTest {
         assertEquals(55.0, parsed.get("AMX_CONNS_Q_THRBSY%"), 1e-9);
         assertEquals(30.0, parsed.get("AMX_JDBC_ACTC%"), 1e-9);
         assertEquals(12.0, parsed.get("AMX_SESSIONS_ACT"), 1e-9);
-        assertEquals(55.0, parsed.get(OrcaLoadReport.APP_UTILIZATION), 1e-9);
+        assertEquals(61.0, parsed.get(OrcaLoadReport.APP_UTILIZATION), 1e-9);
+        assertEquals(120.5, parsed.get("APP_RQST_RATE"), 1e-9);
+        assertEquals(0.5, parsed.get("APP_RQST_ERR_RATE"), 1e-9);
         assertFalse(parsed.containsKey("JVM_THREADS"));
     }
 
@@ -70,8 +146,8 @@ class OrcaLoadReportTest {
 
     @Test
     void keepsUnknownKeysUnderTheirOrcaName() throws Exception {
-        Map<String, Double> parsed = OrcaLoadReport.parse("TEXT rps_fractional=12.5,named_metrics.foo=0.2");
-        assertEquals(Map.of("rps_fractional", 12.5, "named_metrics.foo", 0.2), parsed);
+        Map<String, Double> parsed = OrcaLoadReport.parse("TEXT rps=12,named_metrics.foo=0.2");
+        assertEquals(Map.of("rps", 12.0, "named_metrics.foo", 0.2), parsed);
     }
 
     @Test
@@ -126,8 +202,8 @@ class OrcaLoadReportTest {
     @Test
     void randomGarbageNeverEscapesAsAnUncheckedException() {
         Random random = new Random(42);
-        String alphabet = "TEXJSON ,=:.-+0123456789eE{}[]\"\\ntrufalse_abc";
-        String[] seeds = {"TEXT ", "JSON ", "text ", ""};
+        String alphabet = "TEXJSON ,=:.-+0123456789eE{}[]\"\\ntrufalse_abcQUIw/+=";
+        String[] seeds = {"TEXT ", "JSON ", "text ", "BIN ", ""};
         for (int i = 0; i < 20_000; i++) {
             StringBuilder sb = new StringBuilder(seeds[random.nextInt(seeds.length)]);
             int len = random.nextInt(40);

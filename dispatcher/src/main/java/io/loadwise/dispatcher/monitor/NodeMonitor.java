@@ -78,6 +78,8 @@ public final class NodeMonitor implements AutoCloseable {
     private final String secretFromEnv;
     private final Map<NodeState, AgentStats> stats = new ConcurrentHashMap<>();
     private final Map<VirtualCluster, Boolean> watched = new ConcurrentHashMap<>();
+    /** When each watched cluster whose policy has a rebuild period was last marked for it (System.nanoTime). */
+    private final Map<VirtualCluster, Long> lastTimedRebuild = new ConcurrentHashMap<>();
     /** The latest unparsed report per node, waiting for the monitor thread; bounded by the node count. */
     private final Map<NodeState, PendingReport> pendingReports = new ConcurrentHashMap<>();
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
@@ -109,6 +111,35 @@ public final class NodeMonitor implements AutoCloseable {
                 .followRedirects(HttpClient.Redirect.NEVER)
                 .build();
         this.refresher = new RefreshCoalescer(scheduler, REFRESH_PERIOD_MILLIS);
+        scheduler.scheduleWithFixedDelay(this::timedRebuilds, REFRESH_PERIOD_MILLIS, REFRESH_PERIOD_MILLIS,
+                TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Marks a watched cluster for a rebuild when its policy asks to be rebuilt every so often
+     * ({@link io.loadwise.policy.LoadBalancingPolicy#rebuildPeriodMillis}: orca-wrr's weight update period) and
+     * that long has passed since the last such mark: a weight that leaves its blackout or expires while no
+     * sample arrives, as when every agent of the cluster has gone silent, then takes effect all the same.
+     */
+    private void timedRebuilds() {
+        long now = System.nanoTime();
+        for (VirtualCluster cluster : watched.keySet()) {
+            try {
+                long period = cluster.policy().rebuildPeriodMillis(cluster.policyOptions());
+                if (period <= 0) {
+                    lastTimedRebuild.remove(cluster);
+                    continue;
+                }
+                Long last = lastTimedRebuild.putIfAbsent(cluster, now);
+                if (last != null && now - last >= period * 1_000_000L) {
+                    lastTimedRebuild.put(cluster, now);
+                    refresher.markDirty(cluster);
+                }
+            } catch (RuntimeException e) { // a third-party policy's bug must not end the task for every cluster
+                log.warn("cluster {}: the {} policy's rebuild period failed: {}", cluster.name(),
+                        cluster.policy().id(), e.toString());
+            }
+        }
     }
 
     /** Starts polling the cluster's agents (each poll first checks the policy still wants metrics). */
@@ -127,6 +158,7 @@ public final class NodeMonitor implements AutoCloseable {
     /** Stops polling a cluster (it was deleted or replaced). */
     public void unwatch(VirtualCluster cluster) {
         watched.remove(cluster);
+        lastTimedRebuild.remove(cluster);
         for (NodeState node : cluster.nodes()) {
             node.setReachabilityListener(null);
             stats.remove(node);
@@ -467,6 +499,7 @@ public final class NodeMonitor implements AutoCloseable {
     @Override
     public void close() {
         watched.clear();
+        lastTimedRebuild.clear();
         refresher.close();
         scheduler.shutdownNow();
     }

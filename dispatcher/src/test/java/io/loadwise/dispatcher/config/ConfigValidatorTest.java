@@ -21,10 +21,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ConfigValidatorTest {
 
     private static final String KNOWN = "adaptive, f5-dynamic-ratio, fastest-response-time, jvm-aware, "
-            + "jvm-aware-classic, least-connections, least-loaded, least-sessions, probed-response-time, random, "
+            + "jvm-aware-classic, least-connections, least-loaded, least-sessions, orca-wrr, p2c-least-request, "
+            + "probed-response-time, random, "
             + "round-robin, rr-to-lc, static-wrr, test-agent, test-first-usable, test-round-robin, "
             + "weighted-least-connections";
-    private static final String TCP_CAPABLE = "least-connections, random, round-robin, rr-to-lc, static-wrr, "
+    private static final String TCP_CAPABLE = "least-connections, p2c-least-request, random, round-robin, rr-to-lc, "
+            + "static-wrr, "
             + "test-first-usable, test-round-robin, weighted-least-connections";
     private final ConfigValidator validator = new ConfigValidator(PolicyRegistry.load());
 

@@ -50,7 +50,12 @@ class NodeMonitorTest {
     }
 
     private VirtualCluster cluster(String policy, int reprobeMs, int expiryMs) {
+        return cluster(policy, reprobeMs, expiryMs, Map.of());
+    }
+
+    private VirtualCluster cluster(String policy, int reprobeMs, int expiryMs, Map<String, Double> options) {
         ClusterConfig config = ClusterConfig.builder().name("web").mode(Mode.HTTP).listen("127.0.0.1:0").policy(policy)
+                .policyOptions(options)
                 .agentPollIntervalMs(100).agentExpiryMs(expiryMs).agentReprobeMs(reprobeMs)
                 .nodes(List.of(new NodeConfig("a", agentA.address(), 1, true, null, null),
                         new NodeConfig("b", agentB.address(), 1, true, null, null))).build();
@@ -187,6 +192,54 @@ class NodeMonitorTest {
         assertEquals(1, monitor.stats(a).piggybackReports());
         monitor.acceptLoadReport(cluster, a, "TEXT ");
         assertSame(sample, a.latestAgentSample(), "an empty report changes nothing");
+    }
+
+    /** ORCA's three weight fields reach orca-wrr's inputs in every form, BIN included; broken BIN changes nothing. */
+    @Test
+    void orcaWeightFieldsArriveInEveryHeaderForm() {
+        VirtualCluster cluster = cluster("orca-wrr", 60_000);
+        NodeState a = cluster.node("a");
+        Map<String, Double> report = Map.of("APP_RQST_RATE", 120.5, "APP_RQST_ERR_RATE", 0.5, "APP_UTILIZATION%", 61.0);
+        for (io.loadwise.wire.OrcaLoadReport.Form form : io.loadwise.wire.OrcaLoadReport.Form.values()) {
+            monitor.acceptLoadReport(cluster, a, io.loadwise.wire.OrcaLoadReport.encode(form, report));
+            AgentSample sample = a.agentSample();
+            assertEquals(120.5, sample.value(PolicyMetric.REQUEST_RATE), 1e-9, form.name());
+            assertEquals(0.5, sample.value(PolicyMetric.ERROR_RATE), 1e-9, form.name());
+            assertEquals(61.0, sample.value(PolicyMetric.APP_UTILIZATION), 1e-9, form.name());
+        }
+        AgentSample last = a.latestAgentSample();
+        monitor.acceptLoadReport(cluster, a, "BIN CQAAAAAAAPh/"); // cpu_utilization NaN
+        monitor.acceptLoadReport(cluster, a, "BIN not base64!");
+        assertSame(last, a.latestAgentSample());
+        assertEquals(2, monitor.stats(a).malformedReports());
+    }
+
+    /**
+     * A58's weight update period, through {@code rebuildPeriodMillis}: once every agent is silent no sample and
+     * no state change rebuilds the picker, yet orca-wrr's weights expire on time and it turns round robin.
+     */
+    @Test
+    void anOrcaWeightExpiresOnTimeWhileEveryAgentIsSilent() {
+        agentA.report(Map.of("APP_RQST_RATE", 300.0, "APP_UTILIZATION%", 50.0));
+        agentB.report(Map.of("APP_RQST_RATE", 100.0, "APP_UTILIZATION%", 50.0));
+        VirtualCluster cluster = cluster("orca-wrr", 60_000, 300, Map.of("blackoutPeriodMs", 0.0,
+                "weightExpirationPeriodMs", 3_000.0, "weightUpdatePeriodMs", 100.0));
+        monitor.watch(cluster);
+        NodeState a = cluster.node("a");
+        await(() -> picksOf(cluster, a, 400) >= 280, "weights 3:1 from the agents' rps and utilization");
+        agentA.close();
+        agentB.close();
+        await(() -> monitor.stats(a).silent() && monitor.stats(cluster.node("b")).silent(), "both agents silent");
+        assertTrue(picksOf(cluster, a, 400) >= 280, "a weight outlives the sample, as in gRPC (3 s here)");
+        await(() -> picksOf(cluster, a, 400) == 200, "the weights expired: round robin");
+    }
+
+    private static int picksOf(VirtualCluster cluster, NodeState node, int picks) {
+        int count = 0;
+        for (int i = 0; i < picks; i++) {
+            count += cluster.pick(null) == node ? 1 : 0;
+        }
+        return count;
     }
 
     @Test

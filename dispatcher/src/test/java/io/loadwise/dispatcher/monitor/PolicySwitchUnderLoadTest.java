@@ -31,10 +31,11 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class PolicySwitchUnderLoadTest {
 
-    /** The fourteen built-in policies (the test class path adds test policies to the registry). */
+    /** The sixteen built-in policies (the test class path adds test policies to the registry). */
     private static final List<String> POLICIES = List.of("random", "round-robin", "static-wrr", "least-connections",
             "weighted-least-connections", "least-sessions", "least-loaded", "fastest-response-time",
-            "f5-dynamic-ratio", "jvm-aware", "jvm-aware-classic", "adaptive", "probed-response-time", "rr-to-lc");
+            "f5-dynamic-ratio", "jvm-aware", "jvm-aware-classic", "adaptive", "probed-response-time", "rr-to-lc",
+            "p2c-least-request", "orca-wrr");
     private static final int CLIENTS = 4;
     private static final int REQUESTS_PER_POLICY = 100;
     private static final int POLLS_PER_AGENT_POLICY = 3;

@@ -1,6 +1,7 @@
 package io.loadwise.agent;
 
 import io.loadwise.agent.os.OsSources;
+import io.loadwise.wire.OrcaLoadReport;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
@@ -22,6 +23,7 @@ public final class AgentConfig {
     public static final String FULL_INTERVAL = "loadwise.agent.sample.full.ms";
     public static final String FAST_INTERVAL = "loadwise.agent.sample.fast.ms";
     public static final String HEADER_INTERVAL = "loadwise.agent.header.interval.ms";
+    public static final String HEADER_FORM = "loadwise.agent.header.form";
     public static final String SECRET = "loadwise.agent.secret";
     public static final String OS_SOURCE = "loadwise.agent.os.source";
     public static final String JMX_ADAPTER = "loadwise.agent.jmx.adapter";
@@ -97,6 +99,7 @@ public final class AgentConfig {
                     + "or positive, got " + headerIntervalMillis());
         }
         osMode();
+        headerForm();
         if (capacity() < 0) {
             throw new IllegalArgumentException(CAPACITY + " must be 0 (derive it) or a positive number of "
                     + "concurrent requests, got " + capacity());
@@ -115,6 +118,20 @@ public final class AgentConfig {
     /** Minimum time between two responses carrying the header: 0 = every response, -1 = never. */
     public long headerIntervalMillis() {
         return longValue(HEADER_INTERVAL, 100);
+    }
+
+    /**
+     * The form of the {@code endpoint-load-metrics} value: {@code text} (the default, readable in a trace),
+     * {@code json} or {@code bin} (base64 protobuf, the smallest); Envoy and the dispatcher read all three.
+     */
+    public OrcaLoadReport.Form headerForm() {
+        String v = properties.getProperty(HEADER_FORM, "text").strip().toUpperCase(Locale.ROOT);
+        try {
+            return OrcaLoadReport.Form.valueOf(v);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(HEADER_FORM + " must be text, json or bin, got '"
+                    + properties.getProperty(HEADER_FORM) + "'", e);
+        }
     }
 
     /** The shared secret protecting the endpoints, or {@code null} when they are open. */

@@ -53,6 +53,7 @@ class AgentConfigTest {
         assertInvalid(AgentConfig.CAPACITY, "lots", "whole number of concurrent requests");
         assertInvalid(AgentConfig.CAPACITY, "3000000000", "too large");
         assertInvalid(AgentConfig.STAND_IN, "yes", "true or false");
+        assertInvalid(AgentConfig.HEADER_FORM, "protobuf", "text, json or bin");
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> AgentConfig.load(Map.of(AgentConfig.CONFIG_FILE, dir.resolve("missing.properties").toString())));
         assertTrue(e.getMessage().contains("missing.properties"), e.getMessage());

@@ -4,24 +4,25 @@ import io.loadwise.policy.NodeView;
 import io.loadwise.policy.Picker;
 
 /**
- * Picks from a {@link SmoothWrrTable}; when the table yields no node (its members are all unusable or
+ * Picks from a {@link SlotCycle}; when the cycle yields no node (its members are all unusable or
  * avoided) it asks a fallback selector, which also returns {@code avoid} as the last resort.
- * Used by round-robin (all weights 1), static-wrr and f5-dynamic-ratio.
+ * Used by round-robin (all weights 1), static-wrr and f5-dynamic-ratio over a {@link SmoothWrrTable},
+ * and by orca-wrr over an {@link EdfCycle} ({@link OrcaWrrPicker}).
  */
-final class WrrPicker implements Picker {
+class WrrPicker implements Picker {
 
     private final String policyId;
-    private final SmoothWrrTable table;
+    private final SlotCycle table;
     private final Picker fallback;
 
-    WrrPicker(String policyId, SmoothWrrTable table, Picker fallback) {
+    WrrPicker(String policyId, SlotCycle table, Picker fallback) {
         this.policyId = policyId;
         this.table = table;
         this.fallback = fallback;
     }
 
     @Override
-    public NodeView pick(NodeView avoid) {
+    public final NodeView pick(NodeView avoid) {
         NodeView node = table.next(avoid);
         return node != null ? node : fallback.pick(avoid);
     }
@@ -31,7 +32,7 @@ final class WrrPicker implements Picker {
         return previous instanceof WrrPicker p && p.policyId.equals(policyId) ? p.table.cursor() : 0;
     }
 
-    SmoothWrrTable table() {
+    final SlotCycle table() {
         return table;
     }
 }

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 class BuiltinRegistryTest {
 
     static final List<String> IDS = List.of("adaptive", "f5-dynamic-ratio", "fastest-response-time", "jvm-aware",
-            "jvm-aware-classic", "least-connections", "least-loaded", "least-sessions", "probed-response-time",
+            "jvm-aware-classic", "least-connections", "least-loaded", "least-sessions", "orca-wrr", "p2c-least-request", "probed-response-time",
             "random", "round-robin", "rr-to-lc", "static-wrr", "weighted-least-connections");
 
     private final PolicyRegistry registry = PolicyRegistry.load();
@@ -54,7 +54,8 @@ class BuiltinRegistryTest {
                 Map.entry("f5-dynamic-ratio", agent),
                 Map.entry("fastest-response-time", Set.of(PolicyInput.RESPONSE_TIMES)), Map.entry("jvm-aware", agent),
                 Map.entry("jvm-aware-classic", agent), Map.entry("least-connections", none),
-                Map.entry("least-loaded", agent), Map.entry("least-sessions", agent),
+                Map.entry("least-loaded", agent), Map.entry("least-sessions", agent), Map.entry("orca-wrr", agent),
+                Map.entry("p2c-least-request", none),
                 Map.entry("probed-response-time", Set.of(PolicyInput.RESPONSE_TIMES)), Map.entry("random", none),
                 Map.entry("round-robin", none), Map.entry("rr-to-lc", none), Map.entry("static-wrr", none),
                 Map.entry("weighted-least-connections", none)), declared);

@@ -52,7 +52,7 @@ class StaticWrrPolicyTest {
     void hugeWeightSumsAreScaledDownKeepingTheRatio() {
         TestCluster cluster = TestCluster.weighted("static-wrr", 3_000_000, 1_000_001, 1);
         WrrPicker picker = (WrrPicker) cluster.picker();
-        SmoothWrrTable table = picker.table();
+        SlotCycle table = picker.table();
         assertTrue(table.length() <= SmoothWrrTable.MAX_SLOTS + 3, "length " + table.length());
         int[] counts = counts(sequence(picker, table.length()), 3);
         assertEquals(3.0, counts[0] / (double) counts[1], 0.01);

@@ -46,7 +46,9 @@ public final class PolicyRow {
     /** Labels of policies outside the seed's table whose names the tables should spell out. */
     private static final java.util.Map<String, String> KNOWN_LABELS = java.util.Map.of(
             "jvm-aware-classic", "JVM-aware classic (the seed's jQoStdV1Policy, Equation 2 argmin)",
-            "adaptive", "Adaptive (Loadwise)");
+            "adaptive", "Adaptive (Loadwise)",
+            "p2c-least-request", "P2C least request (Envoy's default)",
+            "orca-wrr", "ORCA weighted round robin (gRPC A58)");
 
     private static final List<Integer> WEIGHTED = List.of(2, 2, 1);
     private static final List<Integer> EQUAL = List.of(1, 1, 1);

@@ -54,6 +54,24 @@ class PolicyRowTest {
         assertEquals(12, PolicyRow.values().length, "the default sweep is still the seed's twelve");
     }
 
+    /** The peer baselines (issue 31) are sweep rows under their registry ids, labelled as what they are. */
+    @Test
+    void thePeerBaselinesAreRowsOfRegisteredPolicies() {
+        io.loadwise.policy.PolicyRegistry registry = io.loadwise.policy.PolicyRegistry.load();
+        PolicyRow p2c = PolicyRow.parse("http-p2c-least-request");
+        assertEquals("http-p2c-least-request", p2c.key());
+        assertEquals("HTTP P2C least request (Envoy's default)", p2c.label());
+        PolicyRow orca = PolicyRow.parse("http-orca-wrr");
+        assertEquals("HTTP ORCA weighted round robin (gRPC A58)", orca.label());
+        assertEquals(List.of(1, 1, 1), orca.weights());
+        assertEquals(List.of(2, 2, 1), PolicyRow.parse("http-p2c-least-request@2:2:1").weights(),
+                "Envoy's active-request bias has weights to work on");
+        for (PolicyRow row : List.of(p2c, orca, PolicyRow.parse("tcp-p2c-least-request"))) {
+            assertTrue(registry.contains(row.policyId()), row.policyId());
+        }
+        assertTrue(registry.get("p2c-least-request").inputs().isEmpty(), "tcp-p2c-least-request runs: no inputs");
+    }
+
     @Test
     void scenariosHalveOnlyTheThirdNode() {
         CapacityPlan plan = CapacityPlan.withHeap(96);

@@ -19,7 +19,11 @@ import java.util.SplittableRandom;
  *   <li>{@code JVM_HEAP_USED%}: 30 % baseline plus 50 % × busy fraction (at most 80 %, below jvm-aware's
  *       default 85 % threshold, so that its saturation exclusion comes from the queue metric);</li>
  *   <li>{@code OS_MEM_USED%}: 50 % constant; {@code OS_CPU_IOWAIT%}: 0;</li>
- *   <li>{@code AMX_SESSIONS_ACT}: requests in the node.</li>
+ *   <li>{@code AMX_SESSIONS_ACT}: requests in the node;</li>
+ *   <li>ORCA's three fields, for orca-wrr: {@code APP_RQST_RATE} ({@code rps_fractional}) the requests the
+ *       node completed per second over the period, {@code APP_UTILIZATION%} its busy fraction × 100 (so
+ *       qps / utilization is the node's service rate, as the real agent's Little's-law figure makes it), and
+ *       {@code APP_RQST_ERR_RATE} ({@code eps}) 0: a simulated node does not fail.</li>
  * </ul>
  * Every value is then multiplied by {@code 1 + noise·N(0,1)} and percentages are clamped to 0..100.
  */
@@ -38,9 +42,10 @@ public final class SimulatedAgent {
 
     /**
      * @param busyFraction the node's utilisation over the sample period just ended
+     * @param requestsPerSecond requests the node completed per second over that period
      * @param takenAtMillis virtual time of the sample
      */
-    public AgentSample sample(SimulatedNode node, double busyFraction, long takenAtMillis) {
+    public AgentSample sample(SimulatedNode node, double busyFraction, double requestsPerSecond, long takenAtMillis) {
         int inNode = node.inFlightRequests();
         Map<String, Double> m = new LinkedHashMap<>();
         put(m, PolicyMetric.OS_CPU_USED, 100 * busyFraction, true);
@@ -51,6 +56,9 @@ public final class SimulatedAgent {
         put(m, PolicyMetric.AMX_JDBC_ACTC, 100.0 * Math.min(inNode, POOL_SIZE) / POOL_SIZE, true);
         put(m, PolicyMetric.AMX_CONNS_Q_USED, 100.0 * Math.max(0, inNode - POOL_SIZE) / QUEUE_SIZE, true);
         put(m, PolicyMetric.AMX_SESSIONS_ACT, inNode, false);
+        put(m, PolicyMetric.REQUEST_RATE, requestsPerSecond, false);
+        put(m, PolicyMetric.ERROR_RATE, 0, false);
+        put(m, PolicyMetric.APP_UTILIZATION, 100 * busyFraction, true);
         return new AgentSample(takenAtMillis, AgentSample.Source.SIMULATED, m);
     }
 

@@ -18,6 +18,7 @@ public final class SimulatedNode extends SimulatedNodeView {
     private long busyUntil;
     private long assignedWork;
     private long served;
+    private long completed;
 
     SimulatedNode(int index, int weight, double speed, VirtualClock clock, long sampleExpiryNanos) {
         super(index, "node" + (index + 1), weight, clock::nanoTime, sampleExpiryNanos / 1_000_000L);
@@ -48,6 +49,11 @@ public final class SimulatedNode extends SimulatedNodeView {
         return served;
     }
 
+    /** Requests that have completed, for the agent's request rate. */
+    long completedRequests() {
+        return completed;
+    }
+
     /** Queues a request of {@code serviceNanos}; returns its completion time. */
     long assign(long now, long serviceNanos) {
         long start = Math.max(now, busyUntil);
@@ -60,6 +66,7 @@ public final class SimulatedNode extends SimulatedNodeView {
     }
 
     void complete(long now, long responseNanos) {
+        completed++;
         live().assignmentEnded();
         live().requestEnded(now, responseNanos);
     }

@@ -125,6 +125,7 @@ public final class Simulation {
         final SimulatedAgent agent;
         final long lastArrival;
         final long[] busyAtLastSample;
+        final long[] completedAtLastSample;
         final List<ArrayDeque<AgentSample>> inTransit = new ArrayList<>();
         final RunObserver observer;
         boolean samplesArrived;
@@ -136,6 +137,7 @@ public final class Simulation {
             this.agent = agent;
             this.lastArrival = lastArrival;
             this.busyAtLastSample = new long[nodes.size()];
+            this.completedAtLastSample = new long[nodes.size()];
             for (int i = 0; i < nodes.size(); i++) {
                 inTransit.add(new ArrayDeque<>());
             }
@@ -165,7 +167,10 @@ public final class Simulation {
                 long busy = node.busyNanosUntil(now);
                 double fraction = (double) (busy - busyAtLastSample[node.index()]) / period;
                 busyAtLastSample[node.index()] = busy;
-                inTransit.get(node.index()).add(agent.sample(node, Math.min(1, fraction), now / 1_000_000L));
+                long completed = node.completedRequests();
+                double perSecond = (completed - completedAtLastSample[node.index()]) * 1e9 / period;
+                completedAtLastSample[node.index()] = completed;
+                inTransit.get(node.index()).add(agent.sample(node, Math.min(1, fraction), perSecond, now / 1_000_000L));
                 events.push(now + agents.delayMillis() * 1_000_000L, EventQueue.SAMPLE_DELIVER, node.index(), 0);
             }
             if (now + period <= lastArrival) {

@@ -2,6 +2,7 @@ package io.loadwise.agent.http;
 
 import io.loadwise.agent.sample.MetricsSnapshot;
 import io.loadwise.wire.FilterMetric;
+import io.loadwise.wire.OrcaLoadReport;
 import io.loadwise.wire.MetricGroup;
 import io.loadwise.wire.SeedMetric;
 import java.time.Instant;
@@ -38,6 +39,11 @@ final class HtmlReport {
             if (v != null) {
                 row(out, metric.metricName(), v, metric.unit(), metric.description());
             }
+        }
+        Double utilization = others.remove(OrcaLoadReport.APP_UTILIZATION);
+        if (utilization != null) {
+            row(out, OrcaLoadReport.APP_UTILIZATION, utilization, "%",
+                    "Application Utilization: mean requests in flight over capacity (last second; ORCA's)");
         }
         if (!others.isEmpty()) {
             out.append("<tr><th colspan=\"4\">Operator-mapped (not in the seed)</th></tr>\n");

@@ -4,6 +4,7 @@ import io.loadwise.agent.metric.MetricSink;
 import io.loadwise.agent.metric.MetricSource;
 import io.loadwise.wire.FilterMetric;
 import io.loadwise.wire.MetricGroup;
+import io.loadwise.wire.OrcaLoadReport;
 import io.loadwise.wire.SeedMetric;
 import java.util.Set;
 import java.util.function.LongSupplier;
@@ -11,7 +12,10 @@ import java.util.function.Supplier;
 
 /**
  * The load the servlet filter measured ({@link FilterMetric}), on every server: requests in flight, and
- * over the last second their rate and mean and p95 service time. It runs after the application-server
+ * over the last second their rate, error rate (status 500 or above) and mean and p95 service time, and
+ * ORCA's {@code application_utilization} ({@link OrcaLoadReport#APP_UTILIZATION}): the mean requests in flight
+ * over the second (rate × mean service time) over the capacity, so that gRPC's and Envoy's
+ * {@code qps / utilization} comes out as the node's throughput at full capacity. It runs after the application-server
  * source, in the full and the fast sample, and stands in for the two jvm-aware inputs the server did not
  * report because its adapter maps no MBean for them (an adapter that maps one which is absent, such as
  * Tomcat's queue without a shared executor, keeps it absent; the operator can unmap it to get this one):
@@ -71,6 +75,7 @@ public final class FilterLoadSource implements MetricSource {
         }
         sink.put(FilterMetric.APP_RQST_INFLIGHT.metricName(), s.inFlight());
         sink.put(FilterMetric.APP_RQST_RATE.metricName(), s.ratePerSecond());
+        sink.put(FilterMetric.APP_RQST_ERR_RATE.metricName(), s.errorRatePerSecond());
         sink.put(FilterMetric.APP_RQST_AVETIME.metricName(), s.meanMillis());
         sink.put(FilterMetric.APP_RQST_P95TIME.metricName(), s.p95Millis());
         // the fast sample reads neither: keep the full sample's
@@ -84,6 +89,7 @@ public final class FilterLoadSource implements MetricSource {
         }
         double capacity = capacity();
         sink.put(FilterMetric.APP_CAPACITY.metricName(), capacity);
+        sink.put(OrcaLoadReport.APP_UTILIZATION, 100 * s.utilization(capacity));
         if (!standIn) {
             return;
         }

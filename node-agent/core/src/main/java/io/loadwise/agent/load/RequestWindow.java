@@ -39,14 +39,15 @@ final class RequestWindow {
         long[] then = ring[base];
         long completed = current[0] - then[0];
         if (elapsed <= 0) {
-            return new Summary(inFlight, Double.NaN, Double.NaN, Double.NaN, completed);
+            return new Summary(inFlight, Double.NaN, Double.NaN, Double.NaN, completed, Double.NaN);
         }
         double rate = completed * 1000.0 / elapsed;
+        double errorRate = Math.max(0, current[2] - then[2]) * 1000.0 / elapsed;
         if (completed <= 0) {
-            return new Summary(inFlight, rate, Double.NaN, Double.NaN, 0);
+            return new Summary(inFlight, rate, Double.NaN, Double.NaN, 0, errorRate);
         }
         double meanMillis = (current[1] - then[1]) / 1e6 / completed;
-        return new Summary(inFlight, rate, meanMillis, percentileMillis(then, completed, 0.95), completed);
+        return new Summary(inFlight, rate, meanMillis, percentileMillis(then, completed, 0.95), completed, errorRate);
     }
 
     /** The newest slot at least a window old, else the oldest slot. */
@@ -67,7 +68,7 @@ final class RequestWindow {
         long seen = 0;
         int highest = -1;
         for (int i = 0; i < ServiceTimeBuckets.COUNT; i++) {
-            long inBucket = current[2 + i] - then[2 + i];
+            long inBucket = current[RequestRecorder.BUCKETS + i] - then[RequestRecorder.BUCKETS + i];
             if (inBucket > 0) {
                 highest = i;
                 seen += inBucket;
@@ -86,8 +87,19 @@ final class RequestWindow {
 
     /**
      * One summary: requests in flight now; over the window, requests completed per second, their mean
-     * and 95th-percentile service time in ms (NaN when no request completed), and how many completed.
+     * and 95th-percentile service time in ms (NaN when no request completed), how many completed, and
+     * failed requests per second (NaN, as the rate, before any time has passed).
      */
-    record Summary(long inFlight, double ratePerSecond, double meanMillis, double p95Millis, long completed) {
+    record Summary(long inFlight, double ratePerSecond, double meanMillis, double p95Millis, long completed,
+                   double errorRatePerSecond) {
+
+        /**
+         * Mean requests in the application over the window, by Little's law (rate × mean service time),
+         * over {@code capacity}: how busy the workers were on average, not at one instant. NaN when no
+         * request completed.
+         */
+        double utilization(double capacity) {
+            return completed > 0 && capacity > 0 ? ratePerSecond * meanMillis / 1000 / capacity : Double.NaN;
+        }
     }
 }

@@ -20,11 +20,17 @@ public final class MetricsSnapshot {
     private final String orcaHeader;
 
     public MetricsSnapshot(long timestampMillis, Map<String, Double> metrics, Map<String, String> sources) {
+        this(timestampMillis, metrics, sources, OrcaLoadReport.Form.TEXT);
+    }
+
+    /** @param headerForm the form of the {@code endpoint-load-metrics} value ({@code loadwise.agent.header.form}) */
+    public MetricsSnapshot(long timestampMillis, Map<String, Double> metrics, Map<String, String> sources,
+                           OrcaLoadReport.Form headerForm) {
         this.timestampMillis = timestampMillis;
         this.metrics = Collections.unmodifiableMap(new LinkedHashMap<>(metrics));
         this.sources = Collections.unmodifiableMap(new LinkedHashMap<>(sources));
-        String header = OrcaLoadReport.encodeText(this.metrics);
-        this.orcaHeader = header.length() > "TEXT ".length() ? header : null;
+        String header = OrcaLoadReport.encode(headerForm, this.metrics);
+        this.orcaHeader = OrcaLoadReport.isEmpty(header) ? null : header;
     }
 
     public long timestampMillis() {

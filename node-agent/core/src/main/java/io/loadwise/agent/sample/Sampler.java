@@ -2,6 +2,7 @@ package io.loadwise.agent.sample;
 
 import io.loadwise.agent.metric.MetricSink;
 import io.loadwise.agent.metric.MetricSource;
+import io.loadwise.wire.OrcaLoadReport;
 import java.lang.System.Logger.Level;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -32,6 +33,7 @@ public final class Sampler implements AutoCloseable {
     private final List<MetricSource> full;
     private final Supplier<Map<String, String>> sourceNames;
     private final LongSupplier clock;
+    private final OrcaLoadReport.Form headerForm;
     private final Set<String> reportedFailures = new HashSet<>();
     private volatile MetricsSnapshot latest = MetricsSnapshot.EMPTY;
     private MetricsSnapshot lastFull = MetricsSnapshot.EMPTY;
@@ -45,6 +47,13 @@ public final class Sampler implements AutoCloseable {
      */
     public Sampler(List<MetricSource> fast, List<MetricSource> full, Supplier<Map<String, String>> sourceNames,
                    LongSupplier clock) {
+        this(fast, full, sourceNames, clock, OrcaLoadReport.Form.TEXT);
+    }
+
+    /** As above, with the form each snapshot pre-encodes its {@code endpoint-load-metrics} value in. */
+    public Sampler(List<MetricSource> fast, List<MetricSource> full, Supplier<Map<String, String>> sourceNames,
+                   LongSupplier clock, OrcaLoadReport.Form headerForm) {
+        this.headerForm = headerForm;
         this.fast = List.copyOf(fast);
         this.full = List.copyOf(full);
         this.sourceNames = sourceNames;
@@ -79,7 +88,7 @@ public final class Sampler implements AutoCloseable {
     public void sampleFull() {
         MetricSink sink = new MetricSink();
         run(full, sink);
-        lastFull = new MetricsSnapshot(clock.getAsLong(), sink.values(), sourceNames.get());
+        lastFull = new MetricsSnapshot(clock.getAsLong(), sink.values(), sourceNames.get(), headerForm);
         latest = lastFull;
     }
 
@@ -92,7 +101,7 @@ public final class Sampler implements AutoCloseable {
         run(fast, sink);
         Map<String, Double> merged = new LinkedHashMap<>(lastFull.metrics());
         merged.putAll(sink.values());
-        latest = new MetricsSnapshot(clock.getAsLong(), merged, lastFull.sources());
+        latest = new MetricsSnapshot(clock.getAsLong(), merged, lastFull.sources(), headerForm);
     }
 
     private void run(List<MetricSource> sources, MetricSink sink) {

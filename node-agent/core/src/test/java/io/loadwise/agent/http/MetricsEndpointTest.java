@@ -29,6 +29,7 @@ class MetricsEndpointTest {
                 sink.put("AMX_SESSIONS_ACT", 12);
                 sink.put("CUSTOM_<b>", 1);
                 sink.put("APP_RQST_RATE", 40);
+                sink.put("APP_UTILIZATION%", 25);
             }
         };
         Sampler sampler = new Sampler(List.of(), List.of(source), () -> Map.of("os", "sigar", "appserver", "jmx:tomcat"),
@@ -58,6 +59,9 @@ class MetricsEndpointTest {
         assertTrue(r.body().contains("CUSTOM_&lt;b&gt;"));
         assertTrue(r.body().contains("<td>APP_RQST_RATE</td><td class=\"v\">40.00</td><td>req/s</td>"), r.body());
         assertTrue(r.body().indexOf("Measured by the filter") < r.body().indexOf("APP_RQST_RATE"));
+        int utilization = r.body().indexOf("<td>APP_UTILIZATION%</td><td class=\"v\">25.00</td><td>%</td>");
+        assertTrue(utilization > r.body().indexOf("APP_RQST_RATE"), "with the filter's figures: " + r.body());
+        assertTrue(r.body().indexOf("Operator-mapped") > utilization, "not as an operator's mapping");
         assertFalse(r.body().contains("CUSTOM_<b>"));
     }
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import io.loadwise.agent.metric.MetricSink;
 import io.loadwise.wire.FilterMetric;
+import io.loadwise.wire.OrcaLoadReport;
 import io.loadwise.wire.SeedMetric;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
@@ -116,6 +117,26 @@ class FilterLoadSourceTest {
         assertFalse(sink.values().containsKey(BUSY));
         assertFalse(sink.values().containsKey(QUEUE));
         assertEquals(3.0, sink.values().get(FilterMetric.APP_RQST_INFLIGHT.metricName()));
+    }
+
+    /** ORCA's rps_fractional, eps and application_utilization: 20 requests of 100 ms in a second, 5 of them 500s. */
+    @Test
+    void reportsTheRequestRateErrorRateAndUtilizationOfTheLastSecond() {
+        FilterLoadSource source = source(4, true);
+        MetricSink idle = new MetricSink();
+        source.collect(idle);
+        assertFalse(idle.values().containsKey(OrcaLoadReport.APP_UTILIZATION), "nothing completed: absent, not 0");
+        for (int i = 0; i < 20; i++) {
+            long start = recorder.begin();
+            millis.addAndGet(50);
+            recorder.end(start - 50_000_000L, i % 4 == 0); // each ran 100 ms; the clock moves 1 s in all
+        }
+        MetricSink sink = new MetricSink();
+        source.collect(sink);
+        assertEquals(20.0, sink.values().get(FilterMetric.APP_RQST_RATE.metricName()), 1e-9);
+        assertEquals(5.0, sink.values().get(FilterMetric.APP_RQST_ERR_RATE.metricName()), 1e-9);
+        // 20/s x 0.1 s = 2 in flight on average, half of the capacity of 4
+        assertEquals(50.0, sink.values().get(OrcaLoadReport.APP_UTILIZATION), 1e-9);
     }
 
     @Test

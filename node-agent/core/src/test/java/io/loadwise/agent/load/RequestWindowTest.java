@@ -36,6 +36,22 @@ class RequestWindowTest {
     }
 
     @Test
+    void errorRateAndUtilizationOverTheLastSecond() {
+        window.summarise(0);
+        for (int i = 0; i < 40; i++) {
+            long start = recorder.begin();
+            nanos.addAndGet(50_000_000L);
+            recorder.end(start, i % 10 == 0); // 4 of the 40 failed
+        }
+        RequestWindow.Summary s = window.summarise(1000);
+        assertEquals(4.0, s.errorRatePerSecond(), 1e-9);
+        // 40 requests of 50 ms in a second: 2 in flight on average, a quarter of a capacity of 8
+        assertEquals(0.25, s.utilization(8), 1e-9);
+        assertTrue(Double.isNaN(window.summarise(2000).utilization(8)), "none completed: no utilization");
+        assertEquals(0.0, window.summarise(3000).errorRatePerSecond());
+    }
+
+    @Test
     void requestsOlderThanASecondLeaveTheWindow() {
         window.summarise(0);
         serve(50, 1000);

@@ -67,7 +67,7 @@ class SamplerTest {
         sampler.sampleFull();
         assertEquals(Map.of("JVM_HEAP_USED%", 40.0, "JVM_THREADS", 12.0), sampler.latest().metrics());
         assertEquals(1000, sampler.latest().timestampMillis());
-        assertEquals("TEXT application_utilization=0.4,named_metrics.jvm_heap_used=0.4", sampler.latest().orcaHeader());
+        assertEquals("TEXT named_metrics.jvm_heap_used=0.4", sampler.latest().orcaHeader());
 
         heap.value = 90;
         threads.value = 99;

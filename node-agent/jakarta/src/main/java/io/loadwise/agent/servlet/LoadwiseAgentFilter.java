@@ -18,7 +18,8 @@ import java.io.IOException;
 /**
  * Attaches the latest pre-encoded {@code endpoint-load-metrics} header to responses, at most once per
  * configured interval, and records each request's time in the application for the agent's own load
- * figures ({@link RequestRecorder}: two clock reads and a few atomic adds). It never collects anything:
+ * figures ({@link RequestRecorder}: two clock reads and a few atomic adds; an answer of 500 or above, or an
+ * exception, counts as an error). It never collects anything:
  * the sampler thread does that. The header is set before the chain runs, while the response cannot yet
  * be committed. An asynchronous request counts until its {@code AsyncContext} completes.
  */
@@ -53,11 +54,13 @@ public class LoadwiseAgentFilter implements Filter {
         }
         long start = recorder.begin();
         boolean async = false;
+        boolean threw = true; // an exception leaving the application becomes the container's 500
         try {
             chain.doFilter(request, response);
+            threw = false;
             if (request.isAsyncStarted()) {
                 try {
-                    request.getAsyncContext().addListener(new EndOnComplete(recorder, start));
+                    request.getAsyncContext().addListener(new EndOnComplete(recorder, start, response));
                     async = true;
                 } catch (IllegalStateException e) {
                     // the context completed meanwhile: the request is over, end its record now
@@ -65,9 +68,14 @@ public class LoadwiseAgentFilter implements Filter {
             }
         } finally {
             if (!async) {
-                recorder.end(start);
+                recorder.end(start, threw || serverError(response));
             }
         }
+    }
+
+    /** An answer ORCA's {@code eps} counts: status 500 or above. */
+    static boolean serverError(ServletResponse response) {
+        return response instanceof HttpServletResponse && ((HttpServletResponse) response).getStatus() >= 500;
     }
 
     @Override
@@ -81,15 +89,17 @@ public class LoadwiseAgentFilter implements Filter {
 
         private final RequestRecorder recorder;
         private final long start;
+        private final ServletResponse response;
 
-        EndOnComplete(RequestRecorder recorder, long start) {
+        EndOnComplete(RequestRecorder recorder, long start, ServletResponse response) {
             this.recorder = recorder;
             this.start = start;
+            this.response = response;
         }
 
         @Override
         public void onComplete(AsyncEvent event) {
-            recorder.end(start);
+            recorder.end(start, serverError(response));
         }
 
         @Override
