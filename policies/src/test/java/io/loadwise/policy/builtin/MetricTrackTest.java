@@ -44,7 +44,7 @@ class MetricTrackTest {
                 double reading = Math.min(100, Math.max(0, 70 * (1 + noise * random.nextGaussian())));
                 rawOver += reading > 85 ? 1 : 0;
                 track = track == null ? MetricTrack.first(reading) : track.next(reading);
-                if (track.count() >= MetricTrack.WARM_UP && reading > 85
+                if (track.count() >= ReadingFilter.READINGS_TO_EXCLUDE && reading > 85
                         && track.level() - ReadingFilter.CONFIDENCE * track.error() > 85) {
                     excluded++; // what saturatedNow would do: filtered level over by two errors, raw confirming
                 }

@@ -66,13 +66,13 @@ final class TestCluster {
 
     /**
      * A picker over nodes that have reported their current readings steadily: built after each node's
-     * sample was seen {@link MetricTrack#WARM_UP} times (copies, as an agent sends a new sample with the
+     * sample was seen {@link ReadingFilter#READINGS_TO_EXCLUDE} times (copies, as an agent sends a new sample with the
      * same values), so that the filtered readings ({@link ReadingFilter}) equal the raw ones and can
      * exclude a node. {@link #firstPicker()} is the build that has seen each sample once.
      */
     Picker picker() {
         Picker picker = firstPicker();
-        for (int reading = 1; reading < MetricTrack.WARM_UP; reading++) {
+        for (int reading = 1; reading < ReadingFilter.READINGS_TO_EXCLUDE; reading++) {
             for (TestNode node : nodes) {
                 node.resend();
             }
