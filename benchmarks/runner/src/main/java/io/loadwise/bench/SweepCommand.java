@@ -15,6 +15,7 @@ import io.loadwise.cli.Cli;
 import io.loadwise.cli.ExitCode;
 import io.loadwise.cli.HelpOption;
 import io.loadwise.node.NodeCapacity;
+import io.loadwise.node.NoisyReadings;
 import io.loadwise.node.glassfish.GlassFishInstallation;
 import io.loadwise.scenario.CapacityScenario;
 import io.loadwise.scenario.Vcn3Queue;
@@ -190,7 +191,8 @@ public final class SweepCommand implements BenchCommand {
                 o.sessionKb != null ? o.sessionKb : (int) Math.round(SESSION_STATE_KB_AT_SCALE_1 / scale),
                 o.sessionTimeoutS != null ? o.sessionTimeoutS
                         : (int) Math.max(1, Math.round(SESSION_TIMEOUT_S_AT_SCALE_1 * scale)),
-                o.provisioner, plan.getFileName().toString(), agent != null, o.httpBalance, o.connectionTtlMs, repeats,
+                o.provisioner, plan.getFileName().toString(), agent != null, o.agentNoise, o.httpBalance,
+                o.connectionTtlMs, repeats,
                 repeats < SweepSettings.RECOMMENDED_REPEATS ? reason : null, o.seed,
                 calibration == null ? null : calibration.toString());
         if (settings.connectionTtlMs() < 1) {
@@ -254,9 +256,16 @@ public final class SweepCommand implements BenchCommand {
         return parse(Calibration.merge(calibrated, given)).options;
     }
 
-    /** System properties for the trade app on every node: its session sizing. */
+    /**
+     * System properties for the trade app on every node: its session sizing, and with {@code --agent-noise}
+     * the agent's readings transform that makes every reading noisy (the node launcher's NoisyReadings).
+     */
     static List<String> appProperties(SweepSettings settings) {
         List<String> properties = new ArrayList<>();
+        if (settings.agentNoise() > 0) {
+            properties.add("-D" + NoisyReadings.TRANSFORM_PROPERTY + "=" + NoisyReadings.class.getName());
+            properties.add("-D" + NoisyReadings.NOISE_PROPERTY + "=" + settings.agentNoise());
+        }
         properties.add("-Dtrade.session.stateKb=" + settings.sessionStateKb());
         if (settings.sessionTimeoutSeconds() > 0) {
             properties.add("-Dtrade.session.timeoutSeconds=" + settings.sessionTimeoutSeconds());

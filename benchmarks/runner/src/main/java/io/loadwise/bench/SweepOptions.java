@@ -73,6 +73,11 @@ final class SweepOptions {
             description = "JDBC pool of a full node; VCN3 gets half (default ${DEFAULT-VALUE})")
     int nodeJdbc = SweepCommand.DEFAULT_FULL_NODE.jdbcPool();
 
+    @Option(names = "--agent-noise", paramLabel = "F", description = "every node puts noise on every agent reading,"
+            + " a factor drawn uniformly within 1 ± F (0.2: ±20 %%; percentages kept within 0..100), to see what the"
+            + " agent-driven policies do with noisy readings (default 0: none)")
+    Double agentNoise;
+
     @Option(names = "--jdbc-hold-ms", paramLabel = "MS", description = "every trade scenario request holds a JDBC"
             + " connection MS ms, sleeping (a conversation that reads, waits on a remote call, then writes), so pool use"
             + " stops following the requests in flight (default ${DEFAULT-VALUE}: none)")

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.function.UnaryOperator;
 
 /**
  * The agent's settings. Sources, later ones winning: built-in defaults, the properties file named by
@@ -30,6 +31,7 @@ public final class AgentConfig {
     public static final String JMX_MAPPINGS = "loadwise.agent.jmx.mappings";
     public static final String CAPACITY = "loadwise.agent.capacity";
     public static final String STAND_IN = "loadwise.agent.load.standin";
+    public static final String READINGS_TRANSFORM = "loadwise.agent.readings.transform";
 
     private final Properties properties;
 
@@ -105,6 +107,36 @@ public final class AgentConfig {
                     + "concurrent requests, got " + capacity());
         }
         standIn();
+        readingsTransform();
+    }
+
+    /**
+     * The readings' transform: the class named by {@value #READINGS_TRANSFORM}, a {@code
+     * UnaryOperator<Map<String, Double>>} with a public no-argument constructor, loaded by the web
+     * application's class loader and applied to every sample before it is published; identity when
+     * unset. It exists for experiments on the agent's effect (the benchmarks' deliberately noisy readings,
+     * docs/agent.md); a production node leaves it unset.
+     *
+     * @throws IllegalArgumentException naming the setting when the class cannot be loaded, is not such an
+     *     operator, or cannot be made
+     */
+    @SuppressWarnings("unchecked")
+    public UnaryOperator<Map<String, Double>> readingsTransform() {
+        String name = properties.getProperty(READINGS_TRANSFORM, "").strip();
+        if (name.isEmpty()) {
+            return UnaryOperator.identity();
+        }
+        ClassLoader loader = Thread.currentThread().getContextClassLoader();
+        try {
+            Class<?> type = Class.forName(name, true, loader != null ? loader : AgentConfig.class.getClassLoader());
+            if (!UnaryOperator.class.isAssignableFrom(type)) {
+                throw new IllegalArgumentException(READINGS_TRANSFORM + ": " + name
+                        + " is not a java.util.function.UnaryOperator");
+            }
+            return (UnaryOperator<Map<String, Double>>) type.getConstructor().newInstance();
+        } catch (ReflectiveOperationException | LinkageError e) {
+            throw new IllegalArgumentException(READINGS_TRANSFORM + ": cannot make " + name + ": " + e, e);
+        }
     }
 
     public long fullIntervalMillis() {

@@ -83,7 +83,8 @@ public final class AgentRuntime implements AutoCloseable {
         full.add(new JvmClassSource(ManagementFactory.getClassLoadingMXBean()));
         full.add(appServer);
         full.add(filterLoad);
-        this.sampler = new Sampler(fast, full, this::sourceNames, System::currentTimeMillis, config.headerForm());
+        this.sampler = new Sampler(fast, full, this::sourceNames, System::currentTimeMillis, config.headerForm(),
+                config.readingsTransform());
         this.headerGate = new HeaderGate(sampler, config.headerIntervalMillis());
         this.endpoint = new MetricsEndpoint(sampler, config.secret());
     }

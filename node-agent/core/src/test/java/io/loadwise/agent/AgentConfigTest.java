@@ -65,4 +65,24 @@ class AgentConfigTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> AgentConfig.of(p));
         assertTrue(e.getMessage().contains(key) && e.getMessage().contains(messagePart), e.getMessage());
     }
+
+    @Test
+    void theReadingsTransformIsIdentityUnlessNamedAndAMistakeNamesTheSetting() {
+        java.util.Map<String, Double> readings = java.util.Map.of("OS_CPU_USED%", 50.0);
+        assertEquals(readings, AgentConfig.of(new Properties()).readingsTransform().apply(readings));
+        Properties named = new Properties();
+        named.setProperty(AgentConfig.READINGS_TRANSFORM, io.loadwise.agent.sample.DoublingReadings.class.getName());
+        assertEquals(java.util.Map.of("OS_CPU_USED%", 100.0), AgentConfig.of(named).readingsTransform().apply(readings));
+        Properties missing = new Properties();
+        missing.setProperty(AgentConfig.READINGS_TRANSFORM, "no.such.Transform");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> AgentConfig.of(missing));
+        assertTrue(e.getMessage().startsWith("loadwise.agent.readings.transform: cannot make no.such.Transform"),
+                e.getMessage());
+        Properties wrongType = new Properties();
+        wrongType.setProperty(AgentConfig.READINGS_TRANSFORM, String.class.getName());
+        e = assertThrows(IllegalArgumentException.class, () -> AgentConfig.of(wrongType));
+        assertEquals("loadwise.agent.readings.transform: java.lang.String is not a java.util.function.UnaryOperator",
+                e.getMessage());
+    }
 }

@@ -151,7 +151,7 @@ public final class SweepReport implements ResultsWriter {
                         + " %d JDBC connections (the seed's: 512 MB, 12, 12, 10); VCN3's queue where its threads are"
                         + " halved: %s; %s; trade sessions hold %d KB of state and expire"
                         + " after %s idle;"
-                        + " provisioner %s; plan %s; node agent %s; HTTP rows balance %s; JMeter reconnects every %d ms.",
+                        + " provisioner %s; plan %s; node agent %s%s; HTTP rows balance %s; JMeter reconnects every %d ms.",
                 settings.durations().describe(), full.heapMb(), full.httpThreads(), full.acceptQueue(), full.jdbcPool(),
                 settings.vcn3Queue().equals("half") ? "halved too (--vcn3-queue half, a departure from seed Table 9)"
                         : "the full node's (--vcn3-queue seed, as seed Table 9)",
@@ -161,6 +161,8 @@ public final class SweepReport implements ResultsWriter {
                         + " ms, then the node answers 503",
                 settings.sessionStateKb(), settings.sessionTimeoutSeconds() == 0 ? "30 min"
                         : settings.sessionTimeoutSeconds() + " s", settings.provisioner(), settings.plan(), settings.agent() ? "installed" : "not installed",
+                settings.agentNoise() > 0 ? String.format(Locale.ROOT, ", every reading made noisy within ±%.0f %% (--agent-noise)",
+                        100 * settings.agentNoise()) : "",
                 settings.httpBalance(), settings.connectionTtlMs());
     }
 }

@@ -14,6 +14,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 /**
  * The agent's only collecting thread (daemon, {@value #THREAD_NAME}). Every full interval it runs all
@@ -34,6 +35,7 @@ public final class Sampler implements AutoCloseable {
     private final Supplier<Map<String, String>> sourceNames;
     private final LongSupplier clock;
     private final OrcaLoadReport.Form headerForm;
+    private final UnaryOperator<Map<String, Double>> transform;
     private final Set<String> reportedFailures = new HashSet<>();
     private volatile MetricsSnapshot latest = MetricsSnapshot.EMPTY;
     private MetricsSnapshot lastFull = MetricsSnapshot.EMPTY;
@@ -53,7 +55,14 @@ public final class Sampler implements AutoCloseable {
     /** As above, with the form each snapshot pre-encodes its {@code endpoint-load-metrics} value in. */
     public Sampler(List<MetricSource> fast, List<MetricSource> full, Supplier<Map<String, String>> sourceNames,
                    LongSupplier clock, OrcaLoadReport.Form headerForm) {
+        this(fast, full, sourceNames, clock, headerForm, UnaryOperator.identity());
+    }
+
+    /** As above, every run's readings passed through {@code transform} (AgentConfig#readingsTransform) before publication. */
+    public Sampler(List<MetricSource> fast, List<MetricSource> full, Supplier<Map<String, String>> sourceNames,
+                   LongSupplier clock, OrcaLoadReport.Form headerForm, UnaryOperator<Map<String, Double>> transform) {
         this.headerForm = headerForm;
+        this.transform = transform;
         this.fast = List.copyOf(fast);
         this.full = List.copyOf(full);
         this.sourceNames = sourceNames;
@@ -88,7 +97,7 @@ public final class Sampler implements AutoCloseable {
     public void sampleFull() {
         MetricSink sink = new MetricSink();
         run(full, sink);
-        lastFull = new MetricsSnapshot(clock.getAsLong(), sink.values(), sourceNames.get(), headerForm);
+        lastFull = new MetricsSnapshot(clock.getAsLong(), transform.apply(sink.values()), sourceNames.get(), headerForm);
         latest = lastFull;
     }
 
@@ -100,7 +109,7 @@ public final class Sampler implements AutoCloseable {
         MetricSink sink = new MetricSink();
         run(fast, sink);
         Map<String, Double> merged = new LinkedHashMap<>(lastFull.metrics());
-        merged.putAll(sink.values());
+        merged.putAll(transform.apply(sink.values()));
         latest = new MetricsSnapshot(clock.getAsLong(), merged, lastFull.sources(), headerForm);
     }
 

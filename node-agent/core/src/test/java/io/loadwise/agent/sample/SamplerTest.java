@@ -55,6 +55,21 @@ class SamplerTest {
     };
 
     @Test
+    void everyRunsReadingsPassThroughTheTransformBeforePublication() {
+        SettableSource heap = new SettableSource("JVM_HEAP_USED%", 40);
+        SettableSource threads = new SettableSource("JVM_THREADS", 12);
+        Sampler sampler = new Sampler(List.of(heap), List.of(heap, threads), Map::of, () -> 1_000L,
+                io.loadwise.wire.OrcaLoadReport.Form.TEXT, new DoublingReadings());
+        sampler.sampleFull();
+        assertEquals(80.0, sampler.latest().metrics().get("JVM_HEAP_USED%"));
+        assertEquals(24.0, sampler.latest().metrics().get("JVM_THREADS"));
+        heap.value = 45;
+        sampler.sampleFast();
+        assertEquals(90.0, sampler.latest().metrics().get("JVM_HEAP_USED%"), "the fast run's own reading, doubled once");
+        assertEquals(24.0, sampler.latest().metrics().get("JVM_THREADS"), "the full sample's, not doubled again");
+    }
+
+    @Test
     void fastRunsOverlayPolicyValuesOnTheLastFullSample() {
         SettableSource heap = new SettableSource("JVM_HEAP_USED%", 40);
         SettableSource threads = new SettableSource("JVM_THREADS", 12);
