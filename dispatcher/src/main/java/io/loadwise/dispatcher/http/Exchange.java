@@ -11,6 +11,7 @@ import io.loadwise.dispatcher.cluster.VirtualCluster;
 import io.loadwise.dispatcher.config.Affinity;
 import io.loadwise.dispatcher.config.Balance;
 import io.loadwise.dispatcher.config.ClusterConfig;
+import io.loadwise.dispatcher.config.RetryOn;
 import io.loadwise.dispatcher.http.codec.BadMessage;
 import io.loadwise.dispatcher.http.codec.ProxiedRequest;
 import io.loadwise.dispatcher.logging.AccessLog;
@@ -96,6 +97,8 @@ final class Exchange implements NodePool.Waiter, RequestQueue.Waiter {
     private final long firstDeadlineNanos;
     private final int connectAttempts;
     private final int unhealthyRetryMs;
+    /** Which failures send the request to another node (the cluster's {@code retryOn}). */
+    private final RetryOn retryOn;
     private final RequestQueue queue;
     private final Runnable onWake = this::onSlotFree;
 
@@ -162,6 +165,7 @@ final class Exchange implements NodePool.Waiter, RequestQueue.Waiter {
         this.firstDeadlineNanos = exchangeTimeoutNanos > 0 ? Math.min(first, exchangeTimeoutNanos) : first;
         this.connectAttempts = config.connectAttemptsOrDefault();
         this.unhealthyRetryMs = config.unhealthyRetryMsOrDefault();
+        this.retryOn = config.retryOnOrDefault();
         this.queue = cluster.queue();
     }
 
@@ -388,7 +392,7 @@ final class Exchange implements NodePool.Waiter, RequestQueue.Waiter {
         }
         frontend.resume(PAUSE_CONNECT);
         releaseSlot();
-        if (++attempts >= connectAttempts) {
+        if (!retryOn.connectFailure() || ++attempts >= connectAttempts) {
             fail(HttpResponseStatus.BAD_GATEWAY, "node " + failed.name() + " unreachable");
             return;
         }
@@ -752,7 +756,7 @@ final class Exchange implements NodePool.Waiter, RequestQueue.Waiter {
 
     void onBackendClosed(Channel channel) {
         if (channel == backend && active()) {
-            if (!retryElsewhere("closed the connection")) {
+            if (!retryOn.reset() || !retryElsewhere("closed the connection")) {
                 fail(HttpResponseStatus.BAD_GATEWAY, "node " + node.name() + " closed the connection");
             }
         } else if (binding != null && binding.holds(channel)) {
@@ -863,7 +867,8 @@ final class Exchange implements NodePool.Waiter, RequestQueue.Waiter {
         } else if (request == RequestPhase.SENT) {
             long due = requestDoneNanos + responseTimeoutNanos;
             if (now - due >= 0) {
-                if (retryElsewhere("did not answer within " + cluster.config().responseTimeoutMsOrDefault() + " ms")) {
+                if (retryOn.responseTimeout() && retryElsewhere("did not answer within "
+                        + cluster.config().responseTimeoutMsOrDefault() + " ms")) {
                     return checkDeadlines(now);
                 }
                 return timeOut(HttpResponseStatus.GATEWAY_TIMEOUT, "node " + node.name() + " did not answer within "
