@@ -367,8 +367,9 @@ public final class NodeState implements NodeView {
     }
 
     /**
-     * An exchange sent to this node failed without its response (refused, reset, timed out): counted
-     * for {@link #recentFailures()}. The caller still ends the request ({@link #requestEnded}).
+     * An exchange sent to this node failed without its response (refused, reset, timed out), or it answered
+     * with what counts as a failure ({@link FailedAnswers}): counted for {@link #recentFailures()}. The caller
+     * still ends the request ({@link #requestEnded}).
      */
     public void requestFailed() {
         live.requestFailed(nanoClock.getAsLong());
