@@ -46,7 +46,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class SlowDeployReadinessIT {
 
     private static final Duration READMISSION = Duration.ofSeconds(5);
-    /** Readiness probes the deploying node must have refused before its application may finish deploying. */
+    /** Readiness probes the deploying node must refuse after its connect hold-out is over, before it may deploy. */
     private static final int REFUSED_PROBES = 3;
     private static final int CLIENTS = 4;
 
@@ -106,11 +106,15 @@ class SlowDeployReadinessIT {
 
         load.phase("deploying");
         restarted = new SlowDeployNode(work.resolve("b2"), "b", port);
-        await(REFUSED_PROBES + " readiness probes answered 404 by b's container", Duration.ofSeconds(20),
-                () -> restarted.agentRequestsBeforeDeploy() >= REFUSED_PROBES);
+        // Deploying for longer than unhealthyRetryMs (5 s), as the issue's server did (42 s): past the connect
+        // hold-out, only readiness keeps b out.
+        await("b's connect hold-out over", Duration.ofSeconds(20), () -> !node("b").connectDown());
+        int probed = restarted.agentRequestsBeforeDeploy();
+        await(REFUSED_PROBES + " more readiness probes answered 404 by b's container", Duration.ofSeconds(20),
+                () -> restarted.agentRequestsBeforeDeploy() >= probed + REFUSED_PROBES);
         long servedMeanwhile = load.answeredBy("a");
         await("a serves meanwhile", Duration.ofSeconds(10), () -> load.answeredBy("a") >= servedMeanwhile + 100);
-        assertTrue(node("b").awaitingReadiness(), "accepting connections is not serving");
+        boolean heldUntilReady = node("b").awaitingReadiness();
 
         long deployed = restarted.finishDeploying();
         load.phase("deployed");
@@ -133,6 +137,7 @@ class SlowDeployReadinessIT {
         // While b is killed, requests it held are retried within the retry budget (at least 3 at once); beyond
         // that they get 502. That is issue 15's retry budget, not readiness: counted and shown, never a 404.
         assertTrue(Set.of(200, 502).containsAll(load.statuses().get("kill").keySet()), "kill: " + load.statuses());
+        assertTrue(heldUntilReady, "accepting connections is not serving");
         assertTrue(readmissionMillis < READMISSION.toMillis(), "b selected again " + readmissionMillis
                 + " ms after its application was deployed");
     }
