@@ -1,9 +1,5 @@
 package io.loadwise.node;
 
-import io.loadwise.agent.servlet.LoadwiseAgentFilter;
-import io.loadwise.agent.servlet.LoadwiseAgentListener;
-import io.loadwise.agent.servlet.LoadwiseMetricsServlet;
-import io.loadwise.node.AgentReadmissionIT.NameServlet;
 import jakarta.servlet.ServletContextEvent;
 import jakarta.servlet.ServletContextListener;
 import jakarta.servlet.ServletException;
@@ -20,8 +16,6 @@ import org.apache.catalina.connector.Response;
 import org.apache.catalina.core.StandardContext;
 import org.apache.catalina.startup.Tomcat;
 import org.apache.catalina.valves.ValveBase;
-import org.apache.tomcat.util.descriptor.web.FilterDef;
-import org.apache.tomcat.util.descriptor.web.FilterMap;
 
 /**
  * An embedded Tomcat whose application deploys slowly, as a real one does: the connector opens first and
@@ -66,21 +60,10 @@ final class SlowDeployNode implements AutoCloseable {
         context.setDocBase(Files.createDirectories(base.resolve("docs")).toString());
         context.addLifecycleListener(new Tomcat.FixContextListener());
         context.addParameter("loadwise.agent.sample.full.ms", "200");
-        context.addApplicationListener(LoadwiseAgentListener.class.getName());
+        AgentWebApp.install(context, name);
         // The application's own listener, after the agent's: its contextInitialized is the slow deployment.
         context.addServletContainerInitializer((classes, servletContext) -> servletContext.addListener(
                 new SlowListener()), null);
-        FilterDef filter = new FilterDef();
-        filter.setFilterName("LoadwiseAgentFilter");
-        filter.setFilterClass(LoadwiseAgentFilter.class.getName());
-        context.addFilterDef(filter);
-        FilterMap mapping = new FilterMap();
-        mapping.setFilterName("LoadwiseAgentFilter");
-        mapping.addURLPattern("/*");
-        context.addFilterMap(mapping);
-        Tomcat.addServlet(context, "LoadwiseMetricsServlet", new LoadwiseMetricsServlet())
-                .addMapping("/loadwise-agent/*");
-        Tomcat.addServlet(context, "app", new NameServlet(name)).addMapping("/");
         return context;
     }
 

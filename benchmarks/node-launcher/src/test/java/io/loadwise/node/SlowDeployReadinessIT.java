@@ -6,18 +6,13 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import io.loadwise.dispatcher.cluster.AgentState;
 import io.loadwise.dispatcher.cluster.NodeState;
-import io.loadwise.dispatcher.config.ConfigLoader;
-import io.loadwise.dispatcher.config.ConfigStore;
 import io.loadwise.dispatcher.net.Transport;
 import io.loadwise.dispatcher.runtime.Dispatcher;
-import io.loadwise.dispatcher.runtime.ModeListenerFactory;
 import io.loadwise.node.AgentReadmissionIT.AgentNode;
-import io.loadwise.policy.PolicyRegistry;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -143,17 +138,8 @@ class SlowDeployReadinessIT {
     }
 
     private void startDispatcher(String policy) throws Exception {
-        Path file = work.resolve("loadwise.json");
-        Files.writeString(file, """
-                {"admin": {"listen": "127.0.0.1:0", "token": "test-token-0123456789"},
-                 "clusters": [{"name": "web", "mode": "http", "listen": "127.0.0.1:0", "policy": "%s",
-                               "nodes": [{"name": "a", "address": "127.0.0.1:%d"},
-                                         {"name": "b", "address": "127.0.0.1:%d"}]}]}
-                """.formatted(policy, a.port(), b.port()));
         transport = new Transport(1);
-        dispatcher = new Dispatcher(ConfigLoader.load(file), new ConfigStore(file), PolicyRegistry.load(), transport,
-                new ModeListenerFactory());
-        dispatcher.start("test-token-0123456789", false);
+        dispatcher = AgentReadmissionIT.startDispatcher(work, transport, policy, a.port(), b.port(), null);
     }
 
     private NodeState node(String name) {
