@@ -20,9 +20,10 @@ import java.util.function.LongSupplier;
  * <p>Written by event loops (counters, piggybacked agent samples), the node monitor (polled agent samples,
  * agent state) and the control API (enabled, draining, weight); every field is atomic or volatile.
  *
- * <p>Connect failures, failed active health checks and outlier ejection take a node out of selection
- * ({@link #healthy()}). Its agent's state ({@link #agentState()}) never does: a node whose agent is silent
- * is unknown to the agent-driven policies, which apply their fallback for it.
+ * <p>Connect failures, failed active health checks, outlier ejection and the wait for its application
+ * ({@link #awaitingReadiness()}) take a node out of selection ({@link #healthy()}). Its agent's state
+ * ({@link #agentState()}) does not: a node whose agent is silent is unknown to the agent-driven policies, which
+ * apply their fallback for it.
  */
 public final class NodeState implements NodeView {
 
@@ -157,8 +158,8 @@ public final class NodeState implements NodeView {
     }
 
     /**
-     * No connect failure, failed health check or ejection holds the node out. A silent agent does not
-     * count (see {@link #agentState()}).
+     * No connect failure, failed health check, ejection or wait for its application holds the node out. A
+     * silent agent does not count (see {@link #agentState()}).
      */
     @Override
     public boolean healthy() {

@@ -11,8 +11,8 @@ import java.util.List;
  * @param route the session route carried in JSESSIONID, or {@code null}
  * @param enabled the administrative flag (persisted); draining is separate
  * @param draining takes no new work, finishes what it has (not persisted)
- * @param healthy no connect failure, failed health check or ejection holds the node out; a silent agent does
- *     not count
+ * @param healthy no connect failure, failed health check, ejection or wait for its application holds the node
+ *     out; a silent agent does not count
  * @param connectDown a connect failure holds the node out until its retry interval has passed
  * @param activeConnections work assigned now: tunnels, bound connections or requests in flight
  * @param inFlightRequests HTTP requests sent and not yet answered (0 for TCP)
