@@ -1,7 +1,6 @@
 package io.loadwise.dispatcher.cluster;
 
 import java.util.concurrent.atomic.AtomicLongArray;
-import java.util.function.LongSupplier;
 
 /**
  * Which answers of a node count as its failures (issue 32), so that a node that answers errors faster than its
@@ -29,21 +28,20 @@ public final class FailedAnswers {
     private static final int REFRESH_UNITS = (int) ((REFRESH_MILLIS * 1_000_000L) >> TIME_SHIFT);
 
     private final int nodes;
-    private final LongSupplier nanoClock;
     /** Node i's slots are [i * SLOTS, (i + 1) * SLOTS); null for a cluster of fewer than two nodes. */
     private final AtomicLongArray served;
 
-    FailedAnswers(int nodes, LongSupplier nanoClock) {
+    FailedAnswers(int nodes) {
         this.nodes = nodes;
-        this.nanoClock = nanoClock;
         this.served = nodes > 1 ? new AtomicLongArray(nodes * SLOTS) : null;
     }
 
     /**
-     * The node answered {@code target} with {@code status}: remembers the paths it serves and says whether the
-     * answer is a failure.
+     * The node answered {@code target} with {@code status} at {@code nowNanos} (the caller's clock, read for the
+     * answer anyway: a clock read is most of this method's cost): remembers the paths it serves and says whether
+     * the answer is a failure.
      */
-    public boolean failed(int nodeIndex, String target, int status) {
+    public boolean failed(int nodeIndex, String target, int status, long nowNanos) {
         if (status >= 500) {
             return true;
         }
@@ -52,7 +50,7 @@ public final class FailedAnswers {
         }
         int hash = pathHash(target);
         int slot = hash & (SLOTS - 1);
-        int now = (int) (nanoClock.getAsLong() >> TIME_SHIFT);
+        int now = (int) (nowNanos >> TIME_SHIFT);
         if (status != 404) {
             int i = nodeIndex * SLOTS + slot;
             long entry = served.get(i);

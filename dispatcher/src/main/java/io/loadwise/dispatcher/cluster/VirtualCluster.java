@@ -76,7 +76,7 @@ public final class VirtualCluster {
         this.snapshot = built.isEmpty() ? null : new ClusterSnapshot(config.name(), built);
         this.queue = new RequestQueue(config.queueTimeoutMsOrDefault(), config.maxQueueOrDefault(), counters);
         this.retryBudget = new RetryBudget(config.retryBudgetPercentOrDefault());
-        this.failedAnswers = new FailedAnswers(built.size(), nanoClock);
+        this.failedAnswers = new FailedAnswers(built.size());
         this.policy = policies.get(config.policy());
         this.environment = environmentFor(PolicyOptions.of(config.policyOptionsOrEmpty()));
         this.policyPicker = newPicker(policy, null, environment);
@@ -325,12 +325,13 @@ public final class VirtualCluster {
 
     /** Where the HTTP exchange reports each answer and gateway failure ({@link OutcomeSink#NONE} by default). */
     /**
-     * The node answered {@code target} with a final {@code status}; called on event loops once per answer. An
+     * The node answered {@code target} with a final {@code status} at {@code nowNanos} (the event loop's clock,
+     * {@link System#nanoTime} in production); called on event loops once per answer. An
      * answer that counts as a failure ({@link FailedAnswers}: 500 and above, a 404 on a path other nodes serve)
      * counts in the node's {@link NodeState#recentFailures()}; every answer goes to outlier detection.
      */
-    public void answered(NodeState node, String target, int status) {
-        boolean failed = failedAnswers.failed(node.index(), target, status);
+    public void answered(NodeState node, String target, int status, long nowNanos) {
+        boolean failed = failedAnswers.failed(node.index(), target, status, nowNanos);
         if (failed) {
             node.requestFailed();
         }

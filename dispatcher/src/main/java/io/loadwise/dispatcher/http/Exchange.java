@@ -512,7 +512,7 @@ final class Exchange implements NodePool.Waiter, RequestQueue.Waiter {
         response = ResponsePhase.STREAMING;
         responseSeenNanos = ticker.nanoTime();
         status = code;
-        cluster.answered(node, head.uri(), code); // what policies and outlier detection count (issues 15, 32)
+        cluster.answered(node, head.uri(), code, responseSeenNanos); // what policies and outlier detection count
         nodeKeepAlive = HttpUtil.isKeepAlive(nodeResponse);
         if (head.upgrade() && code != 101) {
             keepAlive = false; // the client may already be sending the new protocol: it cannot be read as HTTP

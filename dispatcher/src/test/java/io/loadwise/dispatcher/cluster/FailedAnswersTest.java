@@ -17,7 +17,7 @@ class FailedAnswersTest {
     private static final int C = 2;
 
     private final AtomicLong now = new AtomicLong(5_000_000_000L);
-    private final FailedAnswers answers = new FailedAnswers(3, now::get);
+    private final FailedAnswers answers = new FailedAnswers(3);
 
     private void advanceMillis(long millis) {
         now.addAndGet(TimeUnit.MILLISECONDS.toNanos(millis));
@@ -26,53 +26,53 @@ class FailedAnswersTest {
     @ParameterizedTest
     @ValueSource(ints = {500, 501, 502, 503, 504, 599})
     void everyAnswerFrom500UpIsAFailure(int status) {
-        assertTrue(answers.failed(A, "/trade/buy", status));
-        assertTrue(new FailedAnswers(1, now::get).failed(0, "/trade/buy", status), "in a cluster of one too");
+        assertTrue(answers.failed(A, "/trade/buy", status, now.get()));
+        assertTrue(new FailedAnswers(1).failed(0, "/trade/buy", status, now.get()), "in a cluster of one too");
     }
 
     @ParameterizedTest
     @ValueSource(ints = {200, 204, 301, 302, 304, 400, 401, 403, 405, 409, 410, 429})
     void noOtherAnswerIsAFailureWhateverOtherNodesServe(int status) {
-        answers.failed(B, "/trade/buy", 200);
-        assertFalse(answers.failed(A, "/trade/buy", status));
+        answers.failed(B, "/trade/buy", 200, now.get());
+        assertFalse(answers.failed(A, "/trade/buy", status, now.get()));
     }
 
     @Test
     void a404IsAFailureOnlyOnAPathAnotherNodeServed() {
-        assertFalse(answers.failed(A, "/trade/buy", 404), "nobody served it: a genuine 404");
-        assertFalse(answers.failed(A, "/trade/buy", 200));
-        assertFalse(answers.failed(A, "/trade/buy", 404), "only a itself served it");
-        assertFalse(answers.failed(B, "/trade/buy", 200));
-        assertTrue(answers.failed(A, "/trade/buy", 404), "b serves it: a's application is missing");
-        assertTrue(answers.failed(C, "/trade/buy?id=7", 404), "the query is not part of the path");
-        assertFalse(answers.failed(C, "/trade/sell", 404), "another path");
+        assertFalse(answers.failed(A, "/trade/buy", 404, now.get()), "nobody served it: a genuine 404");
+        assertFalse(answers.failed(A, "/trade/buy", 200, now.get()));
+        assertFalse(answers.failed(A, "/trade/buy", 404, now.get()), "only a itself served it");
+        assertFalse(answers.failed(B, "/trade/buy", 200, now.get()));
+        assertTrue(answers.failed(A, "/trade/buy", 404, now.get()), "b serves it: a's application is missing");
+        assertTrue(answers.failed(C, "/trade/buy?id=7", 404, now.get()), "the query is not part of the path");
+        assertFalse(answers.failed(C, "/trade/sell", 404, now.get()), "another path");
 
     }
 
     @Test
     void anAnswerOtherThan2xxOr3xxDoesNotMakeAPathServed() {
-        answers.failed(B, "/trade/buy", 401);
-        answers.failed(B, "/trade/buy", 500);
-        answers.failed(B, "/trade/buy", 404);
-        assertFalse(answers.failed(A, "/trade/buy", 404));
+        answers.failed(B, "/trade/buy", 401, now.get());
+        answers.failed(B, "/trade/buy", 500, now.get());
+        answers.failed(B, "/trade/buy", 404, now.get());
+        assertFalse(answers.failed(A, "/trade/buy", 404, now.get()));
     }
 
     @Test
     void aServedPathIsRememberedForTenSeconds() {
-        answers.failed(B, "/trade/quote", 200);
+        answers.failed(B, "/trade/quote", 200, now.get());
         advanceMillis(FailedAnswers.WINDOW_MILLIS - 10);
-        assertTrue(answers.failed(A, "/trade/quote", 404));
+        assertTrue(answers.failed(A, "/trade/quote", 404, now.get()));
         advanceMillis(20);
-        assertFalse(answers.failed(A, "/trade/quote", 404), "b has not served it for over ten seconds");
+        assertFalse(answers.failed(A, "/trade/quote", 404, now.get()), "b has not served it for over ten seconds");
     }
 
     @Test
     void aPathServedAgainAndAgainIsKeptFresh() {
         for (int i = 0; i < 30; i++) {
-            answers.failed(B, "/trade/quote", 200);
+            answers.failed(B, "/trade/quote", 200, now.get());
             advanceMillis(500);
         }
-        assertTrue(answers.failed(A, "/trade/quote", 404), "served every half second for fifteen seconds");
+        assertTrue(answers.failed(A, "/trade/quote", 404, now.get()), "served every half second for fifteen seconds");
     }
 
     @Test
@@ -86,9 +86,9 @@ class FailedAnswersTest {
                 second = candidate;
             }
         }
-        answers.failed(B, first, 200);
-        answers.failed(B, second, 200); // same slot: evicts the first
-        assertTrue(answers.failed(A, second, 404));
-        assertFalse(answers.failed(A, first, 404), "forgotten, never mistaken for the other path");
+        answers.failed(B, first, 200, now.get());
+        answers.failed(B, second, 200, now.get()); // same slot: evicts the first
+        assertTrue(answers.failed(A, second, 404, now.get()));
+        assertFalse(answers.failed(A, first, 404, now.get()), "forgotten, never mistaken for the other path");
     }
 }
