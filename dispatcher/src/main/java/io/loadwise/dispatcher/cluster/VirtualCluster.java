@@ -323,7 +323,6 @@ public final class VirtualCluster {
         }
     }
 
-    /** Where the HTTP exchange reports each answer and gateway failure ({@link OutcomeSink#NONE} by default). */
     /**
      * The node answered {@code target} with a final {@code status} at {@code nowNanos} (the event loop's clock,
      * {@link System#nanoTime} in production); called on event loops once per answer. An
@@ -342,6 +341,7 @@ public final class VirtualCluster {
         }
     }
 
+    /** Where the HTTP exchange reports each answer and gateway failure ({@link OutcomeSink#NONE} by default). */
     public OutcomeSink outcomes() {
         return outcomes;
     }

@@ -563,8 +563,9 @@ final class Exchange implements NodePool.Waiter, RequestQueue.Waiter {
     // ---- a retry: SENDING/SENT → CONNECTING, once, to another node -------------------------------
 
     /**
-     * The node failed this request before any byte of its response ({@code what} it did): sends the request
-     * once more, to another node, when {@link Replay} allows it and the cluster's retry budget has room.
+     * The node failed this request before any byte of its response ({@code what} it did), in a way the cluster's
+     * {@code retryOn} names (the caller checked): sends the request once more, to another node, when
+     * {@link Replay} allows it and the cluster's retry budget has room.
      * The first attempt counts as a failure of its node. Returns whether the request is on its way again.
      */
     private boolean retryElsewhere(String what) {

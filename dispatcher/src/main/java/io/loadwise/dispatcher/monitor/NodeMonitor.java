@@ -355,7 +355,7 @@ public final class NodeMonitor implements AutoCloseable {
     /** Whether the node (its own, else its cluster's {@code healthCheck}) is checked actively. */
     private static boolean hasHealthCheck(VirtualCluster cluster, NodeState node) {
         HealthCheckConfig nodeLevel = null;
-        for (NodeConfig n : cluster.config().nodes()) {
+        for (NodeConfig n : cluster.config().nodesOrEmpty()) {
             if (n.name().equals(node.name())) {
                 nodeLevel = n.healthCheck();
                 break;
