@@ -241,6 +241,11 @@ class AgentReadmissionIT {
             return tomcat.getConnector().getLocalPort();
         }
 
+        /** Undeploys the application; the server keeps running and answers 404 in its place. */
+        void undeploy() {
+            tomcat.getHost().removeChild(tomcat.getHost().findChild(""));
+        }
+
         @Override
         public void close() throws Exception {
             tomcat.stop();

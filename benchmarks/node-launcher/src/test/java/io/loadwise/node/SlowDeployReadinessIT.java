@@ -36,7 +36,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * {@code ServletContextListener} holds the deployment). Not one client request may reach the node before its
  * application is deployed; once it is, the node must be selected again within a few seconds. The real
  * dispatcher with its default timings (1 s polls and probes, {@code unhealthyRetryMs} 5 s) in front of two
- * embedded Tomcats that run the real agent, over real sockets, four clients sending GETs without pause.
+ * embedded Tomcats that run the real agent, over real sockets, four clients sending GETs without pause. And an
+ * application undeployed on a running server: its 404s on a path the other node serves have its agent asked at
+ * once, and its 404 there takes the node out, under a policy that reads no agent too.
  */
 class SlowDeployReadinessIT {
 
@@ -126,7 +128,7 @@ class SlowDeployReadinessIT {
                 "client requests that reached b before its application was deployed");
         assertEquals(Map.of(404, (long) restarted.agentRequestsBeforeDeploy()), restarted.statusesBeforeDeploy(),
                 "all b answered before its deployment: 404 to the readiness probes");
-        for (String phase : List.of("before kill", "deploying", "deployed")) {
+        for (String phase : List.of("before", "deploying", "deployed")) {
             assertEquals(Set.of(200), load.statuses().get(phase).keySet(), phase + ": every client request answered 200");
         }
         // While b is killed, requests it held are retried within the retry budget (at least 3 at once); beyond
@@ -135,6 +137,38 @@ class SlowDeployReadinessIT {
         assertTrue(heldUntilReady, "accepting connections is not serving");
         assertTrue(readmissionMillis < READMISSION.toMillis(), "b selected again " + readmissionMillis
                 + " ms after its application was deployed");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"jvm-aware", "round-robin"})
+    void anApplicationUndeployedOnARunningServerStopsGettingRequestsAtItsFirst404s(String policy) throws Exception {
+        a = new AgentNode(work.resolve("a"), "a", 0, null);
+        b = new AgentNode(work.resolve("b"), "b", 0, null);
+        startDispatcher(policy); // no outlier detection, no health check: only readiness can take b out
+        await("b's agent answered", Duration.ofSeconds(20), () -> node("b").readinessGated());
+        load = new Load(URI.create("http://127.0.0.1:" + dispatcher.boundAddress("web").getPort() + "/work"));
+        load.start();
+        long beforeUndeploy = load.answeredBy("b");
+        await("b serves under load", Duration.ofSeconds(20), () -> load.answeredBy("b") >= beforeUndeploy + 20);
+
+        load.phase("undeployed");
+        load.awaitEveryClientAnswered(); // every request sent before this phase has its answer
+        long undeployed = System.nanoTime();
+        b.undeploy(); // the server runs on and answers 404: fast, so b looked idle
+        long held = awaitNanos("b out of selection", Duration.ofSeconds(5), () -> node("b").awaitingReadiness());
+        load.awaitEveryClientAnswered(); // what was sent to b before it went out has been answered
+        long notFoundBeforeHold = load.count(404);
+        long servedByA = load.answeredBy("a");
+        await("a serves on", Duration.ofSeconds(20), () -> load.answeredBy("a") >= servedByA + 300);
+        load.stop();
+
+        System.out.printf("%s: application undeployed on b: %d client requests got 404 before b was out (%d ms"
+                + " after the undeployment began); statuses by phase %s%n", policy, notFoundBeforeHold,
+                (held - undeployed) / 1_000_000, load.statuses());
+        assertEquals(notFoundBeforeHold, load.count(404), "no 404 once b is out");
+        assertEquals(Set.of(200), load.statuses().get("before").keySet(), "before the undeployment");
+        assertTrue(Set.of(200, 404).containsAll(load.statuses().get("undeployed").keySet()), load.statuses().toString());
+        assertTrue(node("b").awaitingReadiness() && !node("b").usable(), "b stays out: its agent answers 404");
     }
 
     private void startDispatcher(String policy) throws Exception {
@@ -176,7 +210,7 @@ class SlowDeployReadinessIT {
         private final Map<String, Map<Integer, AtomicLong>> byPhase = new ConcurrentHashMap<>();
         private final AtomicLong[] answered = new AtomicLong[CLIENTS];
         private final List<Thread> clients = new ArrayList<>();
-        private volatile String phase = "before kill";
+        private volatile String phase = "before";
 
         Load(URI uri) {
             this.uri = uri;
@@ -234,6 +268,16 @@ class SlowDeployReadinessIT {
                 await("client " + i + " answered twice more", Duration.ofSeconds(30),
                         () -> answered[client].get() >= before[client] + 2);
             }
+        }
+
+        /** Requests that got {@code status}, in every phase. */
+        long count(int status) {
+            long n = 0;
+            for (Map<Integer, AtomicLong> statuses : byPhase.values()) {
+                AtomicLong c = statuses.get(status);
+                n += c == null ? 0 : c.get();
+            }
+            return n;
         }
 
         long answeredBy(String node) {

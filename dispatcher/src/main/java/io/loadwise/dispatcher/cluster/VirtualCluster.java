@@ -58,6 +58,8 @@ public final class VirtualCluster {
     /** Per-context pickers of a cluster that takes registrations ({@link #pick(NodeView, String)}), else null. */
     private volatile ContextPickers contextPickers;
     private volatile OutcomeSink outcomes = OutcomeSink.NONE;
+    /** Told of a node's 404 on a path another node serves (the node monitor asks its agent); or {@code null}. */
+    private volatile Consumer<NodeState> suspicions;
 
     /**
      * @param config a validated cluster configuration
@@ -336,9 +338,18 @@ public final class VirtualCluster {
         }
         if (failed && status < 500) {
             outcomes.onFailedAnswer(node);
+            Consumer<NodeState> s = suspicions;
+            if (s != null) {
+                s.accept(node); // its application may be gone: the monitor asks its agent (hands over only)
+            }
         } else {
             outcomes.onResponse(node, status);
         }
+    }
+
+    /** Who is told of a node's 404 on a path another node serves ({@link #answered}); {@code null}: nobody. */
+    public void setSuspicionSink(Consumer<NodeState> sink) {
+        this.suspicions = sink;
     }
 
     /** Where the HTTP exchange reports each answer and gateway failure ({@link OutcomeSink#NONE} by default). */

@@ -57,9 +57,10 @@ import org.slf4j.LoggerFactory;
  * Once the node is gated (an agent answered on it, or its cluster has a health check) a connect failure holds
  * it out until that answer comes, whatever the time ({@link NodeState#awaitingReadiness()}): only its agent
  * answering 200 (or its own 401), or a passing health check, readmits it; a server that accepts connections
- * and answers 404 or 503 while its application deploys stays out and is asked again a second later. Under an
- * agent-driven policy, an agent that answered 200 and then answers 404 or 503, or refuses the poll's
- * connection, holds its node out the same way.
+ * and answers 404 or 503 while its application deploys stays out and is asked again a second later. An agent
+ * that answered 200 and then answers 404 or 503, or refuses the poll's connection, holds its node out the same
+ * way: polled under an agent-driven policy, or asked at once under any policy when the node answers a client
+ * 404 on a path another node serves ({@link #suspect}).
  *
  * <p>Everything here runs on one scheduler thread or the HTTP client's threads; pickers are rebuilt by
  * {@link RefreshCoalescer}, never on an event loop.
@@ -117,6 +118,7 @@ public final class NodeMonitor implements AutoCloseable {
             return;
         }
         cluster.setRefresher(refresher::markDirty);
+        cluster.setSuspicionSink(node -> suspect(cluster, node));
         for (NodeState node : cluster.nodes()) {
             AgentStats nodeStats = stats.computeIfAbsent(node, n -> new AgentStats());
             node.setReadinessGated(hasHealthCheck(cluster, node) || nodeStats.agentAnswered());
@@ -128,6 +130,7 @@ public final class NodeMonitor implements AutoCloseable {
     /** Stops polling a cluster (it was deleted or replaced). */
     public void unwatch(VirtualCluster cluster) {
         watched.remove(cluster);
+        cluster.setSuspicionSink(null);
         for (NodeState node : cluster.nodes()) {
             node.setReachabilityListener(null);
             stats.remove(node);
@@ -235,6 +238,28 @@ public final class NodeMonitor implements AutoCloseable {
         }
     }
 
+    /**
+     * Called on an event loop (hands over only): the node answered 404 on a path another node serves. If an agent
+     * has answered on it, the agent is asked now, under every policy, at most once a second: a 404 or 503 there
+     * means the application is gone and holds the node out until it is ready ({@link #judgeReadiness}).
+     */
+    private void suspect(VirtualCluster cluster, NodeState node) {
+        AgentStats nodeStats = stats.get(node);
+        if (nodeStats == null || !nodeStats.agentAnswered() || !nodeStats.claimSuspicionProbe(System.nanoTime())) {
+            return;
+        }
+        try {
+            scheduler.execute(() -> {
+                if (watched.containsKey(cluster) && !heldOut(node)) {
+                    nodeStats.requestProbe();
+                    startChain(cluster, node, 0);
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            // closed: nothing is monitored any more
+        }
+    }
+
     /** Starts a new poll chain for {@code node} after {@code delayMillis}; any other chain of it stops. */
     private void startChain(VirtualCluster cluster, NodeState node, long delayMillis) {
         AgentStats nodeStats = stats.get(node);
@@ -268,7 +293,7 @@ public final class NodeMonitor implements AutoCloseable {
             schedule(cluster, node, chain, interval);
             return;
         }
-        if (!agentDriven && !heldOut(node)) {
+        if (!agentDriven && !heldOut(node) && !nodeStats.takeProbeRequest()) {
             long now = System.nanoTime();
             if (!nodeStats.discoveryDue(now, cluster.config().agentReprobeMsOrDefault() * 1_000_000L)) {
                 schedule(cluster, node, chain, interval);
@@ -297,7 +322,7 @@ public final class NodeMonitor implements AutoCloseable {
                         nodeStats.agentAnswered(true);
                         node.setReadinessGated(true); // from now on its agent says when the application serves
                     }
-                    judgeReadiness(cluster, node, status, agentDriven && nodeStats.agentAnswered());
+                    judgeReadiness(cluster, node, status, nodeStats.agentAnswered());
                 } else {
                     if (refused(error) && node.readinessGated() && !heldOut(node)) {
                         // the server is gone and no client request has noticed yet: out until it is ready again
@@ -326,10 +351,11 @@ public final class NodeMonitor implements AutoCloseable {
 
     /**
      * What the answer of the node's agent path says about its application ({@link Readiness}): readmits a node
-     * held out when it serves; holds a node in selection out when {@code watchesAgent} (its agent answered 200
-     * before and is polled) and the container answers for an application that went away.
+     * held out when it serves; holds a node in selection out when its agent answered before
+     * ({@code agentAnswered}: a node in selection is asked only then, polled under an agent-driven policy or
+     * {@linkplain #suspect suspected}) and the container now answers for an application that went away.
      */
-    private void judgeReadiness(VirtualCluster cluster, NodeState node, int status, boolean watchesAgent) {
+    private void judgeReadiness(VirtualCluster cluster, NodeState node, int status, boolean agentAnswered) {
         Readiness readiness = Readiness.of(status, node.readinessGated());
         if (readiness == Readiness.READY) {
             if (heldOut(node)) {
@@ -339,7 +365,7 @@ public final class NodeMonitor implements AutoCloseable {
                 }
                 refresher.markDirty(cluster);
             }
-        } else if (watchesAgent && !heldOut(node) && Readiness.applicationGone(status) && node.holdUntilReady()) {
+        } else if (agentAnswered && !heldOut(node) && Readiness.applicationGone(status) && node.holdUntilReady()) {
             log.warn("cluster {}: node {}: its agent path answers {}: the application is not deployed; out of"
                     + " selection until its agent answers 200, probed every second", cluster.name(), node.name(),
                     status);

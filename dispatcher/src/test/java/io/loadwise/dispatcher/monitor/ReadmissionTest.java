@@ -180,6 +180,31 @@ class ReadmissionTest {
     }
 
     @Test
+    void underAnyPolicyA404OnAPathAnotherNodeServesHasTheAgentAskedAtOnce() throws Exception {
+        VirtualCluster cluster = cluster("round-robin"); // reads no agent: a node in selection is not polled
+        monitor.watch(cluster);
+        NodeState a = cluster.node("a");
+        NodeState b = cluster.node("b");
+        Await.until("a's agent found", Duration.ofSeconds(3), a::readinessGated);
+        cluster.answered(b, "/trade/quote", 200, System.nanoTime()); // b serves the path
+
+        int asked = agentA.requests.get();
+        cluster.answered(a, "/trade/quote", 404, System.nanoTime()); // a's 404 there: its application may be gone
+        Await.until("a's agent asked", Duration.ofSeconds(3), () -> agentA.requests.get() > asked);
+        assertTrue(a.usable(), "its agent answers 200: the 404 was the application's own, a stays");
+
+        agentA.answerStatus(404); // undeployed: clients keep getting a's 404s, which have its agent asked once a second
+        Await.until("a out until its application is back", Duration.ofSeconds(4), () -> {
+            cluster.answered(a, "/trade/quote", 404, System.nanoTime());
+            return a.awaitingReadiness();
+        });
+        assertFalse(a.usable());
+        assertTrue(agentA.requests.get() <= asked + 4, "at most one question a second: " + (agentA.requests.get() - asked));
+        agentA.answerStatus(0);
+        Await.until("a back once its agent answers 200", Duration.ofSeconds(3), a::usable);
+    }
+
+    @Test
     void aRefusedPollTakesAGatedNodeOutUntilItIsReady() throws Exception {
         VirtualCluster cluster = cluster("jvm-aware");
         monitor.watch(cluster);
