@@ -78,9 +78,9 @@ public final class NodeCounters {
     }
 
     /**
-     * An exchange with the node failed at {@code nowNanos} without a response from it (refused, reset,
-     * timed out: the dispatcher answered the client with an error of its own). Counted apart from
-     * {@link #requestEnded}, which the caller still calls: see {@link NodeView#recentFailures()}.
+     * An exchange with the node failed at {@code nowNanos}: without a response from it (refused, reset, timed
+     * out), or with an answer that counts as a failure (see {@link NodeView#recentFailures()}). Counted apart
+     * from {@link #requestEnded}, which the caller still calls.
      */
     public void requestFailed(long nowNanos) {
         failures.add(nowNanos, 1);

@@ -77,12 +77,14 @@ public interface NodeView {
     }
 
     /**
-     * Exchanges with this node that failed without its response during the last second (refused or reset
-     * connections, time-outs: the client got the dispatcher's own error), counted in the same ten 100 ms
-     * buckets as {@link #recentResponseTimeMillis()}. Such exchanges end in milliseconds, so a node that
-     * refuses work holds little of it in flight and looks the least loaded; the adaptive policy counts
-     * them as work on the node (8 requests each, {@code AdaptiveCost.FAILURE_WORK}). The default, for
-     * views that do not count failures, is 0.
+     * Exchanges with this node that failed during the last second, counted in the same ten 100 ms buckets as
+     * {@link #recentResponseTimeMillis()}: those that failed without its response (refused or reset
+     * connections, time-outs: the client got the dispatcher's own error), and, in the dispatcher, its answers
+     * that count as failures (500 and above, and a 404 on a path another node served in the last 10 s; see
+     * docs/configuration.md). Such exchanges end in milliseconds, so a node that refuses work, or answers
+     * errors for an application it has lost, holds little of it in flight and looks the least loaded; the
+     * adaptive policy counts them as work on the node (8 requests each, {@code AdaptiveCost.FAILURE_WORK}).
+     * The default, for views that do not count failures, is 0.
      */
     default int recentFailures() {
         return 0;

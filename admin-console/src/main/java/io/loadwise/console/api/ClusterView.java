@@ -84,14 +84,16 @@ record ClusterView(String name, Mode mode, Listen listen, PolicyInForce policy, 
      * older clients) is true while an agent-driven policy has no fresh sample from the node. {@code health}
      * is the active health check; {@code ejected} and {@code ejectedUntil} (epoch ms, {@code null} when not
      * ejected) are outlier detection's, {@code ejections} counts them since start; {@code slowStartShare}
-     * is the share of its picks a returning node keeps while it ramps up (1 when it does not ramp).
+     * is the share of its picks a returning node keeps while it ramps up (1 when it does not ramp);
+     * {@code awaitingReadiness}: out of selection until its application answers (its agent 200, or a health
+     * check), after connect failures or its agent stopped answering 200.
      */
     record NodeView(String name, String address, String route, int weight, boolean enabled, boolean draining,
             boolean healthy, boolean connectDown, boolean agentDown, int activeConnections, int inFlightRequests,
             Double recentResponseTimeMillis, long requests, long failures, long selections, AgentSummary agent,
             HealthSummary health, boolean ejected, Long ejectedUntil, long ejections, double slowStartShare,
             @JsonInclude(JsonInclude.Include.NON_NULL) Boolean registered,
-            @JsonInclude(JsonInclude.Include.NON_NULL) List<String> contexts) {
+            @JsonInclude(JsonInclude.Include.NON_NULL) List<String> contexts, boolean awaitingReadiness) {
 
         static NodeView of(PolicyStatus policy, NodeStatus node) {
             InetSocketAddress a = node.address();
@@ -106,7 +108,7 @@ record ClusterView(String name, Mode mode, Listen listen, PolicyInForce policy, 
                     HealthSummary.of(node.health()), node.ejected(),
                     node.ejected() ? node.ejectedUntilMillis() : null, node.counters().ejections(),
                     node.slowStartShare(), node.registered() ? Boolean.TRUE : null,
-                    node.contexts().isEmpty() ? null : node.contexts());
+                    node.contexts().isEmpty() ? null : node.contexts(), node.awaitingReadiness());
         }
     }
 

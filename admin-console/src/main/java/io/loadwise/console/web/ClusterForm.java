@@ -143,7 +143,7 @@ final class ClusterForm {
                     .agentExpiryMs(null).agentReprobeMs(null).headerTimeoutMs(null).requestIdleTimeoutMs(null)
                     .responseIdleTimeoutMs(null).exchangeTimeoutMs(null).trustedProxies(null)
                     .tls(null).http2(null).nodeTls(null).outlierDetection(null)
-                    .queueTimeoutMs(null).maxQueue(null).retryBudgetPercent(null).registration(null);
+                    .queueTimeoutMs(null).maxQueue(null).retryBudgetPercent(null).retryOn(null).registration(null);
         }
         return b.build();
     }

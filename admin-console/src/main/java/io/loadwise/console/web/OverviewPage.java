@@ -90,6 +90,9 @@ final class OverviewPage {
         if (node.connectDown()) {
             return "down (connect failed)";
         }
+        if (node.awaitingReadiness()) {
+            return "down (application not ready)";
+        }
         if (node.ejected()) {
             return "ejected until " + java.time.Instant.ofEpochMilli(node.ejectedUntilMillis())
                     .atZone(java.time.ZoneId.systemDefault()).toLocalTime().withNano(0);

@@ -24,7 +24,7 @@ class ClusterFormResilienceTest {
         return ClusterConfig.builder().name("web").mode(Mode.HTTP).listen("127.0.0.1:8080").policy("round-robin")
                 .healthCheck(new HealthCheckConfig("/health", 2000, 1000, 2, 3, null))
                 .outlierDetection(new OutlierDetectionConfig(5, 3, 30_000, 50, null)).slowStartMs(10_000)
-                .queueTimeoutMs(2_000).maxQueue(50).retryBudgetPercent(10)
+                .queueTimeoutMs(2_000).maxQueue(50).retryBudgetPercent(10).retryOn(List.of("reset"))
                 .registration(new RegistrationConfig(true, List.of("10.0.0.0/8"), null, null))
                 .nodes(List.of(new NodeConfig("a", "127.0.0.1:9001", null, null, null, null, READY, 8,
                                 List.of("/shop")),
@@ -45,6 +45,7 @@ class ClusterFormResilienceTest {
         assertEquals(2_000, after.queueTimeoutMsOrDefault());
         assertEquals(50, after.maxQueueOrDefault());
         assertEquals(10, after.retryBudgetPercentOrDefault());
+        assertEquals(List.of("reset"), after.retryOn(), "retryOn survives the form");
         assertEquals(List.of("/shop"), after.nodes().get(0).contexts(), "the node's contexts survive the form");
         assertEquals(before.registration(), after.registration());
     }
@@ -58,6 +59,7 @@ class ClusterFormResilienceTest {
         assertNull(after.outlierDetection());
         assertNull(after.queueTimeoutMs(), "queueing is http only");
         assertNull(after.retryBudgetPercent());
+        assertNull(after.retryOn(), "retryOn is http only");
         assertNull(after.nodes().get(0).maxConnections());
         assertNull(after.nodes().get(0).contexts(), "routing by context is http only");
         assertNull(after.registration());

@@ -10,7 +10,7 @@ import io.loadwise.dispatcher.metrics.CounterReading;
 import java.net.InetSocketAddress;
 import org.junit.jupiter.api.Test;
 
-/** The overview's one-word node state names health checks, ejection and slow start. */
+/** The overview's one-word node state names health checks, ejection, readiness and slow start. */
 class OverviewHealthTest {
 
     private static NodeStatus node(boolean healthy, HealthStatus health, boolean ejected, double share) {
@@ -24,6 +24,15 @@ class OverviewHealthTest {
         HealthStatus down = new HealthStatus(true, "down",
                 new HealthStatus.LastCheck(1, false, 500, 3, "status 500 not in 200-399"));
         assertEquals("down (health check: status 500 not in 200-399)", OverviewPage.health(node(false, down, false, 1)));
+    }
+
+    @Test
+    void aNodeWaitingForItsApplicationSaysSo() {
+        NodeStatus waiting = new NodeStatus("a", InetSocketAddress.createUnresolved("app", 80), null, 1, true, false,
+                false, false, 0, 0, Double.NaN, CounterReading.ZERO,
+                new AgentStatus(false, "unknown", "agent answered HTTP 404", null, -1, null), HealthStatus.NOT_CHECKED,
+                false, 0, 1, false, java.util.List.of(), true);
+        assertEquals("down (application not ready)", OverviewPage.health(waiting));
     }
 
     @Test

@@ -4,9 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.loadwise.agent.servlet.LoadwiseAgentFilter;
-import io.loadwise.agent.servlet.LoadwiseAgentListener;
-import io.loadwise.agent.servlet.LoadwiseMetricsServlet;
 import io.loadwise.dispatcher.cluster.AgentState;
 import io.loadwise.dispatcher.cluster.NodeState;
 import io.loadwise.dispatcher.config.AgentSettings;
@@ -34,8 +31,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.apache.catalina.Context;
 import org.apache.catalina.startup.Tomcat;
-import org.apache.tomcat.util.descriptor.web.FilterDef;
-import org.apache.tomcat.util.descriptor.web.FilterMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -78,18 +73,30 @@ class AgentReadmissionIT {
     }
 
     private void startDispatcher(String policy, String agentSecret) throws Exception {
+        transport = new Transport(1);
+        dispatcher = startDispatcher(work, transport, policy, a.port(), b.port(), agentSecret);
+    }
+
+    /**
+     * A real dispatcher from a configuration file in {@code work}: one HTTP cluster {@code web} of nodes
+     * {@code a} and {@code b} on loopback, with the default timings.
+     *
+     * @param agentSecret the cluster's agent secret, or {@code null}
+     */
+    static Dispatcher startDispatcher(Path work, Transport transport, String policy, int portA, int portB,
+            String agentSecret) throws Exception {
         Path file = work.resolve("loadwise.json");
         Files.writeString(file, """
                 {"admin": {"listen": "127.0.0.1:0", "token": "test-token-0123456789"},
                  "clusters": [{"name": "web", "mode": "http", "listen": "127.0.0.1:0", "policy": "%s",
                                "nodes": [{"name": "a", "address": "127.0.0.1:%d"},
                                          {"name": "b", "address": "127.0.0.1:%d"}]%s}]}
-                """.formatted(policy, a.port(), b.port(),
+                """.formatted(policy, portA, portB,
                 agentSecret == null ? "" : ", \"agent\": {\"secret\": \"" + agentSecret + "\"}"));
-        transport = new Transport(1);
-        dispatcher = new Dispatcher(ConfigLoader.load(file), new ConfigStore(file), PolicyRegistry.load(), transport,
-                new ModeListenerFactory());
+        Dispatcher dispatcher = new Dispatcher(ConfigLoader.load(file), new ConfigStore(file), PolicyRegistry.load(),
+                transport, new ModeListenerFactory());
         dispatcher.start("test-token-0123456789", false);
+        return dispatcher;
     }
 
     private NodeState node(String name) {
@@ -226,23 +233,17 @@ class AgentReadmissionIT {
                 context.addParameter("loadwise.agent.secret", secret);
                 context.addParameter("loadwise.agent.header.interval.ms", "-1");
             }
-            context.addApplicationListener(LoadwiseAgentListener.class.getName());
-            FilterDef filter = new FilterDef();
-            filter.setFilterName("LoadwiseAgentFilter");
-            filter.setFilterClass(LoadwiseAgentFilter.class.getName());
-            context.addFilterDef(filter);
-            FilterMap mapping = new FilterMap();
-            mapping.setFilterName("LoadwiseAgentFilter");
-            mapping.addURLPattern("/*");
-            context.addFilterMap(mapping);
-            Tomcat.addServlet(context, "LoadwiseMetricsServlet", new LoadwiseMetricsServlet())
-                    .addMapping("/loadwise-agent/*");
-            Tomcat.addServlet(context, "app", new NameServlet(name)).addMapping("/");
+            AgentWebApp.install(context, name);
             tomcat.start();
         }
 
         int port() {
             return tomcat.getConnector().getLocalPort();
+        }
+
+        /** Undeploys the application; the server keeps running and answers 404 in its place. */
+        void undeploy() {
+            tomcat.getHost().removeChild(tomcat.getHost().findChild(""));
         }
 
         @Override

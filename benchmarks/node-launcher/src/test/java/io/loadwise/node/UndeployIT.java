@@ -4,9 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.loadwise.agent.servlet.LoadwiseAgentFilter;
-import io.loadwise.agent.servlet.LoadwiseAgentListener;
-import io.loadwise.agent.servlet.LoadwiseMetricsServlet;
 import io.loadwise.dispatcher.config.ConfigLoader;
 import io.loadwise.dispatcher.config.ConfigStore;
 import io.loadwise.dispatcher.control.ClusterStatus;
@@ -33,8 +30,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import org.apache.catalina.Context;
 import org.apache.catalina.startup.Tomcat;
-import org.apache.tomcat.util.descriptor.web.FilterDef;
-import org.apache.tomcat.util.descriptor.web.FilterMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -173,18 +168,7 @@ class UndeployIT {
         context.addParameter("loadwise.agent.address", "127.0.0.1:" + port);
         context.addParameter("loadwise.agent.name", name);
         context.addParameter("loadwise.agent.heartbeat.ms", "1000");
-        context.addApplicationListener(LoadwiseAgentListener.class.getName());
-        FilterDef filter = new FilterDef();
-        filter.setFilterName("LoadwiseAgentFilter");
-        filter.setFilterClass(LoadwiseAgentFilter.class.getName());
-        context.addFilterDef(filter);
-        FilterMap mapping = new FilterMap();
-        mapping.setFilterName("LoadwiseAgentFilter");
-        mapping.addURLPattern("/*");
-        context.addFilterMap(mapping);
-        Tomcat.addServlet(context, "LoadwiseMetricsServlet", new LoadwiseMetricsServlet())
-                .addMapping("/loadwise-agent/*");
-        Tomcat.addServlet(context, "app", new AgentReadmissionIT.NameServlet(name)).addMapping("/");
+        AgentWebApp.install(context, name);
         tomcat.start();
         tomcats.add(tomcat);
         return context;

@@ -20,9 +20,10 @@ import java.util.function.LongSupplier;
  * <p>Written by event loops (counters, piggybacked agent samples), the node monitor (polled agent samples,
  * agent state) and the control API (enabled, draining, weight); every field is atomic or volatile.
  *
- * <p>Connect failures, failed active health checks and outlier ejection take a node out of selection
- * ({@link #healthy()}). Its agent's state ({@link #agentState()}) never does: a node whose agent is silent
- * is unknown to the agent-driven policies, which apply their fallback for it.
+ * <p>Connect failures, failed active health checks, outlier ejection and the wait for its application
+ * ({@link #awaitingReadiness()}) take a node out of selection ({@link #healthy()}). Its agent's state
+ * ({@link #agentState()}) does not: a node whose agent is silent is unknown to the agent-driven policies, which
+ * apply their fallback for it.
  */
 public final class NodeState implements NodeView {
 
@@ -31,6 +32,8 @@ public final class NodeState implements NodeView {
     private static final int HEALTH_DOWN = 1;
     /** {@link #exclusions} bit: outlier detection ejected the node. */
     private static final int EJECTED = 2;
+    /** {@link #exclusions} bit: the node came back from connect failures and its application has not answered yet. */
+    private static final int NOT_READY = 4;
     private static final VarHandle EXCLUSIONS;
 
     static {
@@ -67,6 +70,11 @@ public final class NodeState implements NodeView {
     private volatile HealthReport health = HealthReport.NOT_CHECKED;
     /** Wall-clock end of the current ejection, 0 when the node is not ejected; for display. */
     private volatile long ejectedUntilMillis;
+    /**
+     * Whether a connect failure also holds the node out until its application answers ({@link #awaitingReadiness}):
+     * set by the node monitor once the node has something that can say so (an agent that answered, a health check).
+     */
+    private volatile boolean readinessGated;
     /** Told when the node goes down and comes back (the node monitor re-probes it); {@code null} = nobody. */
     private volatile ReachabilityListener reachabilityListener;
     private volatile AgentSample agentSample;
@@ -150,8 +158,8 @@ public final class NodeState implements NodeView {
     }
 
     /**
-     * No connect failure, failed health check or ejection holds the node out. A silent agent does not
-     * count (see {@link #agentState()}).
+     * No connect failure, failed health check, ejection or wait for its application holds the node out. A
+     * silent agent does not count (see {@link #agentState()}).
      */
     @Override
     public boolean healthy() {
@@ -202,10 +210,17 @@ public final class NodeState implements NodeView {
         return nanoClock.getAsLong() - connectDownUntilNanos < 0;
     }
 
-    /** A connect to this node failed: keep it out of selection for {@code retryMillis}. */
+    /**
+     * A connect to this node failed: keep it out of selection for {@code retryMillis}, and, when the node is
+     * {@linkplain #setReadinessGated gated}, until its application answers ({@link #markReady}), whatever the
+     * time: a server that accepts connections again may not serve its application yet.
+     */
     public void markConnectFailure(long retryMillis) {
         boolean wasDown = connectDown();
         connectDownUntilNanos = nanoClock.getAsLong() + retryMillis * 1_000_000L;
+        if (readinessGated) {
+            setExclusion(NOT_READY, true);
+        }
         ReachabilityListener listener = reachabilityListener;
         if (!wasDown && listener != null) {
             listener.reachabilityChanged(this, false);
@@ -224,6 +239,50 @@ public final class NodeState implements NodeView {
                 listener.reachabilityChanged(this, true);
             }
         }
+    }
+
+    /**
+     * Whether the node is out until its application answers: it came back from connect failures (or its agent
+     * stopped answering 200) and no readiness probe has passed since. A connect that succeeds does not end it.
+     */
+    public boolean awaitingReadiness() {
+        return (exclusions & NOT_READY) != 0;
+    }
+
+    /**
+     * Holds the node out until its application answers ({@link #markReady}), also when no connect failed: its
+     * agent, which answered before, now says the application is not deployed.
+     *
+     * @return whether this took the node out (it was not held out already)
+     */
+    public boolean holdUntilReady() {
+        if (awaitingReadiness()) {
+            return false;
+        }
+        setExclusion(NOT_READY, true);
+        return true;
+    }
+
+    /**
+     * Its application answered (the agent with 200 or 401, or a passing health check): the readiness hold and
+     * any connect hold-out end, and the node is back in selection.
+     *
+     * @return whether the node was held out until ready
+     */
+    public boolean markReady() {
+        boolean wasHeld = awaitingReadiness();
+        setExclusion(NOT_READY, false);
+        markConnectSuccess();
+        return wasHeld;
+    }
+
+    /** From now on connect failures also hold the node out until it is ready ({@link #markConnectFailure}). */
+    public void setReadinessGated(boolean gated) {
+        this.readinessGated = gated;
+    }
+
+    public boolean readinessGated() {
+        return readinessGated;
     }
 
     /** Replaces the listener told of connect failures and recoveries; {@code null} removes it. */
@@ -309,8 +368,9 @@ public final class NodeState implements NodeView {
     }
 
     /**
-     * An exchange sent to this node failed without its response (refused, reset, timed out): counted
-     * for {@link #recentFailures()}. The caller still ends the request ({@link #requestEnded}).
+     * An exchange sent to this node failed without its response (refused, reset, timed out), or it answered
+     * with what counts as a failure ({@link FailedAnswers}): counted for {@link #recentFailures()}. The caller
+     * still ends the request ({@link #requestEnded}).
      */
     public void requestFailed() {
         live.requestFailed(nanoClock.getAsLong());

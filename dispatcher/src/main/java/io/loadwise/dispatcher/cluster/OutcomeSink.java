@@ -14,12 +14,22 @@ public interface OutcomeSink {
         }
 
         @Override
+        public void onFailedAnswer(NodeState node) {
+        }
+
+        @Override
         public void onGatewayFailure(NodeState node) {
         }
     };
 
     /** The node answered with this final status (100-599). */
     void onResponse(NodeState node, int status);
+
+    /**
+     * The node answered below 500 with what counts as its failure ({@link FailedAnswers}: a 404 on a path other
+     * nodes serve): a 5xx for outlier detection, not a gateway failure. Reported instead of {@link #onResponse}.
+     */
+    void onFailedAnswer(NodeState node);
 
     /**
      * The exchange with the node failed before or instead of a complete answer: the connect failed, the

@@ -44,6 +44,7 @@ public final class VirtualCluster {
     private final LongSupplier nanoClock;
     private final RequestQueue queue;
     private final RetryBudget retryBudget;
+    private final FailedAnswers failedAnswers;
 
     private volatile LoadBalancingPolicy policy;
     private volatile PolicyEnvironment environment;
@@ -57,6 +58,8 @@ public final class VirtualCluster {
     /** Per-context pickers of a cluster that takes registrations ({@link #pick(NodeView, String)}), else null. */
     private volatile ContextPickers contextPickers;
     private volatile OutcomeSink outcomes = OutcomeSink.NONE;
+    /** Told of a node's 404 on a path another node serves (the node monitor asks its agent); or {@code null}. */
+    private volatile Consumer<NodeState> suspicions;
 
     /**
      * @param config a validated cluster configuration
@@ -75,6 +78,7 @@ public final class VirtualCluster {
         this.snapshot = built.isEmpty() ? null : new ClusterSnapshot(config.name(), built);
         this.queue = new RequestQueue(config.queueTimeoutMsOrDefault(), config.maxQueueOrDefault(), counters);
         this.retryBudget = new RetryBudget(config.retryBudgetPercentOrDefault());
+        this.failedAnswers = new FailedAnswers(built.size());
         this.policy = policies.get(config.policy());
         this.environment = environmentFor(PolicyOptions.of(config.policyOptionsOrEmpty()));
         this.policyPicker = newPicker(policy, null, environment);
@@ -319,6 +323,33 @@ public final class VirtualCluster {
         if (s != null) {
             s.begin(node);
         }
+    }
+
+    /**
+     * The node answered {@code target} with a final {@code status} at {@code nowNanos} (the event loop's clock,
+     * {@link System#nanoTime} in production); called on event loops once per answer. An
+     * answer that counts as a failure ({@link FailedAnswers}: 500 and above, a 404 on a path other nodes serve)
+     * counts in the node's {@link NodeState#recentFailures()}; every answer goes to outlier detection.
+     */
+    public void answered(NodeState node, String target, int status, long nowNanos) {
+        boolean failed = failedAnswers.failed(node.index(), target, status, nowNanos);
+        if (failed) {
+            node.requestFailed();
+        }
+        if (failed && status < 500) {
+            outcomes.onFailedAnswer(node);
+            Consumer<NodeState> s = suspicions;
+            if (s != null) {
+                s.accept(node); // its application may be gone: the monitor asks its agent (hands over only)
+            }
+        } else {
+            outcomes.onResponse(node, status);
+        }
+    }
+
+    /** Who is told of a node's 404 on a path another node serves ({@link #answered}); {@code null}: nobody. */
+    public void setSuspicionSink(Consumer<NodeState> sink) {
+        this.suspicions = sink;
     }
 
     /** Where the HTTP exchange reports each answer and gateway failure ({@link OutcomeSink#NONE} by default). */

@@ -46,7 +46,8 @@ public record ClusterConfig(
         Integer queueTimeoutMs,
         Integer maxQueue,
         Integer retryBudgetPercent,
-        RegistrationConfig registration) {
+        RegistrationConfig registration,
+        List<String> retryOn) {
 
     public static final int DEFAULT_CONNECT_TIMEOUT_MS = 2_000;
     public static final int DEFAULT_RESPONSE_TIMEOUT_MS = 30_000;
@@ -194,6 +195,15 @@ public record ClusterConfig(
         return retryBudgetPercent == null ? DEFAULT_RETRY_BUDGET_PERCENT : retryBudgetPercent;
     }
 
+    /**
+     * What a failed request is sent again to another node on ({@link RetryOn}); without {@code retryOn},
+     * {@link RetryOn#DEFAULT}: connect failures, resets before any response byte, refused streams. Only a
+     * validated list gets here; an unknown value throws.
+     */
+    public RetryOn retryOnOrDefault() {
+        return retryOn == null ? RetryOn.DEFAULT : RetryOn.of(retryOn);
+    }
+
     /** Whether nodes may register themselves with this cluster ({@link RegistrationConfig}). */
     public boolean registrationEnabled() {
         return RegistrationConfig.enabledFor(this);
@@ -244,6 +254,7 @@ public record ClusterConfig(
         b.maxQueue = maxQueue;
         b.retryBudgetPercent = retryBudgetPercent;
         b.registration = registration;
+        b.retryOn = retryOn;
         return b;
     }
 
@@ -286,6 +297,7 @@ public record ClusterConfig(
         private Integer maxQueue;
         private Integer retryBudgetPercent;
         private RegistrationConfig registration;
+        private List<String> retryOn;
 
         private Builder() {
         }
@@ -475,13 +487,18 @@ public record ClusterConfig(
             return this;
         }
 
+        public Builder retryOn(List<String> retryOn) {
+            this.retryOn = retryOn;
+            return this;
+        }
+
         public ClusterConfig build() {
             return new ClusterConfig(name, mode, listen, policy, policyOptions, balance, affinity, affinityCookie,
                     connectTimeoutMs, responseTimeoutMs, idleTimeoutMs, maxHeaderBytes, maxConnectionsPerNode,
                     connectAttempts, unhealthyRetryMs, agentPath, agentPollIntervalMs, agentExpiryMs, agentReprobeMs,
                     headerTimeoutMs, requestIdleTimeoutMs, responseIdleTimeoutMs, exchangeTimeoutMs,
                     maxClientConnections, trustedProxies, nodes, agent, tls, http2, nodeTls, healthCheck,
-                    outlierDetection, slowStartMs, queueTimeoutMs, maxQueue, retryBudgetPercent, registration);
+                    outlierDetection, slowStartMs, queueTimeoutMs, maxQueue, retryBudgetPercent, registration, retryOn);
         }
     }
 }

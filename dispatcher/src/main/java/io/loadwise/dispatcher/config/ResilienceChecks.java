@@ -30,7 +30,9 @@ final class ResilienceChecks {
         range(at + ".queueTimeoutMs", c.queueTimeoutMs(), 0, MAX_TIME_MS, errors);
         range(at + ".maxQueue", c.maxQueue(), 1, MAX_QUEUE, errors);
         range(at + ".retryBudgetPercent", c.retryBudgetPercent(), 0, 100, errors);
+        retryOn(at + ".retryOn", c.retryOn(), errors);
         if (c.mode() == Mode.TCP) {
+            httpOnly(at + ".retryOn", c.retryOn(), "it retries HTTP requests", errors);
             httpOnly(at + ".queueTimeoutMs", c.queueTimeoutMs(), "it queues HTTP requests", errors);
             httpOnly(at + ".maxQueue", c.maxQueue(), "it queues HTTP requests", errors);
             httpOnly(at + ".retryBudgetPercent", c.retryBudgetPercent(), "it retries HTTP requests", errors);
@@ -51,6 +53,21 @@ final class ResilienceChecks {
         if (o.maxEjectionMs() != null && o.maxEjectionMs() < o.baseEjectionMsOrDefault()) {
             errors.add(oat + ".maxEjectionMs: " + o.maxEjectionMs() + " is shorter than baseEjectionMs "
                     + o.baseEjectionMsOrDefault());
+        }
+    }
+
+    /** Each value one of {@link RetryOn#ALLOWED}, once; an empty list retries nothing. */
+    private static void retryOn(String at, List<String> values, List<String> errors) {
+        if (values == null) {
+            return;
+        }
+        for (int i = 0; i < values.size(); i++) {
+            String value = values.get(i);
+            if (value == null || !RetryOn.ALLOWED.contains(value)) { // List.of's contains refuses null
+                errors.add(at + "[" + i + "]: " + RetryOn.problem(value));
+            } else if (values.indexOf(value) < i) {
+                errors.add(at + "[" + i + "]: '" + value + "' is listed twice");
+            }
         }
     }
 

@@ -11,8 +11,8 @@ import java.util.List;
  * @param route the session route carried in JSESSIONID, or {@code null}
  * @param enabled the administrative flag (persisted); draining is separate
  * @param draining takes no new work, finishes what it has (not persisted)
- * @param healthy no connect failure, failed health check or ejection holds the node out; a silent agent does
- *     not count
+ * @param healthy no connect failure, failed health check, ejection or wait for its application holds the node
+ *     out; a silent agent does not count
  * @param connectDown a connect failure holds the node out until its retry interval has passed
  * @param activeConnections work assigned now: tunnels, bound connections or requests in flight
  * @param inFlightRequests HTTP requests sent and not yet answered (0 for TCP)
@@ -26,11 +26,14 @@ import java.util.List;
  *     1 when it does not ramp
  * @param registered the node registered itself (it is not in the configuration file)
  * @param contexts the context paths it serves in a cluster that routes by context, else empty
+ * @param awaitingReadiness out of selection until its application answers: it came back from connect failures
+ *     (or its agent stopped answering 200) and neither its agent nor a health check has said it serves since
  */
 public record NodeStatus(String name, InetSocketAddress address, String route, int weight, boolean enabled,
         boolean draining, boolean healthy, boolean connectDown, int activeConnections, int inFlightRequests,
         double recentResponseTimeMillis, CounterReading counters, AgentStatus agent, HealthStatus health,
-        boolean ejected, long ejectedUntilMillis, double slowStartShare, boolean registered, List<String> contexts) {
+        boolean ejected, long ejectedUntilMillis, double slowStartShare, boolean registered, List<String> contexts,
+        boolean awaitingReadiness) {
 
     public NodeStatus {
         contexts = contexts == null ? List.of() : List.copyOf(contexts);
@@ -43,14 +46,14 @@ public record NodeStatus(String name, InetSocketAddress address, String route, i
             boolean ejected, long ejectedUntilMillis, double slowStartShare) {
         this(name, address, route, weight, enabled, draining, healthy, connectDown, activeConnections,
                 inFlightRequests, recentResponseTimeMillis, counters, agent, health, ejected, ejectedUntilMillis,
-                slowStartShare, false, List.of());
+                slowStartShare, false, List.of(), false);
     }
 
     /** This status with the node's registration facts. */
     public NodeStatus withRegistration(boolean isRegistered, List<String> servedContexts) {
         return new NodeStatus(name, address, route, weight, enabled, draining, healthy, connectDown,
                 activeConnections, inFlightRequests, recentResponseTimeMillis, counters, agent, health, ejected,
-                ejectedUntilMillis, slowStartShare, isRegistered, servedContexts);
+                ejectedUntilMillis, slowStartShare, isRegistered, servedContexts, awaitingReadiness);
     }
 
     /** A node without health checks, ejection or slow start (code written before them). */

@@ -116,6 +116,12 @@ final class NodeCheck {
             cluster.readmitting(node); // slow start begins before the node is usable
         }
         node.setHealth(new HealthReport(true, after, result));
+        if (verdict.ok() && node.awaitingReadiness() && node.markReady()) {
+            // connect failures held it out until its application answers: this check says it does (issue 32)
+            log.info("cluster {}: node {} is ready: its health check passed; back in selection", cluster.name(),
+                    node.name());
+            cluster.refresh();
+        }
         if (after != before) {
             if (after == HealthState.DOWN) {
                 log.warn("cluster {}: node {} is down: {} health checks in a row failed, the last: {}",

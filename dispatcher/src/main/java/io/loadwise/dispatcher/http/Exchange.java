@@ -11,6 +11,7 @@ import io.loadwise.dispatcher.cluster.VirtualCluster;
 import io.loadwise.dispatcher.config.Affinity;
 import io.loadwise.dispatcher.config.Balance;
 import io.loadwise.dispatcher.config.ClusterConfig;
+import io.loadwise.dispatcher.config.RetryOn;
 import io.loadwise.dispatcher.http.codec.BadMessage;
 import io.loadwise.dispatcher.http.codec.ProxiedRequest;
 import io.loadwise.dispatcher.logging.AccessLog;
@@ -96,6 +97,8 @@ final class Exchange implements NodePool.Waiter, RequestQueue.Waiter {
     private final long firstDeadlineNanos;
     private final int connectAttempts;
     private final int unhealthyRetryMs;
+    /** Which failures send the request to another node (the cluster's {@code retryOn}). */
+    private final RetryOn retryOn;
     private final RequestQueue queue;
     private final Runnable onWake = this::onSlotFree;
 
@@ -162,6 +165,7 @@ final class Exchange implements NodePool.Waiter, RequestQueue.Waiter {
         this.firstDeadlineNanos = exchangeTimeoutNanos > 0 ? Math.min(first, exchangeTimeoutNanos) : first;
         this.connectAttempts = config.connectAttemptsOrDefault();
         this.unhealthyRetryMs = config.unhealthyRetryMsOrDefault();
+        this.retryOn = config.retryOnOrDefault();
         this.queue = cluster.queue();
     }
 
@@ -388,7 +392,7 @@ final class Exchange implements NodePool.Waiter, RequestQueue.Waiter {
         }
         frontend.resume(PAUSE_CONNECT);
         releaseSlot();
-        if (++attempts >= connectAttempts) {
+        if (!retryOn.connectFailure() || ++attempts >= connectAttempts) {
             fail(HttpResponseStatus.BAD_GATEWAY, "node " + failed.name() + " unreachable");
             return;
         }
@@ -508,7 +512,7 @@ final class Exchange implements NodePool.Waiter, RequestQueue.Waiter {
         response = ResponsePhase.STREAMING;
         responseSeenNanos = ticker.nanoTime();
         status = code;
-        cluster.outcomes().onResponse(node, code); // outlier detection (issue 15)
+        cluster.answered(node, head.uri(), code, responseSeenNanos); // what policies and outlier detection count
         nodeKeepAlive = HttpUtil.isKeepAlive(nodeResponse);
         if (head.upgrade() && code != 101) {
             keepAlive = false; // the client may already be sending the new protocol: it cannot be read as HTTP
@@ -559,8 +563,9 @@ final class Exchange implements NodePool.Waiter, RequestQueue.Waiter {
     // ---- a retry: SENDING/SENT → CONNECTING, once, to another node -------------------------------
 
     /**
-     * The node failed this request before any byte of its response ({@code what} it did): sends the request
-     * once more, to another node, when {@link Replay} allows it and the cluster's retry budget has room.
+     * The node failed this request before any byte of its response ({@code what} it did), in a way the cluster's
+     * {@code retryOn} names (the caller checked): sends the request once more, to another node, when
+     * {@link Replay} allows it and the cluster's retry budget has room.
      * The first attempt counts as a failure of its node. Returns whether the request is on its way again.
      */
     private boolean retryElsewhere(String what) {
@@ -752,7 +757,7 @@ final class Exchange implements NodePool.Waiter, RequestQueue.Waiter {
 
     void onBackendClosed(Channel channel) {
         if (channel == backend && active()) {
-            if (!retryElsewhere("closed the connection")) {
+            if (!retryOn.reset() || !retryElsewhere("closed the connection")) {
                 fail(HttpResponseStatus.BAD_GATEWAY, "node " + node.name() + " closed the connection");
             }
         } else if (binding != null && binding.holds(channel)) {
@@ -863,7 +868,8 @@ final class Exchange implements NodePool.Waiter, RequestQueue.Waiter {
         } else if (request == RequestPhase.SENT) {
             long due = requestDoneNanos + responseTimeoutNanos;
             if (now - due >= 0) {
-                if (retryElsewhere("did not answer within " + cluster.config().responseTimeoutMsOrDefault() + " ms")) {
+                if (retryOn.responseTimeout() && retryElsewhere("did not answer within "
+                        + cluster.config().responseTimeoutMsOrDefault() + " ms")) {
                     return checkDeadlines(now);
                 }
                 return timeOut(HttpResponseStatus.GATEWAY_TIMEOUT, "node " + node.name() + " did not answer within "

@@ -24,8 +24,11 @@
  *       otherwise; {@code X-Forwarded-Proto} and {@code -Host} are set, this dispatcher being the edge.
  *   <li>After a {@code 101} both codecs are removed and raw bytes relayed ({@link
  *       io.loadwise.dispatcher.http.TunnelRelay}).
- *   <li>A connect failure marks the node down for the cluster's retry interval and the request goes to
- *       another node (nothing was sent yet); once a request was sent, a lost node means {@code 502}.
+ *   <li>A connect failure marks the node down for the cluster's retry interval (and, once the node is gated,
+ *       until its application answers: {@code monitor.Readiness}) and the request goes to another node
+ *       (nothing was sent yet); once a request was sent, a lost node means {@code 502}, unless the cluster's
+ *       {@code retryOn} names the failure and the request can be sent again ({@link
+ *       io.loadwise.dispatcher.http.Replay}).
  *   <li>The response timeout runs from the end of the request (an upload that keeps moving does not time
  *       out) to the response head. It, the header, request-idle, response-idle, exchange and idle
  *       timeouts are all checked by one timer per connection, not per request.

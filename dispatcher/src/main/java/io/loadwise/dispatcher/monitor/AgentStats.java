@@ -24,6 +24,10 @@ public final class AgentStats {
      * means the application is not deployed (yet), not that the node has no agent.
      */
     private volatile boolean agentAnswered;
+    /** When a 404 of the node last had its agent asked whether the application is there ({@link System#nanoTime}). */
+    private final AtomicLong lastSuspicionNanos = new AtomicLong(Long.MIN_VALUE / 2);
+    /** A poll is wanted now, whatever the policy reads: the node answered 404 on a path another node serves. */
+    private volatile boolean probeRequested;
     /** Whether the agent's refusal (401) has been logged since the last good poll: it is logged once. */
     private final AtomicBoolean refusalLogged = new AtomicBoolean();
 
@@ -58,6 +62,28 @@ public final class AgentStats {
         if (answered) {
             agentAnswered = true;
         }
+    }
+
+    /**
+     * True for the caller that may have the agent asked now because the node answered a 404 on a path another
+     * node serves: at most once a second per node, so that a stream of 404s costs one poll a second.
+     */
+    boolean claimSuspicionProbe(long nowNanos) {
+        long last = lastSuspicionNanos.get();
+        return nowNanos - last >= 1_000_000_000L && lastSuspicionNanos.compareAndSet(last, nowNanos);
+    }
+
+    void requestProbe() {
+        probeRequested = true;
+    }
+
+    /** Whether a probe was requested since the last call; clears the request. */
+    boolean takeProbeRequest() {
+        if (!probeRequested) {
+            return false;
+        }
+        probeRequested = false;
+        return true;
     }
 
     ReprobeSchedule schedule() {

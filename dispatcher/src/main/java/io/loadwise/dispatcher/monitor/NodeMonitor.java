@@ -7,13 +7,13 @@ import io.loadwise.dispatcher.config.AgentSettings;
 import io.loadwise.dispatcher.config.ConfigValidationException;
 import io.loadwise.dispatcher.config.HealthCheckConfig;
 import io.loadwise.dispatcher.config.NodeConfig;
-import io.loadwise.dispatcher.config.StatusRanges;
 import io.loadwise.policy.AgentSample;
 import io.loadwise.policy.PolicyInput;
 import io.loadwise.wire.AgentMetricsDocument;
 import io.loadwise.wire.MalformedLoadReportException;
 import io.loadwise.wire.MetricsJson;
 import io.loadwise.wire.OrcaLoadReport;
+import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -52,14 +52,15 @@ import org.slf4j.LoggerFactory;
  * again or polls it at once, and ends the back-off.
  *
  * <p>A node that connect failures hold out ({@link NodeState#connectDown()}) is probed every second under
- * every policy, and a healthy answer readmits it at once: that is how a restarted node is back in
- * selection within about a second, rather than after {@code unhealthyRetryMs}. Healthy is a status the
- * cluster's (or the node's) {@code healthCheck.expectStatus} accepts, {@code 200-399} without one, or the
- * agent's own {@code 401}; a {@code 404} only until an agent has answered on the node (a node without an
- * agent has nothing else to say). A server that answers 404 or 503 while its application deploys is not
- * readmitted: the next probe, a second later, asks again ({@link #readmits}); and once an agent has answered on
- * the node, such an answer also keeps the node out past {@code unhealthyRetryMs}, so that the proxy's own retry
- * does not send it a client request before the application serves.
+ * every policy, and an answer that says its application serves readmits it at once ({@link Readiness}): that
+ * is how a restarted node is back in selection within about a second, rather than after {@code unhealthyRetryMs}.
+ * Once the node is gated (an agent answered on it, or its cluster has a health check) a connect failure holds
+ * it out until that answer comes, whatever the time ({@link NodeState#awaitingReadiness()}): only its agent
+ * answering 200 (or its own 401), or a passing health check, readmits it; a server that accepts connections
+ * and answers 404 or 503 while its application deploys stays out and is asked again a second later. An agent
+ * that answered 200 and then answers 404 or 503, or refuses the poll's connection, holds its node out the same
+ * way: polled under an agent-driven policy, or asked at once under any policy when the node answers a client
+ * 404 on a path another node serves ({@link #suspect}).
  *
  * <p>Everything here runs on one scheduler thread or the HTTP client's threads; pickers are rebuilt by
  * {@link RefreshCoalescer}, never on an event loop.
@@ -148,8 +149,10 @@ public final class NodeMonitor implements AutoCloseable {
             return;
         }
         cluster.setRefresher(refresher::markDirty);
+        cluster.setSuspicionSink(node -> suspect(cluster, node));
         for (NodeState node : cluster.nodes()) {
-            stats.computeIfAbsent(node, n -> new AgentStats());
+            AgentStats nodeStats = stats.computeIfAbsent(node, n -> new AgentStats());
+            node.setReadinessGated(hasHealthCheck(cluster, node) || nodeStats.agentAnswered());
             node.setReachabilityListener((n, reachable) -> reachabilityChanged(cluster, n, reachable));
             startChain(cluster, node, 0);
         }
@@ -159,6 +162,7 @@ public final class NodeMonitor implements AutoCloseable {
     public void unwatch(VirtualCluster cluster) {
         watched.remove(cluster);
         lastTimedRebuild.remove(cluster);
+        cluster.setSuspicionSink(null);
         for (NodeState node : cluster.nodes()) {
             node.setReachabilityListener(null);
             stats.remove(node);
@@ -251,7 +255,7 @@ public final class NodeMonitor implements AutoCloseable {
                 }
                 if (reachable) {
                     if (nodeStats.schedule().signOfLife(System.nanoTime())) {
-                        log.info("cluster {}: node {} accepts connections again; its agent is polled now",
+                        log.info("cluster {}: node {} is reachable again; its agent is polled now",
                                 cluster.name(), node.name());
                         startChain(cluster, node, 0);
                     }
@@ -259,6 +263,28 @@ public final class NodeMonitor implements AutoCloseable {
                     // The next back-off step may be far off; held out, the node is probed every second.
                     startChain(cluster, node, Math.min(ReprobeSchedule.FIRST_REPROBE_MILLIS,
                             cluster.config().agentReprobeMsOrDefault()));
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            // closed: nothing is monitored any more
+        }
+    }
+
+    /**
+     * Called on an event loop (hands over only): the node answered 404 on a path another node serves. If an agent
+     * has answered on it, the agent is asked now, under every policy, at most once a second: a 404 or 503 there
+     * means the application is gone and holds the node out until it is ready ({@link #judgeReadiness}).
+     */
+    private void suspect(VirtualCluster cluster, NodeState node) {
+        AgentStats nodeStats = stats.get(node);
+        if (nodeStats == null || !nodeStats.agentAnswered() || !nodeStats.claimSuspicionProbe(System.nanoTime())) {
+            return;
+        }
+        try {
+            scheduler.execute(() -> {
+                if (watched.containsKey(cluster) && !heldOut(node)) {
+                    nodeStats.requestProbe();
+                    startChain(cluster, node, 0);
                 }
             });
         } catch (RejectedExecutionException e) {
@@ -294,12 +320,12 @@ public final class NodeMonitor implements AutoCloseable {
         boolean agentDriven = cluster.policy().inputs().contains(PolicyInput.AGENT_METRICS);
         // Under other policies the agent is not polled: a node held out is probed, to readmit it, and a node
         // whose agent has not answered yet is asked once every agentReprobeMs whether it has one, so that a 404
-        // after a restart can tell a deploying application from a node without an agent (readmits).
+        // after a restart can tell a deploying application from a node without an agent (Readiness).
         if (!node.configuredEnabled()) {
             schedule(cluster, node, chain, interval);
             return;
         }
-        if (!agentDriven && !node.connectDown()) {
+        if (!agentDriven && !heldOut(node) && !nodeStats.takeProbeRequest()) {
             long now = System.nanoTime();
             if (!nodeStats.discoveryDue(now, cluster.config().agentReprobeMsOrDefault() * 1_000_000L)) {
                 schedule(cluster, node, chain, interval);
@@ -324,66 +350,76 @@ public final class NodeMonitor implements AutoCloseable {
                 if (error == null) {
                     ok = agentDriven ? handleResponse(cluster, node, response, System.nanoTime() - start) : true;
                     int status = response.statusCode();
-                    nodeStats.agentAnswered(status == 200 || status == 401);
-                    if (readmits(status, expectedStatus(cluster, node), nodeStats.agentAnswered())) {
-                        node.markConnectSuccess(); // a healthy answer: the node serves, back in selection
-                    } else if (node.connectDown() && nodeStats.agentAnswered()) {
-                        // The server is up but its application is not (an agent answered here before): keep the
-                        // node out past unhealthyRetryMs, or the proxy's own retry would hand it a client request
-                        // that it answers 404 or 503. The next healthy probe readmits it.
-                        node.markConnectFailure(cluster.config().unhealthyRetryMsOrDefault());
+                    if (status == 200 || status == 401) {
+                        nodeStats.agentAnswered(true);
+                        node.setReadinessGated(true); // from now on its agent says when the application serves
                     }
-                } else if (agentDriven) {
-                    agentUnreachable(cluster, node, describe(error), AgentState.UNKNOWN);
+                    judgeReadiness(cluster, node, status, nodeStats.agentAnswered());
+                } else {
+                    if (refused(error) && node.readinessGated() && !heldOut(node)) {
+                        // the server is gone and no client request has noticed yet: out until it is ready again
+                        node.markConnectFailure(cluster.config().unhealthyRetryMsOrDefault());
+                        refresher.markDirty(cluster);
+                    }
+                    if (agentDriven) {
+                        agentUnreachable(cluster, node, describe(error), AgentState.UNKNOWN);
+                    }
                 }
             } catch (RuntimeException e) {
                 log.warn("cluster {}: handling the agent poll of node {} failed", cluster.name(), node.name(), e);
             } finally {
                 // Whatever happened, keep polling: a node is never left without a next poll.
-                long delay = agentDriven ? nodeStats.schedule().delayAfterPoll(ok, node.connectDown(), interval,
+                long delay = agentDriven ? nodeStats.schedule().delayAfterPoll(ok, heldOut(node), interval,
                         cluster.config().agentReprobeMsOrDefault()) : interval;
                 schedule(cluster, node, chain, delay);
             }
         });
     }
 
-    /**
-     * Whether the answer of a node's agent path readmits the node when connect failures hold it out.
-     *
-     * @param expected the statuses the node's health check accepts, or {@code null} without a health check
-     * @param agentAnswered whether an agent has answered on the node before (200 or 401)
-     */
-    static boolean readmits(int status, StatusRanges expected, boolean agentAnswered) {
-        if (expected != null ? expected.contains(status) : status >= 200 && status < 400) {
-            return true;
-        }
-        if (status == 401) {
-            return true; // the agent itself refused the poll's secret: the application is up
-        }
-        // the agent path is not there: no agent at all (its answer is all there is), or, once one has
-        // answered, an application that is not deployed yet
-        return status == 404 && !agentAnswered;
+    /** Connect failures, or the wait for its application, hold the node out: it is probed every second. */
+    private static boolean heldOut(NodeState node) {
+        return node.connectDown() || node.awaitingReadiness();
     }
 
-    /** The node's {@code healthCheck.expectStatus} (the node's own, else the cluster's), or {@code null}. */
-    private static StatusRanges expectedStatus(VirtualCluster cluster, NodeState node) {
-        HealthCheckConfig clusterLevel = cluster.config().healthCheck();
+    /**
+     * What the answer of the node's agent path says about its application ({@link Readiness}): readmits a node
+     * held out when it serves; holds a node in selection out when its agent answered before
+     * ({@code agentAnswered}: a node in selection is asked only then, polled under an agent-driven policy or
+     * {@linkplain #suspect suspected}) and the container now answers for an application that went away.
+     */
+    private void judgeReadiness(VirtualCluster cluster, NodeState node, int status, boolean agentAnswered) {
+        Readiness readiness = Readiness.of(status, node.readinessGated());
+        if (readiness == Readiness.READY) {
+            if (heldOut(node)) {
+                if (node.markReady()) {
+                    log.info("cluster {}: node {} is ready: its agent path answered {}; back in selection",
+                            cluster.name(), node.name(), status);
+                }
+                refresher.markDirty(cluster);
+            }
+        } else if (agentAnswered && !heldOut(node) && Readiness.applicationGone(status) && node.holdUntilReady()) {
+            log.warn("cluster {}: node {}: its agent path answers {}: the application is not deployed; out of"
+                    + " selection until its agent answers 200, probed every second", cluster.name(), node.name(),
+                    status);
+            refresher.markDirty(cluster);
+        }
+    }
+
+    private static boolean refused(Throwable error) {
+        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        return cause instanceof ConnectException;
+    }
+
+    /** Whether the node (its own, else its cluster's {@code healthCheck}) is checked actively. */
+    private static boolean hasHealthCheck(VirtualCluster cluster, NodeState node) {
         HealthCheckConfig nodeLevel = null;
-        for (NodeConfig n : cluster.config().nodes()) {
+        for (NodeConfig n : cluster.config().nodesOrEmpty()) {
             if (n.name().equals(node.name())) {
                 nodeLevel = n.healthCheck();
                 break;
             }
         }
-        HealthCheckConfig merged = HealthCheckConfig.merge(clusterLevel, nodeLevel);
-        if (merged == null) {
-            return null;
-        }
-        try {
-            return StatusRanges.parse(merged.expectStatusOrDefault());
-        } catch (IllegalArgumentException e) {
-            return null; // validated at load time; never here
-        }
+        return HealthCheckConfig.merge(cluster.config().healthCheck(), nodeLevel) != null;
     }
 
     private HttpRequest request(VirtualCluster cluster, NodeState node, long interval) {

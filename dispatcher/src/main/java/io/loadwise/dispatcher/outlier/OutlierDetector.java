@@ -15,8 +15,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Passive outlier detection of one HTTP cluster, after Envoy's: the exchange reports every answer and
- * gateway failure ({@link OutcomeSink}); a node that reaches {@code consecutive5xx} 5xx answers or gateway
- * failures in a row, or {@code consecutiveGatewayFailures} gateway failures (including 502, 503 and 504
+ * gateway failure ({@link OutcomeSink}); a node that reaches {@code consecutive5xx} 5xx answers (a 404 on a path
+ * other nodes serve counts as one, {@code FailedAnswers}) or gateway failures in a row, or {@code consecutiveGatewayFailures} gateway failures (including 502, 503 and 504
  * answers) in a row, is ejected: out of selection for {@code baseEjectionMs} times the number of its
  * ejections in a row, at most {@code maxEjectionMs}. Each base period the node then spends without
  * ejection forgives one. At most {@code maxEjectionPercent} of the nodes are ejected at once: a cluster
@@ -69,6 +69,11 @@ public final class OutlierDetector implements OutcomeSink {
         }
         boolean gateway = status == 502 || status == 503 || status == 504;
         judge(node, c.serverError(gateway));
+    }
+
+    @Override
+    public void onFailedAnswer(NodeState node) {
+        judge(node, perNode[node.index()].serverError(false));
     }
 
     @Override

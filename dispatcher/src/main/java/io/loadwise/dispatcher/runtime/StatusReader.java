@@ -94,7 +94,7 @@ final class StatusReader {
         return new NodeStatus(node.name(), node.address(), node.route(), node.weight(), node.configuredEnabled(),
                 node.draining(), healthy, node.connectDown(), node.activeConnections(), node.inFlightRequests(),
                 node.recentResponseTimeMillis(), node.counters().read(), agent, health(node.health()), node.ejected(),
-                node.ejectedUntilMillis(), slowStartShare);
+                node.ejectedUntilMillis(), slowStartShare, false, List.of(), node.awaitingReadiness());
     }
 
     private static HealthStatus health(HealthReport report) {

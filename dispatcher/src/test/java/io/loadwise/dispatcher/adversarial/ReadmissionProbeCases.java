@@ -79,12 +79,13 @@ final class ReadmissionProbeCases {
             Await.until("readmitted on the agent's answer", Duration.ofSeconds(4), () -> !state.connectDown());
             answer.set(unhealthy);
         }
-        // as the proxy does; after an agent answered, the unhealthy answers keep the node out past this window
+        // as the proxy does; after an agent answered, the node stays out past this window until it is ready
         state.markConnectFailure(agentAnsweredFirst ? 1_200 : 60_000);
         int asked = node.requests().size();
         Await.until("two probes of the held-out node", Duration.ofSeconds(6), () -> node.requests().size() >= asked + 2);
-        assertTrue(state.connectDown(), "held out while it answers what it does");
+        assertTrue(!state.usable(), "held out while it answers what it does");
+        assertTrue(!agentAnsweredFirst || state.awaitingReadiness(), "past its retry interval: until it is ready");
         answer.set(SERVING);
-        Await.until("readmitted once it serves", Duration.ofSeconds(4), () -> !state.connectDown());
+        Await.until("readmitted once it serves", Duration.ofSeconds(4), state::usable);
     }
 }

@@ -99,6 +99,39 @@ class NodeStateTest {
     }
 
     @Test
+    void aGatedNodeComesBackFromConnectFailuresOnlyWhenItIsReady() {
+        node.setReadinessGated(true);
+        node.markConnectFailure(500);
+        assertTrue(node.awaitingReadiness());
+        advanceMillis(60_000);
+        assertFalse(node.connectDown(), "the retry interval is over");
+        assertFalse(node.healthy(), "but the application has not answered");
+        node.markConnectSuccess(); // a connect alone, as the proxy's pool reports it
+        assertFalse(node.usable(), "accepting connections is not serving");
+        assertTrue(node.markReady());
+        assertTrue(node.usable());
+        assertFalse(node.markReady(), "nothing held it out any more");
+    }
+
+    @Test
+    void anUngatedNodeComesBackAfterItsRetryIntervalAsBefore() {
+        node.markConnectFailure(500);
+        assertFalse(node.awaitingReadiness(), "nothing could say it is ready: no agent, no health check");
+        advanceMillis(500);
+        assertTrue(node.usable());
+    }
+
+    @Test
+    void aNodeHeldUntilReadyWithoutAConnectFailureIsOutUntilReady() {
+        assertTrue(node.holdUntilReady());
+        assertFalse(node.holdUntilReady(), "held already");
+        assertFalse(node.usable());
+        assertFalse(node.connectDown());
+        node.markReady();
+        assertTrue(node.usable());
+    }
+
+    @Test
     void failedExchangesShowForOneSecondOnTheNodesClock() {
         assertEquals(0, node.recentFailures());
         node.requestSent();

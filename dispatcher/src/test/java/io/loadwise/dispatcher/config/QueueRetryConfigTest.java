@@ -3,6 +3,7 @@ package io.loadwise.dispatcher.config;
 import static io.loadwise.dispatcher.config.ConfigValidatorTest.config;
 import static io.loadwise.dispatcher.config.ConfigValidatorTest.j;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -14,7 +15,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** maxConnections (per node), queueTimeoutMs, maxQueue and retryBudgetPercent: read, defaulted, each bad value named. */
+/** maxConnections (per node), queueTimeoutMs, maxQueue, retryBudgetPercent and retryOn: read, defaulted, each bad value named. */
 class QueueRetryConfigTest {
 
     private final ConfigValidator validator = new ConfigValidator(PolicyRegistry.load());
@@ -43,6 +44,23 @@ class QueueRetryConfigTest {
         assertEquals(1000, web.maxQueueOrDefault());
         assertEquals(20, web.retryBudgetPercentOrDefault());
         assertEquals(0, web.nodes().get(0).maxConnectionsOrDefault());
+        assertEquals(RetryOn.DEFAULT, web.retryOnOrDefault());
+        assertEquals("[connect-failure, reset, refused-stream]", web.retryOnOrDefault().toString());
+        assertFalse(web.retryOnOrDefault().responseTimeout(), "a timed-out GET may have bought: not retried");
+    }
+
+    @Test
+    void retryOnIsReadAndAnEmptyListRetriesNothing() throws Exception {
+        ClusterConfig web = ConfigLoader.parse(config(cluster("http",
+                j(",'retryOn':['reset','response-timeout']"), ""))).clusters().get(0);
+        assertEquals(List.of(), validator.validate(ConfigLoader.parse(config(cluster("http",
+                j(",'retryOn':['reset','response-timeout']"), "")))));
+        RetryOn retryOn = web.retryOnOrDefault();
+        assertTrue(retryOn.reset() && retryOn.responseTimeout());
+        assertFalse(retryOn.connectFailure() || retryOn.refusedStream());
+        RetryOn none = ConfigLoader.parse(config(cluster("http", j(",'retryOn':[]"), ""))).clusters().get(0)
+                .retryOnOrDefault();
+        assertFalse(none.connectFailure() || none.reset() || none.refusedStream() || none.responseTimeout());
     }
 
     static Stream<Arguments> bad() {
@@ -57,6 +75,18 @@ class QueueRetryConfigTest {
                         "clusters[0].queueTimeoutMs: only allowed for mode http (it queues HTTP requests)"),
                 Arguments.of("tcp", ",'retryBudgetPercent':5", "",
                         "clusters[0].retryBudgetPercent: only allowed for mode http (it retries HTTP requests)"),
+                Arguments.of("http", ",'retryOn':['reset','timeout']", "",
+                        "clusters[0].retryOn[1]: 'timeout' is not a retry condition (allowed: connect-failure, reset,"
+                                + " refused-stream, response-timeout)"),
+                Arguments.of("http", ",'retryOn':['Reset']", "",
+                        "clusters[0].retryOn[0]: 'Reset' is not a retry condition (allowed: connect-failure, reset,"
+                                + " refused-stream, response-timeout)"),
+                Arguments.of("http", ",'retryOn':['reset','reset']", "", "clusters[0].retryOn[1]: 'reset' is listed twice"),
+                Arguments.of("http", ",'retryOn':[null]", "",
+                        "clusters[0].retryOn[0]: null is not a retry condition (allowed: connect-failure, reset,"
+                                + " refused-stream, response-timeout)"),
+                Arguments.of("tcp", ",'retryOn':['reset']", "",
+                        "clusters[0].retryOn: only allowed for mode http (it retries HTTP requests)"),
                 Arguments.of("tcp", "", ",'maxConnections':4",
                         "clusters[0].nodes[0].maxConnections: only allowed for mode http (it counts HTTP requests in flight)"));
     }

@@ -1,6 +1,7 @@
 package io.loadwise.dispatcher.faults;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.loadwise.dispatcher.cluster.HealthState;
@@ -270,24 +271,23 @@ class FaultInjectionTest {
         long failedBefore = proxyFailed();
         long sentToCBefore = selectionsOfC();
         long fault = load.now();
-        long faultWall = System.currentTimeMillis();
         nodes.get(2).kill();
         long out = awaitAt("c out of selection", () -> !c().usable());
-        awaitAt("c ejected", () -> c().ejected());
-        long selectionsAtEjection = selectionsOfC();
-        runFor(1_000);
+        long selectionsAtOut = selectionsOfC();
+        runFor(2_500); // past two retry intervals (unhealthyRetryMs 1 s)
         load.stop();
-        long ejectedWall = c().ejectedUntilMillis() - 30_000;
         assertTrue(out - fault < 1_000 * MS, "time to leave selection " + ms(out - fault) + " (its first refused connect)");
-        // A refused connect holds c out for unhealthyRetryMs (1 s) at once, so its three gateway failures in a
-        // row take up to two retry intervals.
-        assertTrue(ejectedWall - faultWall < 3_000, "time to ejection " + (ejectedWall - faultWall) + " ms");
+        // Issue 32: an agent answered on c (the monitor asked once), so its first refused connect holds it out
+        // until its agent answers again, past unhealthyRetryMs: it is not picked again to fail once more.
+        assertTrue(c().awaitingReadiness(), "a dead node stays out until its application answers");
+        assertFalse(c().usable());
         // Connect failures are retried on another node, and so are GETs in flight to c or sent on the pooled
         // connections to it that the dispatcher has not yet seen close (within the retry budget).
-        long sentToC = selectionsAtEjection - sentToCBefore;
+        long sentToC = selectionsOfC() - sentToCBefore;
         long failed = proxyFailed() - failedBefore;
-        assertTrue(failed <= sentToC, failed + " failed; " + sentToC + " were sent to c before its ejection");
-        assertTrue(selectionsOfC() - selectionsAtEjection <= 1, "an ejected node is not picked");
+        assertTrue(failed <= sentToC, failed + " failed; " + sentToC + " were sent to c");
+        assertTrue(selectionsOfC() - selectionsAtOut <= 1, "a node out of selection is not picked (one pick may "
+                + "have raced its first refusal)");
     }
 
     @Test

@@ -106,6 +106,29 @@ class HealthCheckerTest {
     }
 
     @Test
+    void aNodeHeldOutUntilReadyIsReadmittedByAPassingCheck() {
+        // Issue 32: in a cluster with a health check, the check says when a node that connect failures took out
+        // serves again; the connect alone, or the end of unhealthyRetryMs, does not.
+        VirtualCluster cluster = cluster(new HealthCheckConfig("/health", 100, 100, 1, 1, "200-399"),
+                new NodeConfig("a", nodeAddress(), null, null, null, null));
+        NodeState a = cluster.node("a");
+        status.set(503); // the container is up, the application deploys
+        checker = new HealthChecker(cluster, http, scheduler, System::currentTimeMillis);
+        checker.start();
+        Await.until("node a down", () -> a.health().state() == HealthState.DOWN);
+        a.setReadinessGated(true); // as the node monitor does for a cluster with a health check
+        a.markConnectFailure(1); // the proxy's connect failed; its retry interval is over at once
+        int seen = checks.get();
+        Await.until("two more checks", () -> checks.get() >= seen + 2);
+        assertTrue(a.awaitingReadiness(), "failing checks readmit nothing");
+        assertFalse(a.usable());
+
+        status.set(200);
+        Await.until("node a ready", () -> !a.awaitingReadiness());
+        Await.until("node a usable", a::usable);
+    }
+
+    @Test
     void aNodeOverrideChecksAnotherPathAndANodeWithoutChecksStaysUnchecked() throws Exception {
         node.createContext("/ready", exchange -> {
             exchange.sendResponseHeaders(503, -1);

@@ -4,14 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.loadwise.dispatcher.config.RetryOn;
 import io.loadwise.dispatcher.http.Exchange.RequestPhase;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * Retries (issue 15, item 5) on embedded channels: a request whose node fails before any response byte
  * goes once to the other node when it can be sent again whole; never after response bytes, never a body
- * already (partly) sent, never beyond the retry budget.
+ * already (partly) sent, never beyond the retry budget; and only on what the cluster's {@code retryOn} names
+ * (issue 32: a response timeout is not retried by default).
  */
 class ExchangeRetryTest {
 
@@ -129,8 +132,22 @@ class ExchangeRetryTest {
     }
 
     @Test
-    void aSilentNodeIsRetriedAfterTheResponseTimeoutThen504() {
+    void aSilentNodeIs504AfterTheResponseTimeoutAndNotRetriedByDefault() {
+        // Issue 32: the node may have acted on the GET (a buy): a timeout is retried only when retryOn names it.
         proxy = new EmbeddedProxy(c -> c.responseTimeoutMs(1_000));
+        proxy.clientSends(GET);
+        proxy.advance(1_001);
+        assertTrue(proxy.clientReceived().startsWith("HTTP/1.1 504 Gateway Timeout"));
+        assertEquals(1, proxy.nodeConnections.size(), "b never saw the request");
+        assertEquals(0, retries());
+        assertEquals(1, proxy.nodeState("a").recentFailures(), "the timeout still counts against a");
+        proxy.assertSettled();
+    }
+
+    @Test
+    void aSilentNodeIsRetriedAfterTheResponseTimeoutWhenRetryOnNamesItThen504() {
+        proxy = new EmbeddedProxy(c -> c.responseTimeoutMs(1_000)
+                .retryOn(List.of(RetryOn.CONNECT_FAILURE, RetryOn.RESET, RetryOn.RESPONSE_TIMEOUT)));
         proxy.clientSends(GET);
         proxy.advance(1_001);
         assertEquals(2, proxy.nodeConnections.size(), "the request went to b");
@@ -142,6 +159,28 @@ class ExchangeRetryTest {
         proxy.advance(2);
         assertTrue(proxy.clientReceived().startsWith("HTTP/1.1 504 Gateway Timeout"));
         assertEquals(1, retries());
+        proxy.assertSettled();
+    }
+
+    @Test
+    void aResetIsNotRetriedWhenRetryOnLeavesItOut() {
+        proxy = new EmbeddedProxy(c -> c.retryOn(List.of(RetryOn.CONNECT_FAILURE)));
+        proxy.clientSends(GET);
+        proxy.node(0).close();
+        assertTrue(proxy.clientReceived().startsWith("HTTP/1.1 502 Bad Gateway"));
+        assertEquals(1, proxy.nodeConnections.size());
+        assertEquals(0, retries());
+        proxy.assertSettled();
+    }
+
+    @Test
+    void aRefusedConnectIsNotTriedElsewhereWhenRetryOnLeavesItOut() {
+        proxy = new EmbeddedProxy(c -> c.retryOn(List.of()));
+        proxy.next = EmbeddedProxy.Connect.REFUSE;
+        proxy.clientSends(GET);
+        assertTrue(proxy.clientReceived().startsWith("HTTP/1.1 502 Bad Gateway"));
+        assertTrue(proxy.nodeState("a").connectDown(), "the refusal still takes a out");
+        assertFalse(proxy.nodeState("b").connectDown(), "b was never tried");
         proxy.assertSettled();
     }
 

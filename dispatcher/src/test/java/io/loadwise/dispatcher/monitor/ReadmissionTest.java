@@ -10,7 +10,6 @@ import io.loadwise.dispatcher.cluster.VirtualCluster;
 import io.loadwise.dispatcher.config.ClusterConfig;
 import io.loadwise.dispatcher.config.Mode;
 import io.loadwise.dispatcher.config.NodeConfig;
-import io.loadwise.dispatcher.config.StatusRanges;
 import io.loadwise.dispatcher.testsupport.Await;
 import io.loadwise.policy.AgentSample;
 import io.loadwise.policy.PolicyRegistry;
@@ -146,22 +145,82 @@ class ReadmissionTest {
         monitor.watch(cluster);
         NodeState a = cluster.node("a");
         // first the agent answers: from then on a 404 means the application is not deployed
-        a.markConnectFailure(60_000);
-        Await.until("a readmitted by the probe", Duration.ofSeconds(3), () -> !a.connectDown());
+        Await.until("a's agent found", Duration.ofSeconds(3), a::readinessGated);
 
         for (int status : new int[] {503, 404, 500}) {
             agentA.answerStatus(status); // the server's connector is up, the application is not
-            // held out for less than a probe period: the probe's unhealthy answers keep it out past that, so the
-            // proxy's own retry (after unhealthyRetryMs) cannot hand it a client request
+            // held out for less than a probe period: the readiness hold, not the retry interval, keeps it out, so
+            // the proxy's own retry (after unhealthyRetryMs) cannot hand it a client request
             a.markConnectFailure(1_200);
             int asked = agentA.requests.get();
             Await.until("three probes answered " + status, Duration.ofSeconds(6), () -> agentA.requests.get() >= asked + 3);
-            assertTrue(a.connectDown(), "a server answering " + status + " stays held out past its retry interval");
+            assertFalse(a.connectDown(), "the retry interval is over");
+            assertTrue(a.awaitingReadiness(), "a server answering " + status + " stays out until it is ready");
+            assertFalse(a.usable());
         }
         agentA.answerStatus(0);
         long serving = System.nanoTime();
-        Await.until("a readmitted once it serves", Duration.ofSeconds(3), () -> !a.connectDown());
+        Await.until("a readmitted once it serves", Duration.ofSeconds(3), a::usable);
         assertTrue(System.nanoTime() - serving < Duration.ofMillis(1_500).toNanos(), "at the next probe");
+        assertFalse(a.awaitingReadiness());
+    }
+
+    @Test
+    void underAnAgentDrivenPolicyAnAgentThatStopsAnsweringTakesItsNodeOutUntilItServesAgain() throws Exception {
+        VirtualCluster cluster = cluster("jvm-aware");
+        monitor.watch(cluster);
+        NodeState a = cluster.node("a");
+        Await.until("a polled", () -> a.agentState() == AgentState.OK);
+        assertTrue(a.usable());
+        agentA.answerStatus(404); // redeployed, or restarted faster than any client noticed
+        Await.until("a out while its application is not deployed", Duration.ofSeconds(3), a::awaitingReadiness);
+        assertFalse(a.usable());
+        agentA.answerStatus(0);
+        Await.until("a back once its agent answers 200", Duration.ofSeconds(3), a::usable);
+    }
+
+    @Test
+    void underAnyPolicyA404OnAPathAnotherNodeServesHasTheAgentAskedAtOnce() throws Exception {
+        VirtualCluster cluster = cluster("round-robin"); // reads no agent: a node in selection is not polled
+        monitor.watch(cluster);
+        NodeState a = cluster.node("a");
+        NodeState b = cluster.node("b");
+        Await.until("a's agent found", Duration.ofSeconds(3), a::readinessGated);
+        cluster.answered(b, "/trade/quote", 200, System.nanoTime()); // b serves the path
+
+        int asked = agentA.requests.get();
+        cluster.answered(a, "/trade/quote", 404, System.nanoTime()); // a's 404 there: its application may be gone
+        Await.until("a's agent asked", Duration.ofSeconds(3), () -> agentA.requests.get() > asked);
+        assertTrue(a.usable(), "its agent answers 200: the 404 was the application's own, a stays");
+
+        agentA.answerStatus(404); // undeployed: clients keep getting a's 404s, which have its agent asked once a second
+        Await.until("a out until its application is back", Duration.ofSeconds(4), () -> {
+            cluster.answered(a, "/trade/quote", 404, System.nanoTime());
+            return a.awaitingReadiness();
+        });
+        assertFalse(a.usable());
+        assertTrue(agentA.requests.get() <= asked + 4, "at most one question a second: " + (agentA.requests.get() - asked));
+        agentA.answerStatus(0);
+        Await.until("a back once its agent answers 200", Duration.ofSeconds(3), a::usable);
+    }
+
+    @Test
+    void aRefusedPollTakesAGatedNodeOutUntilItIsReady() throws Exception {
+        VirtualCluster cluster = cluster("jvm-aware");
+        monitor.watch(cluster);
+        NodeState a = cluster.node("a");
+        Await.until("a polled", () -> a.agentState() == AgentState.OK);
+        int port = agentA.port();
+        agentA.close(); // killed between two client requests: only the poll notices
+        Await.until("a out", Duration.ofSeconds(3), () -> !a.usable() && a.awaitingReadiness());
+        agentA = new AgentEndpoint(port);
+        agentA.answerStatus(404); // the connector is up, the application deploys
+        int asked = agentA.requests.get();
+        Await.until("two probes answered 404", Duration.ofSeconds(5), () -> agentA.requests.get() >= asked + 2);
+        assertFalse(a.usable(), "accepting connections is not serving");
+        agentA.answerStatus(0);
+        agentA.report(METRICS);
+        Await.until("a back once its agent answers 200", Duration.ofSeconds(3), a::usable);
     }
 
     @Test
@@ -174,19 +233,4 @@ class ReadmissionTest {
         Await.until("a readmitted by the probe", Duration.ofSeconds(3), () -> !a.connectDown());
     }
 
-    @Test
-    void whatAnAnswerReadmits() {
-        StatusRanges only200 = StatusRanges.parse("200");
-        assertTrue(NodeMonitor.readmits(200, null, true));
-        assertTrue(NodeMonitor.readmits(302, null, true));
-        assertTrue(NodeMonitor.readmits(401, null, true), "the agent refused the secret: the application is up");
-        assertTrue(NodeMonitor.readmits(404, null, false), "no agent has ever answered: nothing better to go by");
-        assertFalse(NodeMonitor.readmits(404, null, true), "an agent answered before: not deployed (yet)");
-        assertFalse(NodeMonitor.readmits(503, null, false));
-        assertFalse(NodeMonitor.readmits(500, null, false));
-        assertFalse(NodeMonitor.readmits(400, null, false));
-        assertFalse(NodeMonitor.readmits(302, only200, true), "the health check's expectation decides");
-        assertTrue(NodeMonitor.readmits(200, only200, true));
-        assertTrue(NodeMonitor.readmits(503, StatusRanges.parse("200-399,503"), true), "as configured");
-    }
 }

@@ -75,6 +75,29 @@ class OutlierDetectorTest {
     }
 
     @Test
+    void a404OnAPathOtherNodesServeCountsInThe5xxRunNotTheGatewayRun() {
+        VirtualCluster cluster = cluster(4);
+        detector(cluster, 3, 60_000, 50);
+        NodeState a = cluster.node("n1");
+        cluster.answered(cluster.node("n2"), "/app/page", 200, System.nanoTime()); // n2 serves the path
+        cluster.answered(a, "/app/page", 404, System.nanoTime());
+        cluster.answered(a, "/app/page", 404, System.nanoTime());
+        assertFalse(a.ejected());
+        cluster.answered(a, "/app/page", 404, System.nanoTime());
+        assertTrue(a.ejected(), "three 404s on a path n2 serves: three failures in a row");
+        assertEquals(3, a.recentFailures(), "and what the adaptive policy counts");
+
+        VirtualCluster gatewayOnly = cluster(4);
+        detector(gatewayOnly, 0, 60_000, 50); // the 5xx run off; three gateway failures eject
+        NodeState g = gatewayOnly.node("n1");
+        gatewayOnly.answered(gatewayOnly.node("n2"), "/app/page", 200, System.nanoTime());
+        for (int i = 0; i < 5; i++) {
+            gatewayOnly.answered(g, "/app/page", 404, System.nanoTime());
+        }
+        assertFalse(g.ejected(), "a 404 is no gateway failure");
+    }
+
+    @Test
     void threeGatewayFailuresEjectAndA500EndsTheGatewayRun() {
         VirtualCluster cluster = cluster(4);
         OutlierDetector d = detector(cluster, 0, 60_000, 50);
