@@ -70,14 +70,19 @@ public final class AgentRuntime implements AutoCloseable {
 
         MetricSource heap = new JvmHeapSource(ManagementFactory.getMemoryMXBean(),
                 ManagementFactory.getMemoryPoolMXBeans());
+        // one instance in both samples: it measures the time in collections since the previous sample of either kind
+        MetricSource gc = new JvmGcSource(ManagementFactory.getGarbageCollectorMXBeans(),
+                ManagementFactory.getMemoryPoolMXBeans(),
+                config.fastIntervalMillis() > 0 ? config.fastIntervalMillis() : config.fullIntervalMillis());
         List<MetricSource> fast = new ArrayList<>(os.fast());
         fast.add(heap);
+        fast.add(gc);
         fast.add(appServerFast);
         fast.add(filterLoad); // after the server's source: it fills in what that one did not report
         List<MetricSource> full = new ArrayList<>(os.fast());
         full.addAll(os.slow());
         full.add(heap);
-        full.add(new JvmGcSource(ManagementFactory.getGarbageCollectorMXBeans()));
+        full.add(gc);
         full.add(new JvmCompileSource(ManagementFactory.getCompilationMXBean()));
         full.add(new JvmThreadSource(ManagementFactory.getThreadMXBean()));
         full.add(new JvmClassSource(ManagementFactory.getClassLoadingMXBean()));
