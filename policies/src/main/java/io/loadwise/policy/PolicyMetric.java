@@ -1,6 +1,7 @@
 package io.loadwise.policy;
 
 import io.loadwise.wire.FilterMetric;
+import io.loadwise.wire.GcMetric;
 import io.loadwise.wire.OrcaLoadReport;
 import io.loadwise.wire.SeedMetric;
 
@@ -24,7 +25,11 @@ public enum PolicyMetric {
     /** Answers >= 500 per second: ORCA {@code eps}. */
     ERROR_RATE(FilterMetric.APP_RQST_ERR_RATE.metricName()),
     /** ORCA {@code application_utilization} as a percentage. */
-    APP_UTILIZATION(OrcaLoadReport.APP_UTILIZATION);
+    APP_UTILIZATION(OrcaLoadReport.APP_UTILIZATION),
+    /** Share of the last sample interval the node's JVM spent collecting garbage, 0-100. */
+    GC_TIME(GcMetric.JVM_GC_TIME_PCT.metricName()),
+    /** The node's old generation right after its last collection, 0-100. */
+    OLD_AFTER_GC(GcMetric.JVM_OLD_AFTER_GC_PCT.metricName());
 
     private static final PolicyMetric[] VALUES = values();
 

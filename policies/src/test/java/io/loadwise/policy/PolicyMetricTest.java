@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.loadwise.wire.FilterMetric;
+import io.loadwise.wire.GcMetric;
 import io.loadwise.wire.OrcaLoadReport;
 import io.loadwise.wire.SeedMetric;
 import org.junit.jupiter.api.Test;
@@ -17,7 +18,7 @@ class PolicyMetricTest {
         for (PolicyMetric metric : PolicyMetric.values()) {
             String name = metric.seedName();
             boolean known = SeedMetric.bySeedName(name) != null || FilterMetric.byName(name) != null
-                    || name.equals(OrcaLoadReport.APP_UTILIZATION);
+                    || GcMetric.byName(name) != null || name.equals(OrcaLoadReport.APP_UTILIZATION);
             assertTrue(known, metric.name());
             assertEquals(metric, PolicyMetric.bySeedName(name));
         }

@@ -192,7 +192,9 @@ final class AdaptiveMemory {
     }
 
     /**
-     * Whether a node counts as saturated at a new sample. It enters saturation when a metric's filtered
+     * Whether a node counts as saturated at a new sample: its request queue or heap over Equation 2's
+     * thresholds, or its JVM collecting for more than {@code gcTimeThreshold} of the last interval, or its old
+     * generation fuller than {@code oldGenThreshold} after a collection. It enters saturation when a metric's filtered
      * level is over its threshold by {@link ReadingFilter#CONFIDENCE} standard errors and the raw reading
      * confirms it (both over: one noisy reading cannot exclude a node, and a level still high from the
      * past cannot either once the node reads below); it
@@ -205,14 +207,24 @@ final class AdaptiveMemory {
         }
         double queue = load.queueThreshold();
         double heap = load.heapThreshold();
+        double gcTime = load.gcTimeThreshold();
+        double oldGen = load.oldGenThreshold();
         if (wasSaturated) {
-            return ReadingFilter.over(tracks, PolicyMetric.AMX_CONNS_Q_USED, queue - ReadingFilter.HYSTERESIS, 0)
-                    || ReadingFilter.over(tracks, PolicyMetric.JVM_HEAP_USED, heap - ReadingFilter.HYSTERESIS, 0);
+            double h = ReadingFilter.HYSTERESIS;
+            return ReadingFilter.over(tracks, PolicyMetric.AMX_CONNS_Q_USED, queue - h, 0)
+                    || ReadingFilter.over(tracks, PolicyMetric.JVM_HEAP_USED, heap - h, 0)
+                    || ReadingFilter.over(tracks, PolicyMetric.GC_TIME, gcTime - h, 0)
+                    || ReadingFilter.over(tracks, PolicyMetric.OLD_AFTER_GC, oldGen - h, 0);
         }
-        return ReadingFilter.over(tracks, PolicyMetric.AMX_CONNS_Q_USED, queue, ReadingFilter.CONFIDENCE)
-                && load.queueOver(raw)
-                || ReadingFilter.over(tracks, PolicyMetric.JVM_HEAP_USED, heap, ReadingFilter.CONFIDENCE)
-                && load.heapOver(raw);
+        return confirmed(tracks, raw, PolicyMetric.AMX_CONNS_Q_USED, queue)
+                || confirmed(tracks, raw, PolicyMetric.JVM_HEAP_USED, heap)
+                || confirmed(tracks, raw, PolicyMetric.GC_TIME, gcTime)
+                || confirmed(tracks, raw, PolicyMetric.OLD_AFTER_GC, oldGen);
+    }
+
+    /** A filtered level over {@code threshold} by {@link ReadingFilter#CONFIDENCE} errors, the raw reading over it too. */
+    private static boolean confirmed(MetricTrack[] tracks, AgentSample raw, PolicyMetric metric, double threshold) {
+        return ReadingFilter.over(tracks, metric, threshold, ReadingFilter.CONFIDENCE) && raw.value(metric) > threshold;
     }
 
     /**

@@ -34,13 +34,15 @@ record AdaptiveSettings(JvmAwareLoad load, long slowStartNanos, long fadeStartNa
     /** Upper bound of the three time options: one hour. */
     static final double MAX_MS = 3_600_000;
 
-    private static final List<String> OPTION_NAMES = List.of("queueThreshold", "heapThreshold", "slowStartMs",
-            "agentFadeStartMs", "agentFadeEndMs");
+    private static final List<String> OPTION_NAMES = List.of("queueThreshold", "heapThreshold", "gcTimeThreshold",
+            "oldGenThreshold", "slowStartMs", "agentFadeStartMs", "agentFadeEndMs");
 
     static List<String> validate(PolicyOptions options) {
         List<String> errors = new ArrayList<>(options.rejectUnknown(OPTION_NAMES));
         options.checkRange("queueThreshold", 0, 100, errors);
         options.checkRange("heapThreshold", 0, 100, errors);
+        options.checkRange("gcTimeThreshold", 0, 100, errors);
+        options.checkRange("oldGenThreshold", 0, 100, errors);
         options.checkRange("slowStartMs", 0, MAX_MS, errors);
         options.checkRange("agentFadeStartMs", 0, MAX_MS, errors);
         options.checkRange("agentFadeEndMs", 0, MAX_MS, errors);
@@ -54,9 +56,7 @@ record AdaptiveSettings(JvmAwareLoad load, long slowStartNanos, long fadeStartNa
 
     /** The settings of validated options. */
     static AdaptiveSettings from(PolicyOptions options) {
-        return new AdaptiveSettings(new JvmAwareLoad(
-                options.get("queueThreshold", DEFAULT_QUEUE_THRESHOLD),
-                options.get("heapThreshold", JvmAwareLoad.DEFAULT_HEAP_THRESHOLD)),
+        return new AdaptiveSettings(JvmAwareLoad.from(options, DEFAULT_QUEUE_THRESHOLD),
                 nanos(options.get("slowStartMs", DEFAULT_SLOW_START_MS)),
                 nanos(options.get("agentFadeStartMs", DEFAULT_FADE_START_MS)),
                 nanos(options.get("agentFadeEndMs", DEFAULT_FADE_END_MS)));

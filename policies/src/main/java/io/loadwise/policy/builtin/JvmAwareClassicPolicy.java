@@ -43,7 +43,7 @@ public final class JvmAwareClassicPolicy implements LoadBalancingPolicy {
 
     @Override
     public List<String> validate(PolicyOptions options) {
-        return JvmAwareLoad.validate(options);
+        return JvmAwareLoad.validateSeed(options);
     }
 
     @Override

@@ -18,12 +18,26 @@ import java.util.List;
  * rather than counted as 0, which would make such a node look idle. A threshold whose metric is not
  * reported cannot trip. A sample with none of the six metrics gives NaN: the node is "unknown".
  */
-record JvmAwareLoad(double queueThreshold, double heapThreshold) {
+record JvmAwareLoad(double queueThreshold, double heapThreshold, double gcTimeThreshold, double oldGenThreshold) {
 
-    static final List<String> OPTION_NAMES = List.of("queueThreshold", "heapThreshold");
+    static final List<String> OPTION_NAMES = List.of("queueThreshold", "heapThreshold", "gcTimeThreshold",
+            "oldGenThreshold");
 
     static final double DEFAULT_QUEUE_THRESHOLD = 55;
     static final double DEFAULT_HEAP_THRESHOLD = 85;
+    /**
+     * A node whose JVM spent more than this share of the last sample interval collecting garbage is
+     * saturated: 25 %. A healthy server spends a few per cent; at a quarter its requests wait behind
+     * collections one time in four, and a node in a full collection reads 50-100 % (issue 32 item 6).
+     */
+    static final double DEFAULT_GC_TIME_THRESHOLD = 25;
+    /**
+     * A node whose old generation is fuller than this right after a collection is saturated: 90 %. Only
+     * live data survives a collection; at 90 % each collection frees little, they come closer together,
+     * and the next growth ends in an OutOfMemoryError (HotSpot's own GC-overhead limit gives up at 2 %
+     * freed).
+     */
+    static final double DEFAULT_OLD_GEN_THRESHOLD = 90;
 
     /** The load of a saturated node. */
     static final double SATURATED = 100;
@@ -33,16 +47,36 @@ record JvmAwareLoad(double queueThreshold, double heapThreshold) {
         PolicyMetric.AMX_CONNS_Q_THRBSY, PolicyMetric.AMX_JDBC_ACTC, PolicyMetric.JVM_HEAP_USED,
     };
 
-    static List<String> validate(PolicyOptions options) {
-        List<String> errors = options.rejectUnknown(OPTION_NAMES);
+    /** The seed's two thresholds: jvm-aware-classic's options. */
+    static final List<String> SEED_OPTION_NAMES = List.of("queueThreshold", "heapThreshold");
+
+    /** jvm-aware-classic's options: the seed's thresholds only. */
+    static List<String> validateSeed(PolicyOptions options) {
+        List<String> errors = options.rejectUnknown(SEED_OPTION_NAMES);
         options.checkRange("queueThreshold", 0, 100, errors);
         options.checkRange("heapThreshold", 0, 100, errors);
         return errors;
     }
 
+    static List<String> validate(PolicyOptions options) {
+        List<String> errors = options.rejectUnknown(OPTION_NAMES);
+        options.checkRange("queueThreshold", 0, 100, errors);
+        options.checkRange("heapThreshold", 0, 100, errors);
+        options.checkRange("gcTimeThreshold", 0, 100, errors);
+        options.checkRange("oldGenThreshold", 0, 100, errors);
+        return errors;
+    }
+
     static JvmAwareLoad from(PolicyOptions options) {
-        return new JvmAwareLoad(options.get("queueThreshold", DEFAULT_QUEUE_THRESHOLD),
-                options.get("heapThreshold", DEFAULT_HEAP_THRESHOLD));
+        return from(options, DEFAULT_QUEUE_THRESHOLD);
+    }
+
+    /** The load of these options, {@code queueThreshold} defaulting to {@code defaultQueueThreshold}. */
+    static JvmAwareLoad from(PolicyOptions options, double defaultQueueThreshold) {
+        return new JvmAwareLoad(options.get("queueThreshold", defaultQueueThreshold),
+                options.get("heapThreshold", DEFAULT_HEAP_THRESHOLD),
+                options.get("gcTimeThreshold", DEFAULT_GC_TIME_THRESHOLD),
+                options.get("oldGenThreshold", DEFAULT_OLD_GEN_THRESHOLD));
     }
 
     /** The node's load 0..100 ({@link #SATURATED} means excluded), or NaN when it is unknown. */
@@ -62,7 +96,7 @@ record JvmAwareLoad(double queueThreshold, double heapThreshold) {
         if (reported == 0) {
             return Double.NaN;
         }
-        if (queueOver(sample) || heapOver(sample)) {
+        if (queueOver(sample) || heapOver(sample)) { // the seed's; adaptive and jvm-aware add the GC figures (AdaptiveMemory)
             return SATURATED;
         }
         return Math.min(SATURATED, sum / reported);
@@ -86,6 +120,16 @@ record JvmAwareLoad(double queueThreshold, double heapThreshold) {
     /** Whether the heap is over {@code heapThreshold - margin} points. */
     boolean heapOver(AgentSample sample, double margin) {
         return sample != null && sample.value(PolicyMetric.JVM_HEAP_USED) > heapThreshold - margin;
+    }
+
+    /**
+     * Whether the sample's JVM is over a GC threshold less {@code margin} points: its time in collections
+     * ({@code gcTimeThreshold}) or its old generation after a collection ({@code oldGenThreshold}); never
+     * for an unreported metric.
+     */
+    boolean gcOver(AgentSample sample, double margin) {
+        return sample != null && (sample.value(PolicyMetric.GC_TIME) > gcTimeThreshold - margin
+                || sample.value(PolicyMetric.OLD_AFTER_GC) > oldGenThreshold - margin);
     }
 
     /** The Equation 2 metrics, in the order of the mean. */

@@ -6,7 +6,7 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The Equation 2 metrics of one node filtered across its samples ({@link MetricTrack}, one per metric),
+ * The Equation 2 metrics and GC figures of one node filtered across its samples ({@link MetricTrack}, one per metric),
  * and a sample that carries the filtered levels in place of the raw readings, so that Equation 2 and
  * its thresholds ({@link JvmAwareLoad}) read them unchanged. Computed at picker builds, never on a pick.
  */
@@ -43,7 +43,16 @@ final class ReadingFilter {
      */
     static final int READINGS_TO_EXCLUDE = 10;
 
-    private static final PolicyMetric[] FILTERED = JvmAwareLoad.meanOf();
+    /** Equation 2's metrics and the two GC figures that can saturate a node. */
+    private static final PolicyMetric[] FILTERED = filtered();
+
+    private static PolicyMetric[] filtered() {
+        PolicyMetric[] mean = JvmAwareLoad.meanOf();
+        PolicyMetric[] all = java.util.Arrays.copyOf(mean, mean.length + 2);
+        all[mean.length] = PolicyMetric.GC_TIME;
+        all[mean.length + 1] = PolicyMetric.OLD_AFTER_GC;
+        return all;
+    }
 
     private ReadingFilter() {
     }

@@ -41,8 +41,43 @@ class JvmAwarePolicyTest {
         assertEquals((58 + 88) / 6.0, relaxed.load(jvm(0, 0, 58, 0, 0, 88)), 1e-9);
         assertEquals(100, relaxed.load(jvm(0, 0, 61, 0, 0, 88)));
         List<String> errors = new JvmAwarePolicy().validate(PolicyOptions.of(Map.of("heapThreshold", 101, "queue", 1)));
-        assertEquals(List.of("policyOptions.queue: unknown option, known: queueThreshold, heapThreshold",
-                "policyOptions.heapThreshold: 101.0 out of range 0.0..100.0"), errors);
+        assertEquals(List.of("policyOptions.queue: unknown option, known: queueThreshold, heapThreshold,"
+                + " gcTimeThreshold, oldGenThreshold", "policyOptions.heapThreshold: 101.0 out of range 0.0..100.0"), errors);
+        errors = new JvmAwarePolicy().validate(PolicyOptions.of(Map.of("gcTimeThreshold", -1, "oldGenThreshold", 100.5)));
+        assertEquals(List.of("policyOptions.gcTimeThreshold: -1.0 out of range 0.0..100.0",
+                "policyOptions.oldGenThreshold: 100.5 out of range 0.0..100.0"), errors);
+        assertEquals(List.of("policyOptions.gcTimeThreshold: unknown option, known: queueThreshold, heapThreshold"),
+                new JvmAwareClassicPolicy().validate(PolicyOptions.of(Map.of("gcTimeThreshold", 20))),
+                "the seed's policy keeps the seed's two thresholds");
+    }
+
+    /** A node whose JVM collects a third of the time, or whose old generation stays full, is held; its queue is empty. */
+    @Test
+    void aNodeThatCollectsMostOfTheTimeOrStaysFullAfterCollectionsIsHeldAsSaturated() {
+        for (String metric : List.of("JVM_GC_TIME%", "JVM_OLD_AFTER_GC%")) {
+            for (String id : List.of("jvm-aware", "adaptive")) {
+                TestCluster cluster = TestCluster.of(id, 3);
+                cluster.node('A').metrics("OS_CPU_USED%", 20, metric, metric.equals("JVM_GC_TIME%") ? 40 : 95).active(2);
+                cluster.node('B').metrics("OS_CPU_USED%", 40, metric, 5).active(2);
+                cluster.node('C').metrics("OS_CPU_USED%", 40, metric, 5).active(2);
+                io.loadwise.policy.Picker picker = cluster.picker();
+                int[] picks = new int[3];
+                for (int i = 0; i < 30; i++) {
+                    io.loadwise.policy.NodeView node = picker.pick(null);
+                    picks[node.index()]++;
+                    ((TestNode) node).connectionOpened();
+                }
+                assertEquals(0, picks[0], id + ", " + metric + ": A is held at the 2 it had");
+                cluster.node('A').metrics("OS_CPU_USED%", 20, metric, 3);
+                for (int reading = 0; reading < ReadingFilter.READINGS_TO_EXCLUDE; reading++) {
+                    cluster.node('A').metrics("OS_CPU_USED%", 20, metric, 3);
+                    cluster.node('B').resend();
+                    cluster.node('C').resend();
+                    picker = cluster.rebuild(picker);
+                }
+                assertTrue(picker.pick(null) == cluster.node('A'), id + ", " + metric + ": A is back once its JVM is");
+            }
+        }
     }
 
     @Test
