@@ -32,6 +32,7 @@ public final class NodeLauncher {
     private final List<String> jvmOptions;
     private final long jdbcMaxWaitMs;
     private final long jdbcHoldMs;
+    private final java.util.Map<String, List<String>> nodeJvmOptions;
 
     private NodeLauncher(Builder b) {
         this.jdbcMaxWaitMs = b.jdbcMaxWaitMs;
@@ -42,6 +43,7 @@ public final class NodeLauncher {
         this.agentJars = List.copyOf(b.agentJars);
         this.workRoot = b.workRoot;
         this.jvmOptions = List.copyOf(b.jvmOptions);
+        this.nodeJvmOptions = java.util.Map.copyOf(b.nodeJvmOptions);
     }
 
     public static Builder builder() {
@@ -68,7 +70,8 @@ public final class NodeLauncher {
         NodeOptions options = new NodeOptions(spec.name(), "127.0.0.1", spec.port(), spec.capacity().httpThreads(),
                 spec.capacity().acceptQueue(), spec.capacity().jdbcPool(), jdbcMaxWaitMs, jdbcHoldMs, dbUrl, war, agentJars,
                 nodeDir.resolve("tomcat"), true);
-        List<String> command = javaCommand("-Xmx" + spec.capacity().heapMb() + "m", NodeMain.class.getName());
+        List<String> command = javaCommand("-Xmx" + spec.capacity().heapMb() + "m", NodeMain.class.getName(),
+                nodeJvmOptions.getOrDefault(spec.name(), List.of()));
         command.addAll(options.toArguments());
         ChildJvm jvm = ChildJvm.start("node " + spec.name(), command, nodeDir.resolve("node.log"),
                 NodeMain.READY_MARKER);
@@ -91,10 +94,15 @@ public final class NodeLauncher {
     }
 
     private List<String> javaCommand(String heapOption, String mainClass) {
+        return javaCommand(heapOption, mainClass, List.of());
+    }
+
+    private List<String> javaCommand(String heapOption, String mainClass, List<String> ownOptions) {
         List<String> command = new ArrayList<>();
         command.add(javaExecutable);
         command.add(heapOption);
         command.addAll(jvmOptions);
+        command.addAll(ownOptions);
         command.addAll(List.of("-cp", classpath, mainClass));
         return command;
     }
@@ -106,6 +114,7 @@ public final class NodeLauncher {
         private final List<Path> agentJars = new ArrayList<>();
         private Path workRoot;
         private final List<String> jvmOptions = new ArrayList<>();
+        private final java.util.Map<String, List<String>> nodeJvmOptions = new java.util.HashMap<>();
         private long jdbcMaxWaitMs = NodeOptions.DEFAULT_JDBC_MAX_WAIT_MS;
         private long jdbcHoldMs;
 
@@ -155,6 +164,14 @@ public final class NodeLauncher {
         }
 
         /** Extra JVM options for every child, e.g. {@code -XX:+UseSerialGC}. */
+        /** A JVM option for the node named {@code node} only, after the options of every node. */
+        public Builder nodeJvmOption(String node, String value) {
+            List<String> options = new ArrayList<>(nodeJvmOptions.getOrDefault(node, List.of()));
+            options.add(Objects.requireNonNull(value));
+            nodeJvmOptions.put(node, List.copyOf(options));
+            return this;
+        }
+
         public Builder jvmOption(String value) {
             this.jvmOptions.add(Objects.requireNonNull(value));
             return this;

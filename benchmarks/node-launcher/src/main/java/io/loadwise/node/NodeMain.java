@@ -69,6 +69,7 @@ public final class NodeMain {
         if (options.exitWithParent()) {
             ParentWatch.exitAtEndOf(System.in);
         }
+        GcPressure.startIfAsked();
         System.out.println(READY_MARKER + " port=" + server.port() + " route=" + options.name());
         System.out.flush();
         stopped.await();

@@ -14,6 +14,7 @@ import io.loadwise.bench.sweep.Workload;
 import io.loadwise.cli.Cli;
 import io.loadwise.cli.ExitCode;
 import io.loadwise.cli.HelpOption;
+import io.loadwise.node.GcPressure;
 import io.loadwise.node.NodeCapacity;
 import io.loadwise.node.NoisyReadings;
 import io.loadwise.node.glassfish.GlassFishInstallation;
@@ -28,6 +29,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.stream.Stream;
 import picocli.CommandLine;
@@ -191,7 +193,7 @@ public final class SweepCommand implements BenchCommand {
                 o.sessionKb != null ? o.sessionKb : (int) Math.round(SESSION_STATE_KB_AT_SCALE_1 / scale),
                 o.sessionTimeoutS != null ? o.sessionTimeoutS
                         : (int) Math.max(1, Math.round(SESSION_TIMEOUT_S_AT_SCALE_1 * scale)),
-                o.provisioner, plan.getFileName().toString(), agent != null, o.agentNoise, o.httpBalance,
+                o.provisioner, plan.getFileName().toString(), agent != null, o.agentNoise, o.gcPressure, o.httpBalance,
                 o.connectionTtlMs, repeats,
                 repeats < SweepSettings.RECOMMENDED_REPEATS ? reason : null, o.seed,
                 calibration == null ? null : calibration.toString());
@@ -212,7 +214,8 @@ public final class SweepCommand implements BenchCommand {
             throw new IllegalArgumentException("--session-timeout-s must not be negative, got "
                     + settings.sessionTimeoutSeconds());
         }
-        ClusterProvisioner provisioner = provisioner(o, at, war, agent, appProperties(settings), settings.jdbc());
+        ClusterProvisioner provisioner = provisioner(o, at, war, agent, appProperties(settings), settings.jdbc(),
+                nodeProperties(settings));
         Workload workload = new Workload(plan, o.path, "none".equals(o.reset) ? null : o.reset,
                 settings.durations(), settings.httpBalance().equals("per-request"), settings.connectionTtlMs());
         Path outDir = resultsDir != null ? resultsDir
@@ -273,10 +276,21 @@ public final class SweepCommand implements BenchCommand {
         return List.copyOf(properties);
     }
 
+    /** System properties for one node only: the GC pressure of {@code --gc-pressure}. */
+    static Map<String, List<String>> nodeProperties(SweepSettings settings) {
+        if (settings.gcPressureNode() == null) {
+            return Map.of();
+        }
+        return Map.of(settings.gcPressureNode(), List.of("-D" + GcPressure.PROPERTY + "=" + settings.gcPressureSetting()));
+    }
+
     static ClusterProvisioner provisioner(SweepOptions o, Locations at, Path war, Path agent, List<String> appProperties,
-            JdbcTiming jdbc) {
+            JdbcTiming jdbc, Map<String, List<String>> nodeProperties) {
+        if (!nodeProperties.isEmpty() && !o.provisioner.equals("tomcat")) {
+            throw new IllegalArgumentException("--gc-pressure needs the tomcat provisioner");
+        }
         return switch (o.provisioner) {
-            case "tomcat" -> new TomcatClusterProvisioner(at.launcherJar(), war, agent, appProperties, jdbc);
+            case "tomcat" -> new TomcatClusterProvisioner(at.launcherJar(), war, agent, appProperties, jdbc, nodeProperties);
             case "glassfish" -> {
                 Path artifacts = at.root().resolve("benchmarks/glassfish/target/node-artifacts");
                 String home = o.glassfishHome != null ? o.glassfishHome : System.getProperty(

@@ -73,6 +73,11 @@ final class SweepOptions {
             description = "JDBC pool of a full node; VCN3 gets half (default ${DEFAULT-VALUE})")
     int nodeJdbc = SweepCommand.DEFAULT_FULL_NODE.jdbcPool();
 
+    @Option(names = "--gc-pressure", paramLabel = "NODE:PERIOD_MS[:BALLAST_MB]", description = "one node collects"
+            + " garbage over and over: a full collection every PERIOD_MS over BALLAST_MB of live arrays (node launcher's"
+            + " GcPressure), to see which policy keeps requests off a thrashing JVM, e.g. VCN3:100:40 (default: none)")
+    String gcPressure;
+
     @Option(names = "--agent-noise", paramLabel = "F", description = "every node puts noise on every agent reading,"
             + " a factor drawn uniformly within 1 ± F (0.2: ±20 %%; percentages kept within 0..100), to see what the"
             + " agent-driven policies do with noisy readings (default 0: none)")

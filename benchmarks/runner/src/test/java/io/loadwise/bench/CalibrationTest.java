@@ -96,7 +96,7 @@ class CalibrationTest {
         io.loadwise.bench.sweep.SweepSettings settings = new io.loadwise.bench.sweep.SweepSettings("calibration",
                 List.of("http-threads"), List.of("http-round-robin"), 0.1, 60,
                 io.loadwise.node.NodeCapacity.BASELINE.withHeapMb(96), "half", 400L, 600L, 450, 10, "tomcat", "trade-scenario.jmx",
-                false, 0.0, "per-connection", 1000, 1, "a test", 16, null);
+                false, 0.0, null, "per-connection", 1000, 1, "a test", 16, null);
         List<String> options = Calibration.options(settings);
         assertEquals(List.of("--scale", "0.1", "--threads", "60", "--heap-mb", "96", "--node-threads", "12",
                 "--node-queue", "12", "--vcn3-queue", "half", "--node-jdbc", "10", "--jdbc-hold-ms", "400",

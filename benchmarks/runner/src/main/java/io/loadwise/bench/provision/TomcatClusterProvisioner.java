@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Embedded Tomcat 11 nodes, one JVM each, from the node launcher jar, sharing one H2 database JVM. The
@@ -23,6 +24,7 @@ public final class TomcatClusterProvisioner implements ClusterProvisioner {
     private final Path agentJar;
     private final List<String> appProperties;
     private final JdbcTiming jdbc;
+    private final Map<String, List<String>> nodeProperties;
 
     /**
      * @param launcherJar {@code loadwise-node-launcher.jar}
@@ -37,6 +39,13 @@ public final class TomcatClusterProvisioner implements ClusterProvisioner {
     /** @param jdbc the nodes' JDBC hold and pool wait (node launcher --jdbc-hold-ms, --jdbc-max-wait-ms) */
     public TomcatClusterProvisioner(Path launcherJar, Path war, Path agentJar, List<String> appProperties,
             JdbcTiming jdbc) {
+        this(launcherJar, war, agentJar, appProperties, jdbc, Map.of());
+    }
+
+    /** @param nodeProperties {@code -D} options for single nodes, by node name (--gc-pressure) */
+    public TomcatClusterProvisioner(Path launcherJar, Path war, Path agentJar, List<String> appProperties,
+            JdbcTiming jdbc, Map<String, List<String>> nodeProperties) {
+        this.nodeProperties = Map.copyOf(nodeProperties);
         this.jdbc = jdbc;
         this.launcherJar = launcherJar;
         this.war = war;
@@ -56,6 +65,7 @@ public final class TomcatClusterProvisioner implements ClusterProvisioner {
                 .war(war).jvmOption("-XX:+UseSerialGC").jvmOption("-XX:TieredStopAtLevel=1")
                 .jvmOption("-Xss512k");
         appProperties.forEach(builder::jvmOption);
+        nodeProperties.forEach((node, options) -> options.forEach(option -> builder.nodeJvmOption(node, option)));
         builder.jdbcHoldMs(jdbc.holdMs()).jdbcMaxWaitMs(jdbc.maxWaitMs());
         if (agentJar != null) {
             builder.agentJar(agentJar);

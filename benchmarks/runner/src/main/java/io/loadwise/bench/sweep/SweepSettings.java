@@ -28,6 +28,7 @@ import java.util.List;
  * @param agent        whether the node agent JAR was added to the nodes
  * @param agentNoise   relative noise the nodes put on every agent reading (uniform within ±agentNoise; 0: none,
  *                     and absent from a sweep.json written before the option), issue 31's deliberately noisy run
+ * @param gcPressure   {@code NODE:PERIOD_MS[:BALLAST_MB]}: that node collects garbage over and over; null for none
  * @param httpBalance  per-connection (the seed's) or per-request (with cookie affinity)
  * @param connectionTtlMs JMeter's connection lifetime (ms)
  * @param repeats      runs of every cell
@@ -38,7 +39,7 @@ import java.util.List;
  */
 public record SweepSettings(String name, List<String> scenarios, List<String> rows, double scale, int threads,
         NodeCapacity fullNode, String vcn3Queue, Long jdbcHoldMs, Long jdbcMaxWaitMs, int sessionStateKb, int sessionTimeoutSeconds, String provisioner, String plan, boolean agent,
-        Double agentNoise, String httpBalance, int connectionTtlMs, int repeats, String repeatsReason, long seed, String calibration) {
+        Double agentNoise, String gcPressure, String httpBalance, int connectionTtlMs, int repeats, String repeatsReason, long seed, String calibration) {
 
     /** Runs per cell the method asks for; fewer must give a reason, which the results print. */
     public static final int RECOMMENDED_REPEATS = 5;
@@ -49,6 +50,10 @@ public record SweepSettings(String name, List<String> scenarios, List<String> ro
         jdbcMaxWaitMs = jdbcMaxWaitMs == null ? JdbcTiming.DEFAULT.maxWaitMs() : jdbcMaxWaitMs;
         new JdbcTiming(jdbcHoldMs, jdbcMaxWaitMs); // checks both (the fields are not set yet)
         agentNoise = agentNoise == null ? 0.0 : agentNoise;
+        if (gcPressure != null && !gcPressure.matches("[A-Za-z0-9_-]+:[0-9]+(:[0-9]+)?")) {
+            throw new IllegalArgumentException("--gc-pressure: expected NODE:PERIOD_MS[:BALLAST_MB], e.g. VCN3:100:40,"
+                    + " got '" + gcPressure + "'");
+        }
         if (!(agentNoise >= 0 && agentNoise < 1)) {
             throw new IllegalArgumentException("--agent-noise must be at least 0 and below 1, got " + agentNoise);
         }
@@ -62,6 +67,16 @@ public record SweepSettings(String name, List<String> scenarios, List<String> ro
     /** How the trade app's requests use the JDBC pools. */
     public JdbcTiming jdbc() {
         return new JdbcTiming(jdbcHoldMs, jdbcMaxWaitMs);
+    }
+
+    /** The node that collects over and over, or null. */
+    public String gcPressureNode() {
+        return gcPressure == null ? null : gcPressure.substring(0, gcPressure.indexOf(':'));
+    }
+
+    /** Its {@code PERIOD_MS[:BALLAST_MB]}, or null. */
+    public String gcPressureSetting() {
+        return gcPressure == null ? null : gcPressure.substring(gcPressure.indexOf(':') + 1);
     }
 
     public Durations durations() {

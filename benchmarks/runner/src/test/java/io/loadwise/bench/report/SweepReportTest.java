@@ -26,7 +26,7 @@ class SweepReportTest {
 
     private static SweepSettings settings(List<String> rows, int repeats, String reason) {
         return new SweepSettings("sweep", List.of("baseline", "heap"), rows, 0.05, 60,
-                NodeCapacity.BASELINE.withHeapMb(96), "half", 0L, 10_000L, 0, 0, "tomcat", "trade-scenario.jmx", true, 0.0, "per-connection", 1000,
+                NodeCapacity.BASELINE.withHeapMb(96), "half", 0L, 10_000L, 0, 0, "tomcat", "trade-scenario.jmx", true, 0.0, null, "per-connection", 1000,
                 repeats, reason, 16, null);
     }
 

@@ -1,0 +1,86 @@
+package io.loadwise.node;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A node made to collect garbage over and over (issue 32 item 6's thrashing node): a daemon thread that
+ * every {@code periodMs} fills {@code garbageMb} of short-lived arrays and calls {@code System.gc()}, while
+ * it holds {@code ballastMb} of live arrays that every full collection has to trace and move. With the
+ * sweep's serial collector each {@code System.gc()} is a stop-the-world full collection of the whole heap.
+ * Set on one node by {@code bench sweep --gc-pressure NODE:PERIOD_MS[:BALLAST_MB]} through {@value #PROPERTY};
+ * a benchmark part, never shipped.
+ */
+public final class GcPressure implements Runnable {
+
+    /** System property {@code PERIOD_MS[:BALLAST_MB]}: set, the node starts the thread. */
+    public static final String PROPERTY = "loadwise.bench.gcPressure";
+    /** Garbage allocated before each collection: enough to leave eden, not to fill a 96 MB heap. */
+    static final int GARBAGE_MB = 8;
+    private static final Logger LOG = LoggerFactory.getLogger(GcPressure.class);
+
+    private final long periodMs;
+    private final List<byte[]> ballast = new ArrayList<>();
+    private volatile long sink;
+
+    GcPressure(long periodMs, int ballastMb) {
+        if (periodMs < 1 || ballastMb < 0) {
+            throw new IllegalArgumentException(PROPERTY + ": the period must be at least 1 ms and the ballast at"
+                    + " least 0 MB, got " + periodMs + " ms and " + ballastMb + " MB");
+        }
+        this.periodMs = periodMs;
+        for (int i = 0; i < ballastMb; i++) {
+            ballast.add(new byte[1024 * 1024]);
+        }
+    }
+
+    /** The pressure {@code PERIOD_MS[:BALLAST_MB]} asks for; an IllegalArgumentException naming the property otherwise. */
+    static GcPressure parse(String value) {
+        String[] parts = value.strip().split(":");
+        try {
+            if (parts.length == 1) {
+                return new GcPressure(Long.parseLong(parts[0]), 0);
+            }
+            if (parts.length == 2) {
+                return new GcPressure(Long.parseLong(parts[0]), Integer.parseInt(parts[1]));
+            }
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(PROPERTY + ": expected PERIOD_MS[:BALLAST_MB], got '" + value + "'", e);
+        }
+        throw new IllegalArgumentException(PROPERTY + ": expected PERIOD_MS[:BALLAST_MB], got '" + value + "'");
+    }
+
+    /** Starts the thread when {@value #PROPERTY} is set; returns it, or null. */
+    static Thread startIfAsked() {
+        String value = System.getProperty(PROPERTY);
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        GcPressure pressure = parse(value);
+        Thread thread = new Thread(pressure, "gc-pressure");
+        thread.setDaemon(true);
+        thread.start();
+        LOG.warn("GC pressure on: a full collection every {} ms over {} MB of ballast ({})", pressure.periodMs,
+                pressure.ballast.size(), PROPERTY);
+        return thread;
+    }
+
+    @Override
+    public void run() {
+        while (!Thread.currentThread().isInterrupted()) {
+            List<byte[]> garbage = new ArrayList<>();
+            for (int i = 0; i < GARBAGE_MB; i++) {
+                garbage.add(new byte[1024 * 1024]);
+            }
+            sink += garbage.size() + ballast.size(); // keeps both reachable until here
+            System.gc();
+            try {
+                Thread.sleep(periodMs);
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+}

@@ -1,0 +1,46 @@
+package io.loadwise.node;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import org.junit.jupiter.api.Test;
+
+class GcPressureTest {
+
+    private static long collections() {
+        long count = 0;
+        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            count += Math.max(0, gc.getCollectionCount());
+        }
+        return count;
+    }
+
+    @Test
+    void theThreadCollectsOverAndOverUntilInterrupted() throws Exception {
+        long before = collections();
+        Thread thread = new Thread(new GcPressure(5, 4), "gc-pressure-test");
+        thread.setDaemon(true);
+        thread.start();
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (collections() < before + 5 && System.nanoTime() < deadline) {
+            Thread.sleep(5); // a poll interval: the loop ends on the condition or the deadline
+        }
+        thread.interrupt();
+        thread.join(10_000);
+        assertTrue(collections() >= before + 5, "five collections or more: " + (collections() - before));
+        assertTrue(!thread.isAlive(), "an interrupt ends it");
+    }
+
+    @Test
+    void aBadSettingNamesTheProperty() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> GcPressure.parse("fast"));
+        assertEquals("loadwise.bench.gcPressure: expected PERIOD_MS[:BALLAST_MB], got 'fast'", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> GcPressure.parse("0:10"));
+        assertEquals("loadwise.bench.gcPressure: the period must be at least 1 ms and the ballast at least 0 MB, got 0 ms"
+                + " and 10 MB", e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> GcPressure.parse("1:2:3"));
+    }
+}
