@@ -59,7 +59,8 @@ final class ClusterEdits {
 
     /**
      * Whether {@code changed} differs from {@code old} only in what a running cluster can change in
-     * place: the policy, its options, node weights and enabled flags.
+     * place: the policy, its options, node weights and enabled flags, node priorities and backup flags,
+     * {@code minActive} and {@code panicThresholdPercent} (the next picker rebuild judges the groups again).
      */
     static boolean liveApplicable(ClusterConfig old, ClusterConfig changed) {
         return stripLive(old).equals(stripLive(changed));
@@ -71,6 +72,7 @@ final class ClusterEdits {
             nodes.add(new NodeConfig(n.name(), n.address(), null, null, n.route(), n.agentPath(), n.healthCheck(),
                     n.maxConnections(), n.contexts()));
         }
-        return withNodes(withPolicy(c, null, null), nodes);
+        return withNodes(withPolicy(c, null, null), nodes).toBuilder().minActive(null).panicThresholdPercent(null)
+                .build();
     }
 }
