@@ -1,0 +1,94 @@
+package io.loadwise.dispatcher.config;
+
+import static io.loadwise.dispatcher.config.ConfigValidatorTest.config;
+import static io.loadwise.dispatcher.config.ConfigValidatorTest.j;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.loadwise.policy.PolicyRegistry;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.Test;
+
+/** nodes[].priority and backup, clusters[].minActive and panicThresholdPercent: read, defaulted, each bad value named. */
+class GroupConfigTest {
+
+    private final ConfigValidator validator = new ConfigValidator(PolicyRegistry.load());
+
+    private static String cluster(String extra, String secondNode) {
+        return j("{'name':'web','mode':'http','listen':'127.0.0.1:8080','policy':'round-robin'" + extra
+                + ",'nodes':[{'name':'a','address':'127.0.0.1:9001'},{'name':'b','address':'127.0.0.1:9002'"
+                + secondNode + "}]}");
+    }
+
+    @Test
+    void everyFieldIsReadAndValid() throws Exception {
+        LoadwiseConfig c = ConfigLoader.parse(config(cluster(j(",'minActive':2,'panicThresholdPercent':30"),
+                j(",'priority':3"))));
+        assertEquals(List.of(), validator.validate(c));
+        ClusterConfig web = c.clusters().get(0);
+        assertEquals(2, web.minActiveOrDefault());
+        assertEquals(30, web.panicThresholdPercentOrDefault());
+        assertEquals(3, web.nodes().get(1).priorityOrDefault());
+        ClusterConfig backup = ConfigLoader.parse(config(cluster("", j(",'backup':true")))).clusters().get(0);
+        assertTrue(backup.nodes().get(1).backupOrDefault());
+    }
+
+    @Test
+    void byDefaultOneGroupMinActive1AndPanicBelowHalf() throws Exception {
+        ClusterConfig web = ConfigLoader.parse(config(cluster("", ""))).clusters().get(0);
+        assertEquals(1, web.minActiveOrDefault());
+        assertEquals(50, web.panicThresholdPercentOrDefault());
+        assertEquals(0, web.nodes().get(1).priorityOrDefault());
+        assertFalse(web.nodes().get(1).backupOrDefault());
+    }
+
+    static Stream<Arguments> outOfRange() {
+        return Stream.of(
+                Arguments.of("", ",'priority':-1", "clusters[0].nodes[1].priority: -1 out of range 0..65535"),
+                Arguments.of("", ",'priority':65536", "clusters[0].nodes[1].priority: 65536 out of range 0..65535"),
+                Arguments.of("", ",'backup':true,'priority':0", "clusters[0].nodes[1].priority: a backup node has no"
+                        + " priority (the backup group is below every priority)"),
+                Arguments.of(",'minActive':0", "", "clusters[0].minActive: 0 out of range 1..10000"),
+                Arguments.of(",'minActive':-3", "", "clusters[0].minActive: -3 out of range 1..10000"),
+                Arguments.of(",'panicThresholdPercent':101", "",
+                        "clusters[0].panicThresholdPercent: 101 out of range 0..100"),
+                Arguments.of(",'panicThresholdPercent':-1", "",
+                        "clusters[0].panicThresholdPercent: -1 out of range 0..100"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("outOfRange")
+    void anOutOfRangeValueIsNamed(String clusterExtra, String nodeExtra, String expected) throws Exception {
+        LoadwiseConfig c = ConfigLoader.parse(config(cluster(j(clusterExtra), j(nodeExtra))));
+        assertEquals(List.of(expected), validator.validate(c));
+    }
+
+    static Stream<Arguments> wrongType() {
+        return Stream.of(
+                Arguments.of("", ",'priority':1.5", "clusters[0].nodes[1].priority: '1.5' is not a valid integer"),
+                Arguments.of("", ",'priority':'high'", "clusters[0].nodes[1].priority: 'high' is not a valid integer"),
+                Arguments.of("", ",'priority':true", "clusters[0].nodes[1].priority: expected integer"),
+                Arguments.of("", ",'backup':'yes'",
+                        "clusters[0].nodes[1].backup: 'yes' is not a valid boolean (true or false)"),
+                Arguments.of("", ",'backup':1", "clusters[0].nodes[1].backup: '1' is not a valid boolean (true or false)"),
+                Arguments.of(",'minActive':2.5", "", "clusters[0].minActive: '2.5' is not a valid integer"),
+                Arguments.of(",'minActive':[1]", "", "clusters[0].minActive: expected integer"),
+                Arguments.of(",'panicThresholdPercent':'50%'", "",
+                        "clusters[0].panicThresholdPercent: '50%' is not a valid integer"),
+                Arguments.of(",'panicThreshold':50", "", "clusters[0].panicThreshold: unknown field"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("wrongType")
+    void aValueOfTheWrongTypeIsNamed(String clusterExtra, String nodeExtra, String expected) {
+        ConfigValidationException e = assertThrows(ConfigValidationException.class,
+                () -> ConfigLoader.parse(config(cluster(j(clusterExtra), j(nodeExtra)))));
+        assertEquals(List.of(expected), e.errors());
+    }
+}
