@@ -39,6 +39,18 @@ class GroupConfigTest {
         assertTrue(backup.nodes().get(1).backupOrDefault());
     }
 
+    /** The example under "Priority groups, backup nodes and panic" in docs/configuration.md is valid as written. */
+    @Test
+    void theDocumentedExampleIsValid() throws Exception {
+        String doc = java.nio.file.Files.readString(java.nio.file.Path.of("..", "docs", "configuration.md"));
+        int section = doc.indexOf("### Priority groups, backup nodes and panic");
+        int start = doc.indexOf("```json\n", section) + "```json\n".length();
+        String example = doc.substring(start, doc.indexOf("```", start));
+        LoadwiseConfig c = ConfigLoader.parse(config(example.replace('"', '\'')));
+        assertEquals(List.of(), validator.validate(c));
+        assertTrue(c.clusters().get(0).nodes().get(2).backupOrDefault());
+    }
+
     @Test
     void byDefaultOneGroupMinActive1AndPanicBelowHalf() throws Exception {
         ClusterConfig web = ConfigLoader.parse(config(cluster("", ""))).clusters().get(0);

@@ -18,7 +18,6 @@ import io.loadwise.dispatcher.testsupport.Await;
 import java.net.InetSocketAddress;
 import java.net.http.HttpClient;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
@@ -79,15 +78,7 @@ class PriorityGroupsProxyTest {
     }
 
     private Map<String, Integer> send(int requests) throws Exception {
-        Map<String, Integer> perNode = new HashMap<>();
-        try (RawHttpClient client = new RawHttpClient(address)) {
-            for (int i = 0; i < requests; i++) {
-                RawHttpClient.Response response = client.get("/");
-                assertEquals(200, response.status());
-                perNode.merge(response.header("x-node"), 1, Integer::sum);
-            }
-        }
-        return perNode;
+        return RawHttpClient.answersPerNode(address, requests);
     }
 
     @Test
