@@ -28,6 +28,9 @@ import org.slf4j.LoggerFactory;
  * flight keep the node they were given, so a switch fails none of them. A switch to an agent-driven
  * policy takes no node out either: nodes without fresh agent samples are unknown to it, and it applies
  * its fallback for them.
+ *
+ * <p>Each rebuild first judges the priority groups and the panic threshold ({@link PriorityGroups}) and sets
+ * every node's {@link GroupGate}, so the policy sees only the active groups without knowing about them.
  */
 public final class VirtualCluster {
 
