@@ -104,6 +104,11 @@ public final class ConfigLoader {
     }
 
     static String describe(JsonProcessingException e) {
+        if (e instanceof JsonMappingException m && !m.getPath().isEmpty()
+                && m.getCause() instanceof com.fasterxml.jackson.core.exc.InputCoercionException tooBig) {
+            // a number beyond an int is valid JSON: name the field rather than a line and column
+            return path(m) + ": " + tooBig.getOriginalMessage();
+        }
         JsonProcessingException syntax = e instanceof StreamReadException ? e
                 : e.getCause() instanceof StreamReadException cause ? cause : null;
         if (syntax != null) {
