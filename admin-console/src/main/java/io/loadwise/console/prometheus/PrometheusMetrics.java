@@ -46,7 +46,7 @@ public final class PrometheusMetrics {
         out.family("loadwise_node_last_second", Type.GAUGE,
                 "Seed Table 2 figures of the node for the last second (metric = seed name; ms, req/s, MB/s)");
         out.family("loadwise_cluster_active_priority", Type.GAUGE,
-                "Priority of the least preferred group in use (the backup group: one below the largest priority)");
+                "Priority of the least preferred group in use (the backup group: the largest priority plus 1)");
         out.family("loadwise_cluster_backup_active", Type.GAUGE, "1 while the cluster's backup group is in use, else 0");
         out.family("loadwise_cluster_panic", Type.GAUGE,
                 "1 while picks spread over every node that accepts connections (panic threshold), else 0");

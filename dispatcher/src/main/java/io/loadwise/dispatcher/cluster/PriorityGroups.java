@@ -29,7 +29,7 @@ public final class PriorityGroups {
 
     /** Per node index: its group's position, 0 for the preferred group. */
     private final int[] groupOf;
-    /** Per group: the priority shown to operators (backup: one below the largest configured priority). */
+    /** Per group: the priority shown to operators (backup: the largest configured priority plus 1). */
     private final int[] priorities;
     private final boolean hasBackup;
     private final int minActive;

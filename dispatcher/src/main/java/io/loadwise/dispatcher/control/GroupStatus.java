@@ -4,8 +4,8 @@ package io.loadwise.dispatcher.control;
  * A cluster's priority groups and panic state as last judged (at the latest picker rebuild).
  *
  * @param activePriority the priority of the least preferred group in use: 0 while the preferred group has
- *     {@code minActive} usable nodes in a cluster without other priorities; the backup group counts as one
- *     below the largest configured priority
+ *     {@code minActive} usable nodes in a cluster without other priorities; the backup group counts as the
+ *     largest configured priority plus 1
  * @param backupActive whether the backup group is in use
  * @param panic whether an active group has fewer than {@code panicThresholdPercent} of its nodes usable while
  *     the groups together fall short, so its nodes are picked when they accept connections, healthy or not
