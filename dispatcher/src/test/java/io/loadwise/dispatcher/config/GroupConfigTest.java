@@ -59,6 +59,16 @@ class GroupConfigTest {
         assertFalse(web.nodes().get(1).backupOrDefault());
     }
 
+    /** The etcd store keeps each cluster as ConfigLoader.toJson and reads it back with parseCluster. */
+    @Test
+    void theFieldsSurviveTheStoresRoundTrip() throws Exception {
+        ClusterConfig web = ConfigLoader.parse(config(cluster(j(",'minActive':2,'panicThresholdPercent':0"),
+                j(",'backup':true")))).clusters().get(0);
+        String stored = ConfigLoader.toJson(web);
+        assertTrue(stored.contains("\"backup\" : true") && stored.contains("\"minActive\" : 2"), stored);
+        assertEquals(web, ConfigLoader.parseCluster(stored));
+    }
+
     /** As for every integer field, the parser reads a quoted number as the number (Jackson's default). */
     @Test
     void aQuotedPriorityIsReadAsItsNumber() throws Exception {
