@@ -66,4 +66,33 @@ class GroupsApiTest extends ApiTestBase {
         assertEquals(1, metrics.value("loadwise_cluster_active_priority", Map.of("cluster", "web")));
         assertEquals(0, metrics.value("loadwise_cluster_panic", Map.of("cluster", "web")));
     }
+
+    @Test
+    void theNodeEndpointMovesANodeBetweenGroups() throws Exception {
+        ApiClient.Response bad = api.put("/api/clusters/web/nodes/n2", "{\"priority\": -1}");
+        assertEquals(400, bad.status(), bad.body());
+        assertTrue(bad.json().path("details").toString()
+                .contains("clusters[0].nodes[1].priority: -1 out of range 0..65535"), bad.body());
+        ApiClient.Response wrongType = api.put("/api/clusters/web/nodes/n2", "{\"backup\": 1}");
+        assertEquals(400, wrongType.status(), wrongType.body());
+
+        ApiClient.Response backup = api.put("/api/clusters/web/nodes/n2", "{\"backup\": true}");
+        assertEquals(200, backup.status(), backup.body());
+        assertEquals("standby", backup.json().path("groupState").asText());
+
+        ApiClient.Response priorityAlone = api.put("/api/clusters/web/nodes/n2", "{\"priority\": 1}");
+        assertEquals(400, priorityAlone.status(), priorityAlone.body());
+        assertTrue(priorityAlone.json().path("details").toString().contains("a backup node has no priority"),
+                priorityAlone.body());
+
+        ApiClient.Response moved = api.put("/api/clusters/web/nodes/n2", "{\"backup\": false, \"priority\": 1}");
+        assertEquals(200, moved.status(), moved.body());
+        assertEquals("standby", moved.json().path("groupState").asText(), "priority 1 waits behind n1");
+        JsonNode n2 = api.get("/api/clusters/web").json().path("config").path("nodes").get(1);
+        assertEquals(1, n2.path("priority").asInt());
+        assertTrue(n2.path("backup").isMissingNode(), n2.toString());
+
+        assertEquals(200, api.put("/api/clusters/web/nodes/n2", "{\"priority\": 0}").status());
+        assertEquals("active", api.get("/api/clusters/web/nodes/n2").json().path("groupState").asText());
+    }
 }

@@ -75,6 +75,12 @@ public record NodeConfig(String name, String address, Integer weight, Boolean en
                 contexts, priority, backup);
     }
 
+    /** In the group given: {@code newPriority} (null: the default), {@code newBackup} (null: not a backup node). */
+    public NodeConfig withGroup(Integer newPriority, Boolean newBackup) {
+        return new NodeConfig(name, address, weight, enabled, route, agentPath, healthCheck, maxConnections,
+                contexts, newPriority, newBackup);
+    }
+
     public NodeConfig withEnabled(boolean newEnabled) {
         return new NodeConfig(name, address, weight, newEnabled, route, agentPath, healthCheck, maxConnections,
                 contexts, priority, backup);
