@@ -10,6 +10,7 @@ import io.loadwise.dispatcher.config.TlsConfig;
 import io.loadwise.dispatcher.control.AffinityCounts;
 import io.loadwise.dispatcher.control.AgentStatus;
 import io.loadwise.dispatcher.control.ClusterStatus;
+import io.loadwise.dispatcher.control.GroupStatus;
 import io.loadwise.dispatcher.control.HealthStatus;
 import io.loadwise.dispatcher.control.ListenerStatus;
 import io.loadwise.dispatcher.control.NodeStatus;
@@ -30,9 +31,11 @@ import java.util.Map;
  * @param affinityCounts HTTP only, {@code null} for tcp
  * @param config the cluster's configuration as persisted, ready to edit and {@code PUT} back; an agent
  *     secret shows as {@value AgentSettings#HIDDEN}, which a {@code PUT} keeps (see {@link ClustersResource})
+ * @param groups the active priority groups and the panic state; {@code null} for a cluster without nodes
  */
 record ClusterView(String name, Mode mode, Listen listen, PolicyInForce policy, Balance balance, Affinity affinity,
-        AffinityCounts affinityCounts, List<NodeView> nodes, ClusterConfig config, ListenerView listener) {
+        AffinityCounts affinityCounts, List<NodeView> nodes, ClusterConfig config, ListenerView listener,
+        GroupStatus groups) {
 
     /**
      * What the listener speaks and, on TLS, the certificates in use (as last reloaded). Built from the
@@ -86,14 +89,16 @@ record ClusterView(String name, Mode mode, Listen listen, PolicyInForce policy, 
      * ejected) are outlier detection's, {@code ejections} counts them since start; {@code slowStartShare}
      * is the share of its picks a returning node keeps while it ramps up (1 when it does not ramp);
      * {@code awaitingReadiness}: out of selection until its application answers (its agent 200, or a health
-     * check), after connect failures or its agent stopped answering 200.
+     * check), after connect failures or its agent stopped answering 200; {@code groupState}: {@code active},
+     * {@code standby} (its priority group is not in use) or {@code panic} (picked while it accepts connections).
      */
     record NodeView(String name, String address, String route, int weight, boolean enabled, boolean draining,
             boolean healthy, boolean connectDown, boolean agentDown, int activeConnections, int inFlightRequests,
             Double recentResponseTimeMillis, long requests, long failures, long selections, AgentSummary agent,
             HealthSummary health, boolean ejected, Long ejectedUntil, long ejections, double slowStartShare,
             @JsonInclude(JsonInclude.Include.NON_NULL) Boolean registered,
-            @JsonInclude(JsonInclude.Include.NON_NULL) List<String> contexts, boolean awaitingReadiness) {
+            @JsonInclude(JsonInclude.Include.NON_NULL) List<String> contexts, boolean awaitingReadiness,
+            String groupState) {
 
         static NodeView of(PolicyStatus policy, NodeStatus node) {
             InetSocketAddress a = node.address();
@@ -108,7 +113,8 @@ record ClusterView(String name, Mode mode, Listen listen, PolicyInForce policy, 
                     HealthSummary.of(node.health()), node.ejected(),
                     node.ejected() ? node.ejectedUntilMillis() : null, node.counters().ejections(),
                     node.slowStartShare(), node.registered() ? Boolean.TRUE : null,
-                    node.contexts().isEmpty() ? null : node.contexts(), node.awaitingReadiness());
+                    node.contexts().isEmpty() ? null : node.contexts(), node.awaitingReadiness(),
+                    node.groupState());
         }
     }
 
@@ -185,7 +191,8 @@ record ClusterView(String name, Mode mode, Listen listen, PolicyInForce policy, 
                 new Listen(config.listen(), bound == null ? null : bound.getHostString() + ":" + bound.getPort()),
                 PolicyInForce.of(cluster.policy()), http ? config.balanceOrDefault() : null,
                 http ? config.affinityOrDefault() : null, cluster.affinity(), nodes,
-                withSecretHidden(withoutKeyPasswords(config)), ListenerView.of(cluster.listener(), Instant.now()));
+                withSecretHidden(withoutKeyPasswords(config)), ListenerView.of(cluster.listener(), Instant.now()),
+                cluster.groups());
     }
 
     /** The API never returns an agent secret: it shows that there is one, and a PUT keeps it. */

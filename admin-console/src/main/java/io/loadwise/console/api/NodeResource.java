@@ -9,12 +9,12 @@ import java.util.Set;
 
 /**
  * {@code /api/clusters/{name}/nodes/{node}}: one node's state, and changing its flags with any of
- * {@code {"enabled": false, "weight": 3, "drain": true}}. {@code enabled} and {@code weight} are
- * persisted; {@code drain} lasts until the process restarts.
+ * {@code {"enabled": false, "weight": 3, "drain": true, "priority": 1, "backup": true}}. All but {@code drain},
+ * which lasts until the process restarts, are persisted.
  */
 final class NodeResource {
 
-    private static final Set<String> FIELDS = Set.of("enabled", "weight", "drain");
+    private static final Set<String> FIELDS = Set.of("enabled", "weight", "drain", "priority", "backup");
 
     private final ClusterControl control;
 
@@ -32,11 +32,19 @@ final class NodeResource {
         Boolean enabled = fields.optionalBoolean("enabled");
         Integer weight = fields.optionalInt("weight");
         Boolean drain = fields.optionalBoolean("drain");
+        Integer priority = fields.optionalInt("priority");
+        Boolean backup = fields.optionalBoolean("backup");
         fields.check("node update");
-        if (enabled == null && weight == null && drain == null) {
-            throw ApiException.badRequest("nothing to change: give at least one of enabled, weight, drain");
+        if (enabled == null && weight == null && drain == null && priority == null && backup == null) {
+            throw ApiException.badRequest(
+                    "nothing to change: give at least one of enabled, weight, drain, priority, backup");
         }
-        control.updateNode(call.pathParam(0), node, enabled, weight, drain);
+        if (priority != null || backup != null) {
+            control.updateNodeGroup(call.pathParam(0), node, priority, backup);
+        }
+        if (enabled != null || weight != null || drain != null) {
+            control.updateNode(call.pathParam(0), node, enabled, weight, drain);
+        }
         return Reply.ok(view(call));
     }
 

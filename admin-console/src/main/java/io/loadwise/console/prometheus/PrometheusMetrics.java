@@ -6,6 +6,7 @@ import io.loadwise.console.store.SeriesCatalog;
 import io.loadwise.dispatcher.control.AgentPolling;
 import io.loadwise.dispatcher.control.ClusterControl;
 import io.loadwise.dispatcher.control.ClusterStatus;
+import io.loadwise.dispatcher.control.GroupStatus;
 import io.loadwise.dispatcher.control.HealthStatus;
 import io.loadwise.dispatcher.tls.CertificateInfo;
 import io.loadwise.dispatcher.control.NodeStatus;
@@ -44,6 +45,11 @@ public final class PrometheusMetrics {
                 "Seed Table 2 figures of the cluster for the last second (metric = seed name; ms, req/s, MB/s)");
         out.family("loadwise_node_last_second", Type.GAUGE,
                 "Seed Table 2 figures of the node for the last second (metric = seed name; ms, req/s, MB/s)");
+        out.family("loadwise_cluster_active_priority", Type.GAUGE,
+                "Priority of the least preferred group in use (the backup group: the largest priority plus 1)");
+        out.family("loadwise_cluster_backup_active", Type.GAUGE, "1 while the cluster's backup group is in use, else 0");
+        out.family("loadwise_cluster_panic", Type.GAUGE,
+                "1 while picks spread over every node that accepts connections (panic threshold), else 0");
         out.family("loadwise_node_up", Type.GAUGE, "1 when the node is enabled, not draining and healthy, else 0");
         out.family("loadwise_node_weight", Type.GAUGE, "Configured weight of the node");
         out.family("loadwise_node_health_up", Type.GAUGE,
@@ -72,6 +78,12 @@ public final class PrometheusMetrics {
                 }
             }
             counters(out, "loadwise_cluster_", cluster.totals(), "cluster", name);
+            GroupStatus groups = cluster.groups();
+            if (groups != null) {
+                out.sample("loadwise_cluster_active_priority", groups.activePriority(), "cluster", name);
+                out.sample("loadwise_cluster_backup_active", groups.backupActive() ? 1 : 0, "cluster", name);
+                out.sample("loadwise_cluster_panic", groups.panic() ? 1 : 0, "cluster", name);
+            }
             MetricsSnapshot clusterSecond = LastSecond.of(control.history(name), now);
             if (clusterSecond != null) {
                 lastSecond(out, "loadwise_cluster_last_second", LastSecond.cluster(clusterSecond), "cluster", name);

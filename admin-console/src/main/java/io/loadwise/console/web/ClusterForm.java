@@ -113,6 +113,8 @@ final class ClusterForm {
             HealthCheckConfig healthCheck = null; // not on the form: a node keeps its override
             Integer maxConnections = null; // nor its limit of requests in flight
             List<String> contexts = null; // nor the contexts it serves
+            Integer priority = null; // nor its priority group
+            Boolean backup = null;
             if (base != null) {
                 for (NodeConfig old : base.nodesOrEmpty()) {
                     if (old.name() != null && old.name().equals(row.name())) {
@@ -120,12 +122,14 @@ final class ClusterForm {
                         healthCheck = old.healthCheck();
                         maxConnections = old.maxConnections();
                         contexts = old.contexts();
+                        priority = old.priority();
+                        backup = old.backup();
                     }
                 }
             }
             nodes.add(new NodeConfig(row.name().trim(), row.address().trim(), weight, row.enabled() ? null : false,
                     http ? emptyToNull(row.route()) : null, agentPath, healthCheck, http ? maxConnections : null,
-                    http ? contexts : null));
+                    http ? contexts : null, priority, backup));
             rowOfNode.add(r);
         }
         if (!fieldErrors.isEmpty()) {

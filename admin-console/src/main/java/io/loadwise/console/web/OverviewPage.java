@@ -2,6 +2,7 @@ package io.loadwise.console.web;
 
 import io.loadwise.dispatcher.control.ClusterControl;
 import io.loadwise.dispatcher.control.ClusterStatus;
+import io.loadwise.dispatcher.control.GroupStatus;
 import io.loadwise.dispatcher.control.HealthStatus;
 import io.loadwise.dispatcher.control.NodeStatus;
 import io.loadwise.dispatcher.control.PolicyStatus;
@@ -58,7 +59,8 @@ final class OverviewPage {
                 .append(totals == null ? 0 : totals.retries()).append(" retried</dd>")
                 .append("<dt>Queue</dt><dd class=\"queue\">").append(totals == null ? 0 : totals.queueLength())
                 .append(" waiting").append(now == null || Double.isNaN(now.queueMillis()) ? ""
-                        : ", " + format(now.queueMillis()) + " ms mean wait").append("</dd></dl>");
+                        : ", " + format(now.queueMillis()) + " ms mean wait").append("</dd>")
+                .append(groups(cluster.groups())).append("</dl>");
         b.append("<table class=\"nodes\"><thead><tr><th>Node</th><th>Address</th><th>Health</th><th>Weight</th>")
                 .append("<th>Active</th><th>Requests</th><th>Failures</th><th>Graphs</th></tr></thead><tbody>");
         for (NodeStatus node : cluster.nodes()) {
@@ -67,6 +69,8 @@ final class OverviewPage {
                     .append(Html.text(node.address().getHostString() + ":" + node.address().getPort()))
                     .append("</td><td><span class=\"health ").append(health.startsWith("up") ? "good" : "bad").append("\">")
                     .append(Html.text(health)).append("</span>").append(agentBadge(cluster.policy(), node))
+                    .append(NodeStatus.GROUP_ACTIVE.equals(node.groupState()) ? ""
+                            : " <span class=\"tag group-" + node.groupState() + "\">" + node.groupState() + "</span>")
                     .append("</td><td>").append(node.weight()).append("</td><td>")
                     .append(node.activeConnections()).append("</td><td>")
                     .append(node.counters().completed() + node.counters().failed())
@@ -77,6 +81,20 @@ final class OverviewPage {
                 .append("\">Cluster graphs</a> · <a href=\"/clusters/edit?name=").append(Html.url(name))
                 .append("\">Configure</a></p></section>");
         return b.toString();
+    }
+
+    /**
+     * The priority groups, shown only when something is out of the ordinary: a group other than the preferred
+     * one in use, or panic (nodes picked whatever their health).
+     */
+    static String groups(GroupStatus groups) {
+        if (groups == null || !groups.panic() && groups.activePriority() == 0 && !groups.backupActive()) {
+            return "";
+        }
+        String inUse = groups.backupActive() ? "down to the backup group" : "down to priority " + groups.activePriority();
+        return "<dt>Priority groups</dt><dd class=\"groups\">In use " + inUse + " (" + groups.usableNodes() + " of "
+                + groups.activeNodes() + " nodes usable)" + (groups.panic()
+                ? " <span class=\"bad\">panic: picking every node that accepts connections</span>" : "") + "</dd>";
     }
 
     /** A one-word state a newcomer can read: why a node takes no work, if it takes none. */

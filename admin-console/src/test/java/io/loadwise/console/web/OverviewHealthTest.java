@@ -31,7 +31,7 @@ class OverviewHealthTest {
         NodeStatus waiting = new NodeStatus("a", InetSocketAddress.createUnresolved("app", 80), null, 1, true, false,
                 false, false, 0, 0, Double.NaN, CounterReading.ZERO,
                 new AgentStatus(false, "unknown", "agent answered HTTP 404", null, -1, null), HealthStatus.NOT_CHECKED,
-                false, 0, 1, false, java.util.List.of(), true);
+                false, 0, 1, false, java.util.List.of(), true, NodeStatus.GROUP_ACTIVE);
         assertEquals("down (application not ready)", OverviewPage.health(waiting));
     }
 

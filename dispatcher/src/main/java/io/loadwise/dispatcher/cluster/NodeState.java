@@ -77,6 +77,8 @@ public final class NodeState implements NodeView {
     private volatile boolean readinessGated;
     /** Told when the node goes down and comes back (the node monitor re-probes it); {@code null} = nobody. */
     private volatile ReachabilityListener reachabilityListener;
+    /** What the cluster's {@link PriorityGroups} decided at the latest picker rebuild; read by {@link #usable()}. */
+    private volatile GroupGate gate = GroupGate.ACTIVE;
     private volatile AgentSample agentSample;
     /** nanoClock time the latest good sample arrived; meaningful only when {@link #agentSample} is set. */
     private volatile long agentSampleReceivedNanos;
@@ -178,6 +180,41 @@ public final class NodeState implements NodeView {
     public void setHealth(HealthReport report) {
         this.health = report;
         setExclusion(HEALTH_DOWN, report.state() == HealthState.DOWN);
+    }
+
+    /**
+     * What a picker may return, given its priority group: in an active group, enabled and healthy; in a group
+     * that panics, enabled and accepting connections (no recent connect failure), whatever the health checks,
+     * outlier detection and the readiness hold say; in a group on standby, never. Every policy reads this
+     * (through {@link #selectable()}), so none needs to know about groups.
+     */
+    @Override
+    public boolean usable() {
+        GroupGate g = gate;
+        return g == GroupGate.ACTIVE ? inService() : g == GroupGate.PANIC && enabled() && !connectDown();
+    }
+
+    /** Enabled, not draining and healthy, whatever its priority group: what {@link PriorityGroups} counts. */
+    public boolean inService() {
+        return enabled() && healthy();
+    }
+
+    /**
+     * Whether work already tied to this node (an affinity pin, a bound client connection) may go on to it: it
+     * is usable, or in service in a group on standby. As HAProxy serves persistent sessions on a backup
+     * server, a session that moved to the backups while the primaries were down stays there.
+     */
+    public boolean keepsPinnedWork() {
+        return usable() || inService();
+    }
+
+    /** The priority groups' verdict for this node; only the cluster sets it, when it rebuilds its picker. */
+    void setGate(GroupGate gate) {
+        this.gate = gate;
+    }
+
+    public GroupGate gate() {
+        return gate;
     }
 
     /** Whether outlier detection holds the node out now. */

@@ -47,7 +47,7 @@ public final class SlowStart {
         this.rampStart = new long[nodes.size()];
         this.ramping = new boolean[nodes.size()];
         for (int i = 0; i < wasUsable.length; i++) {
-            wasUsable[i] = nodes.get(i).usable();
+            wasUsable[i] = nodes.get(i).inService(); // the node's own state: a group switch ramps nothing
         }
     }
 
@@ -72,7 +72,7 @@ public final class SlowStart {
         long now = nanoClock.getAsLong();
         List<NodeState> nodes = cluster.nodes();
         for (int i = 0; i < wasUsable.length; i++) {
-            boolean usable = nodes.get(i).usable();
+            boolean usable = nodes.get(i).inService();
             if (usable && !wasUsable[i]) {
                 // A ramp armed by begin() in the last tick keeps its start; one armed earlier, while another
                 // gate (say a failing health check) still held the node out, starts again now.

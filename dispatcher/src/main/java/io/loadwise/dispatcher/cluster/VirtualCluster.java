@@ -28,6 +28,9 @@ import org.slf4j.LoggerFactory;
  * flight keep the node they were given, so a switch fails none of them. A switch to an agent-driven
  * policy takes no node out either: nodes without fresh agent samples are unknown to it, and it applies
  * its fallback for them.
+ *
+ * <p>Each rebuild first judges the priority groups and the panic threshold ({@link PriorityGroups}) and sets
+ * every node's {@link GroupGate}, so the policy sees only the active groups without knowing about them.
  */
 public final class VirtualCluster {
 
@@ -60,6 +63,10 @@ public final class VirtualCluster {
     private volatile OutcomeSink outcomes = OutcomeSink.NONE;
     /** Told of a node's 404 on a path another node serves (the node monitor asks its agent); or {@code null}. */
     private volatile Consumer<NodeState> suspicions;
+    /** The priority groups and panic threshold in force; replaced with the configuration. */
+    private PriorityGroups groups;
+    /** The latest verdict of {@link #groups}, for status and metrics; {@code null} in a cluster without nodes. */
+    private volatile PriorityGroups.Verdict groupVerdict;
 
     /**
      * @param config a validated cluster configuration
@@ -81,6 +88,8 @@ public final class VirtualCluster {
         this.failedAnswers = new FailedAnswers(built.size());
         this.policy = policies.get(config.policy());
         this.environment = environmentFor(PolicyOptions.of(config.policyOptionsOrEmpty()));
+        this.groups = PriorityGroups.of(config);
+        applyGroups();
         this.policyPicker = newPicker(policy, null, environment);
         this.picker = policyPicker;
         this.contextPickers = contextPickersFor(null);
@@ -131,7 +140,14 @@ public final class VirtualCluster {
         if (!config.name().equals(changed.name()) || !sameNodes) {
             throw new IllegalArgumentException("cluster " + name() + ": name or nodes changed; rebuild the cluster");
         }
+        ClusterConfig old = this.config;
         this.config = changed;
+        if (!PriorityGroups.of(old).equals(PriorityGroups.of(changed))) {
+            synchronized (this) {
+                groups = PriorityGroups.of(changed);
+            }
+            refresh(); // priorities, minActive or the panic threshold changed: judge the groups again
+        }
     }
 
     public List<NodeState> nodes() {
@@ -281,12 +297,42 @@ public final class VirtualCluster {
 
     /** Rebuilds the picker from the current node state (flags, weights, agent samples). */
     public synchronized void refresh() {
+        applyGroups();
         policyPicker = newPicker(policy, policyPicker, environment);
         picker = ramped(policyPicker);
         contextPickers = contextPickersFor(contextPickers);
         if (queue.busy()) {
             queue.slotFreed(); // a node may be back: the head of the queue looks again
         }
+    }
+
+    /**
+     * Judges the priority groups and the panic threshold on the nodes' current flags and sets each node's
+     * gate, before the picker is built: the policy then sees only the active groups. A group switch and
+     * entering or leaving panic are logged once, when they happen.
+     */
+    private void applyGroups() {
+        if (nodes.isEmpty()) {
+            return;
+        }
+        boolean[] counted = new boolean[nodes.size()];
+        boolean[] usable = new boolean[nodes.size()];
+        for (int i = 0; i < counted.length; i++) {
+            counted[i] = nodes.get(i).enabled();
+            usable[i] = nodes.get(i).inService();
+        }
+        PriorityGroups.Verdict verdict = groups.decide(counted, usable);
+        for (int i = 0; i < counted.length; i++) {
+            nodes.get(i).setGate(verdict.gates()[i]);
+        }
+        PriorityGroups.Verdict previous = groupVerdict;
+        groupVerdict = verdict;
+        GroupLog.changed(name(), previous, verdict, config);
+    }
+
+    /** The priority groups' latest verdict (active priority, panic); {@code null} in a cluster without nodes. */
+    public PriorityGroups.Verdict groupVerdict() {
+        return groupVerdict;
     }
 
     /**

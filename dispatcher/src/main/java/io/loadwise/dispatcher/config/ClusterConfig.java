@@ -47,7 +47,9 @@ public record ClusterConfig(
         Integer maxQueue,
         Integer retryBudgetPercent,
         RegistrationConfig registration,
-        List<String> retryOn) {
+        List<String> retryOn,
+        Integer minActive,
+        Integer panicThresholdPercent) {
 
     public static final int DEFAULT_CONNECT_TIMEOUT_MS = 2_000;
     public static final int DEFAULT_RESPONSE_TIMEOUT_MS = 30_000;
@@ -76,6 +78,18 @@ public record ClusterConfig(
     public static final int DEFAULT_MAX_QUEUE = 1_000;
     /** Retries may add at most this share of the cluster's active requests (Envoy's retry budget default). */
     public static final int DEFAULT_RETRY_BUDGET_PERCENT = 20;
+    /** F5's priority group activation: a group is used while fewer than this many better nodes are usable. */
+    public static final int DEFAULT_MIN_ACTIVE = 1;
+    /** Envoy's default: below half the nodes usable, picks spread over every node that accepts connections. */
+    public static final int DEFAULT_PANIC_THRESHOLD_PERCENT = 50;
+
+    public int minActiveOrDefault() {
+        return minActive == null ? DEFAULT_MIN_ACTIVE : minActive;
+    }
+
+    public int panicThresholdPercentOrDefault() {
+        return panicThresholdPercent == null ? DEFAULT_PANIC_THRESHOLD_PERCENT : panicThresholdPercent;
+    }
 
     public Map<String, Double> policyOptionsOrEmpty() {
         return policyOptions == null ? Map.of() : policyOptions;
@@ -255,6 +269,8 @@ public record ClusterConfig(
         b.retryBudgetPercent = retryBudgetPercent;
         b.registration = registration;
         b.retryOn = retryOn;
+        b.minActive = minActive;
+        b.panicThresholdPercent = panicThresholdPercent;
         return b;
     }
 
@@ -298,6 +314,8 @@ public record ClusterConfig(
         private Integer retryBudgetPercent;
         private RegistrationConfig registration;
         private List<String> retryOn;
+        private Integer minActive;
+        private Integer panicThresholdPercent;
 
         private Builder() {
         }
@@ -492,13 +510,24 @@ public record ClusterConfig(
             return this;
         }
 
+        public Builder minActive(Integer minActive) {
+            this.minActive = minActive;
+            return this;
+        }
+
+        public Builder panicThresholdPercent(Integer panicThresholdPercent) {
+            this.panicThresholdPercent = panicThresholdPercent;
+            return this;
+        }
+
         public ClusterConfig build() {
             return new ClusterConfig(name, mode, listen, policy, policyOptions, balance, affinity, affinityCookie,
                     connectTimeoutMs, responseTimeoutMs, idleTimeoutMs, maxHeaderBytes, maxConnectionsPerNode,
                     connectAttempts, unhealthyRetryMs, agentPath, agentPollIntervalMs, agentExpiryMs, agentReprobeMs,
                     headerTimeoutMs, requestIdleTimeoutMs, responseIdleTimeoutMs, exchangeTimeoutMs,
                     maxClientConnections, trustedProxies, nodes, agent, tls, http2, nodeTls, healthCheck,
-                    outlierDetection, slowStartMs, queueTimeoutMs, maxQueue, retryBudgetPercent, registration, retryOn);
+                    outlierDetection, slowStartMs, queueTimeoutMs, maxQueue, retryBudgetPercent, registration, retryOn,
+                    minActive, panicThresholdPercent);
         }
     }
 }

@@ -5,6 +5,9 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.exc.StreamReadException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.cfg.CoercionAction;
+import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
+import com.fasterxml.jackson.databind.type.LogicalType;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -31,6 +34,11 @@ public final class ConfigLoader {
             .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
             .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
             .enable(SerializationFeature.INDENT_OUTPUT);
+
+    static {
+        // Jackson reads 0 and 1 as booleans by default: "backup": 1 would pass unnoticed; a flag is true or false.
+        MAPPER.coercionConfigFor(LogicalType.Boolean).setCoercion(CoercionInputShape.Integer, CoercionAction.Fail);
+    }
 
     private ConfigLoader() {
     }
@@ -96,6 +104,11 @@ public final class ConfigLoader {
     }
 
     static String describe(JsonProcessingException e) {
+        if (e instanceof JsonMappingException m && !m.getPath().isEmpty()
+                && m.getCause() instanceof com.fasterxml.jackson.core.exc.InputCoercionException tooBig) {
+            // a number beyond an int is valid JSON: name the field rather than a line and column
+            return path(m) + ": " + tooBig.getOriginalMessage();
+        }
         JsonProcessingException syntax = e instanceof StreamReadException ? e
                 : e.getCause() instanceof StreamReadException cause ? cause : null;
         if (syntax != null) {

@@ -144,6 +144,7 @@ public final class ConfigValidator {
             httpOnly(at + ".agent", c.agent(), errors);
         }
         ResilienceChecks.cluster(at, c, errors);
+        GroupChecks.cluster(at, c, errors);
         checkRegistration(at, c, errors);
         checkAgentSecret(at + ".agent.secret", AgentSettings.secretOf(c), errors);
         checkNodes(at, c, errors);
@@ -274,6 +275,7 @@ public final class ConfigValidator {
             }
             range(nat + ".weight", n.weight(), 1, MAX_WEIGHT, errors);
             ResilienceChecks.node(nat, c, n, errors);
+            GroupChecks.node(nat, n, errors);
             checkPath(nat + ".agentPath", n.agentPath(), errors);
             if (n.route() != null && !NAME.matcher(n.route()).matches()) {
                 errors.add(nat + ".route: '" + n.route() + "' may contain only letters, digits, '.', '_' and '-'");
@@ -418,7 +420,7 @@ public final class ConfigValidator {
         }
     }
 
-    private static void range(String at, Integer value, int min, int max, List<String> errors) {
+    static void range(String at, Integer value, int min, int max, List<String> errors) {
         if (value != null && (value < min || value > max)) {
             errors.add(at + ": " + value + " out of range " + min + ".." + max);
         }

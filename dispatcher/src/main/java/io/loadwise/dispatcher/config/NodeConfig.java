@@ -18,10 +18,18 @@ import java.util.List;
  *     that finds every node full waits in the cluster's queue ({@code queueTimeoutMs}); default: no limit
  * @param contexts the context paths this node serves ({@code "/app"}); default: none named, it serves every
  *     path. Only a cluster with registration enabled routes by context
+ * @param priority the node's priority group, lower preferred; default 0 (one group)
+ * @param backup whether the node is in the backup group, below every priority; default false
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record NodeConfig(String name, String address, Integer weight, Boolean enabled, String route, String agentPath,
-        HealthCheckConfig healthCheck, Integer maxConnections, List<String> contexts) {
+        HealthCheckConfig healthCheck, Integer maxConnections, List<String> contexts, Integer priority,
+        Boolean backup) {
+
+    public NodeConfig(String name, String address, Integer weight, Boolean enabled, String route, String agentPath,
+            HealthCheckConfig healthCheck, Integer maxConnections, List<String> contexts) {
+        this(name, address, weight, enabled, route, agentPath, healthCheck, maxConnections, contexts, null, null);
+    }
 
     public NodeConfig(String name, String address, Integer weight, Boolean enabled, String route, String agentPath) {
         this(name, address, weight, enabled, route, agentPath, null, null, null);
@@ -46,6 +54,14 @@ public record NodeConfig(String name, String address, Integer weight, Boolean en
         return contexts == null ? List.of() : contexts;
     }
 
+    public int priorityOrDefault() {
+        return priority == null ? 0 : priority;
+    }
+
+    public boolean backupOrDefault() {
+        return backup != null && backup;
+    }
+
     public int weightOrDefault() {
         return weight == null ? 1 : weight;
     }
@@ -56,11 +72,17 @@ public record NodeConfig(String name, String address, Integer weight, Boolean en
 
     public NodeConfig withWeight(int newWeight) {
         return new NodeConfig(name, address, newWeight, enabled, route, agentPath, healthCheck, maxConnections,
-                contexts);
+                contexts, priority, backup);
+    }
+
+    /** In the group given: {@code newPriority} (null: the default), {@code newBackup} (null: not a backup node). */
+    public NodeConfig withGroup(Integer newPriority, Boolean newBackup) {
+        return new NodeConfig(name, address, weight, enabled, route, agentPath, healthCheck, maxConnections,
+                contexts, newPriority, newBackup);
     }
 
     public NodeConfig withEnabled(boolean newEnabled) {
         return new NodeConfig(name, address, weight, newEnabled, route, agentPath, healthCheck, maxConnections,
-                contexts);
+                contexts, priority, backup);
     }
 }

@@ -49,6 +49,13 @@ public interface ClusterControl {
     void updateNode(String cluster, String node, Boolean enabled, Integer weight, Boolean drain)
             throws ConfigValidationException;
 
+    /**
+     * Moves a node to another priority group, live and persisted: {@code priority} (null: unchanged), or the
+     * backup group ({@code backup} true, which drops the node's priority: a backup node has none).
+     */
+    void updateNodeGroup(String cluster, String node, Integer priority, Boolean backup)
+            throws ConfigValidationException;
+
     void createCluster(ClusterConfig cluster) throws ConfigValidationException;
 
     /** Replaces a cluster's configuration; its listener restarts if mode or listen changed. */

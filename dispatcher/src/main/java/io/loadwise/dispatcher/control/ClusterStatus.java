@@ -17,9 +17,11 @@ import java.util.List;
  * @param totals cumulative counters of the whole cluster since start
  * @param nodes in configuration order
  * @param listener the listener's protocols and certificates; {@code null} when not known
+ * @param groups the priority groups and panic state; {@code null} for a cluster without nodes
  */
 public record ClusterStatus(String name, ClusterConfig config, InetSocketAddress bound, PolicyStatus policy,
-        AffinityCounts affinity, CounterReading totals, List<NodeStatus> nodes, ListenerStatus listener) {
+        AffinityCounts affinity, CounterReading totals, List<NodeStatus> nodes, ListenerStatus listener,
+        GroupStatus groups) {
 
     public ClusterStatus {
         nodes = List.copyOf(nodes);
@@ -27,7 +29,7 @@ public record ClusterStatus(String name, ClusterConfig config, InetSocketAddress
 
     public ClusterStatus(String name, ClusterConfig config, InetSocketAddress bound, PolicyStatus policy,
             AffinityCounts affinity, CounterReading totals, List<NodeStatus> nodes) {
-        this(name, config, bound, policy, affinity, totals, nodes, null);
+        this(name, config, bound, policy, affinity, totals, nodes, null, null);
     }
 
     public Mode mode() {

@@ -28,12 +28,18 @@ import java.util.List;
  * @param contexts the context paths it serves in a cluster that routes by context, else empty
  * @param awaitingReadiness out of selection until its application answers: it came back from connect failures
  *     (or its agent stopped answering 200) and neither its agent nor a health check has said it serves since
+ * @param groupState what its priority group allows ({@code PriorityGroups}): {@code active} (picked when in
+ *     service), {@code standby} (its group is not needed: not picked, but keeps pinned sessions) or
+ *     {@code panic} (picked when it accepts connections, healthy or not)
  */
 public record NodeStatus(String name, InetSocketAddress address, String route, int weight, boolean enabled,
         boolean draining, boolean healthy, boolean connectDown, int activeConnections, int inFlightRequests,
         double recentResponseTimeMillis, CounterReading counters, AgentStatus agent, HealthStatus health,
         boolean ejected, long ejectedUntilMillis, double slowStartShare, boolean registered, List<String> contexts,
-        boolean awaitingReadiness) {
+        boolean awaitingReadiness, String groupState) {
+
+    /** Every node of a cluster without priority groups, out of panic. */
+    public static final String GROUP_ACTIVE = "active";
 
     public NodeStatus {
         contexts = contexts == null ? List.of() : List.copyOf(contexts);
@@ -46,14 +52,15 @@ public record NodeStatus(String name, InetSocketAddress address, String route, i
             boolean ejected, long ejectedUntilMillis, double slowStartShare) {
         this(name, address, route, weight, enabled, draining, healthy, connectDown, activeConnections,
                 inFlightRequests, recentResponseTimeMillis, counters, agent, health, ejected, ejectedUntilMillis,
-                slowStartShare, false, List.of(), false);
+                slowStartShare, false, List.of(), false, GROUP_ACTIVE);
     }
 
     /** This status with the node's registration facts. */
     public NodeStatus withRegistration(boolean isRegistered, List<String> servedContexts) {
         return new NodeStatus(name, address, route, weight, enabled, draining, healthy, connectDown,
                 activeConnections, inFlightRequests, recentResponseTimeMillis, counters, agent, health, ejected,
-                ejectedUntilMillis, slowStartShare, isRegistered, servedContexts, awaitingReadiness);
+                ejectedUntilMillis, slowStartShare, isRegistered, servedContexts, awaitingReadiness,
+                groupState);
     }
 
     /** A node without health checks, ejection or slow start (code written before them). */

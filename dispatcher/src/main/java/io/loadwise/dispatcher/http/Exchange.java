@@ -325,7 +325,9 @@ final class Exchange implements NodePool.Waiter, RequestQueue.Waiter {
         if (affinity != null) {
             if (pinned >= 0) {
                 NodeState pinnedNode = cluster.nodes().get(pinned);
-                if (pinnedNode.selectable() && cluster.serves(pinnedNode, head.uri())) { // a full node is passed over
+                // A pin holds on a usable node, and on one in service in a group on standby (PriorityGroups); a
+                // full node is passed over.
+                if (pinnedNode.keepsPinnedWork() && pinnedNode.admitted() && cluster.serves(pinnedNode, head.uri())) {
                     server.affinityCounters().recordHit();
                     return pinnedNode;
                 }

@@ -23,7 +23,7 @@ final class NodeBinding {
 
     /** The bound node if it can still take the client's next request, or {@code null}. */
     NodeState usableNode() {
-        return node != null && channel != null && channel.isActive() && node.usable() ? node : null;
+        return node != null && channel != null && channel.isActive() && node.keepsPinnedWork() ? node : null;
     }
 
     boolean holds(Channel candidate) {

@@ -40,17 +40,29 @@ final class ClusterEdits {
 
     static ClusterConfig withNode(ClusterConfig c, String node, Boolean enabled, Integer weight)
             throws ConfigValidationException {
+        return withNodeChanged(c, node, n -> {
+            NodeConfig changed = enabled == null ? n : n.withEnabled(enabled);
+            return weight == null ? changed : changed.withWeight(weight);
+        });
+    }
+
+    /** The node in another priority group; {@code backup} true drops its priority (a backup node has none). */
+    static ClusterConfig withNodeGroup(ClusterConfig c, String node, Integer priority, Boolean backup)
+            throws ConfigValidationException {
+        return withNodeChanged(c, node, n -> {
+            boolean toBackup = backup != null ? backup : n.backupOrDefault();
+            Integer newPriority = Boolean.TRUE.equals(backup) && priority == null ? null
+                    : priority != null ? priority : n.priority();
+            return n.withGroup(newPriority, toBackup ? Boolean.TRUE : null);
+        });
+    }
+
+    private static ClusterConfig withNodeChanged(ClusterConfig c, String node,
+            java.util.function.UnaryOperator<NodeConfig> change) throws ConfigValidationException {
         List<NodeConfig> nodes = new ArrayList<>(c.nodesOrEmpty());
         for (int i = 0; i < nodes.size(); i++) {
-            NodeConfig n = nodes.get(i);
-            if (n.name().equals(node)) {
-                if (enabled != null) {
-                    n = n.withEnabled(enabled);
-                }
-                if (weight != null) {
-                    n = n.withWeight(weight);
-                }
-                nodes.set(i, n);
+            if (nodes.get(i).name().equals(node)) {
+                nodes.set(i, change.apply(nodes.get(i)));
                 return withNodes(c, nodes);
             }
         }
@@ -59,7 +71,8 @@ final class ClusterEdits {
 
     /**
      * Whether {@code changed} differs from {@code old} only in what a running cluster can change in
-     * place: the policy, its options, node weights and enabled flags.
+     * place: the policy, its options, node weights and enabled flags, node priorities and backup flags,
+     * {@code minActive} and {@code panicThresholdPercent} (the next picker rebuild judges the groups again).
      */
     static boolean liveApplicable(ClusterConfig old, ClusterConfig changed) {
         return stripLive(old).equals(stripLive(changed));
@@ -71,6 +84,7 @@ final class ClusterEdits {
             nodes.add(new NodeConfig(n.name(), n.address(), null, null, n.route(), n.agentPath(), n.healthCheck(),
                     n.maxConnections(), n.contexts()));
         }
-        return withNodes(withPolicy(c, null, null), nodes);
+        return withNodes(withPolicy(c, null, null), nodes).toBuilder().minActive(null).panicThresholdPercent(null)
+                .build();
     }
 }

@@ -311,6 +311,14 @@ public final class Dispatcher implements ClusterControl, AutoCloseable {
     }
 
     @Override
+    public synchronized void updateNodeGroup(String cluster, String node, Integer priority, Boolean backup)
+            throws ConfigValidationException {
+        int index = indexOf(cluster);
+        ClusterConfig old = config.clustersOrEmpty().get(index);
+        change(ClusterEdits.replace(config, index, ClusterEdits.withNodeGroup(old, node, priority, backup)));
+    }
+
+    @Override
     public synchronized void createCluster(ClusterConfig cluster) throws ConfigValidationException {
         List<ClusterConfig> list = new ArrayList<>(config.clustersOrEmpty());
         list.add(cluster);

@@ -3,6 +3,7 @@ package io.loadwise.dispatcher.runtime;
 import io.loadwise.dispatcher.cluster.AgentState;
 import io.loadwise.dispatcher.cluster.HealthReport;
 import io.loadwise.dispatcher.cluster.NodeState;
+import io.loadwise.dispatcher.cluster.PriorityGroups;
 import io.loadwise.dispatcher.cluster.SlowStart;
 import io.loadwise.dispatcher.cluster.VirtualCluster;
 import io.loadwise.dispatcher.config.ClusterConfig;
@@ -10,6 +11,7 @@ import io.loadwise.dispatcher.control.AffinityCounts;
 import io.loadwise.dispatcher.control.AgentPolling;
 import io.loadwise.dispatcher.control.AgentStatus;
 import io.loadwise.dispatcher.control.ClusterStatus;
+import io.loadwise.dispatcher.control.GroupStatus;
 import io.loadwise.dispatcher.control.HealthStatus;
 import io.loadwise.dispatcher.control.ListenerStatus;
 import io.loadwise.dispatcher.control.NodeStatus;
@@ -56,7 +58,13 @@ final class StatusReader {
             nodes.add(status.withRegistration(registered.contains(node.name()), contexts));
         }
         return new ClusterStatus(cluster.name(), inForce, running.listener().boundAddress(), policyStatus,
-                affinity(running), cluster.counters().read(), nodes, listener(running, inForce));
+                affinity(running), cluster.counters().read(), nodes, listener(running, inForce),
+                groups(cluster.groupVerdict()));
+    }
+
+    private static GroupStatus groups(PriorityGroups.Verdict verdict) {
+        return verdict == null ? null : new GroupStatus(verdict.activePriority(), verdict.backupActive(),
+                verdict.panic(), verdict.usableNodes(), verdict.countedNodes());
     }
 
     /** Protocols and certificates of the listener (the certificates as last reloaded). */
@@ -94,7 +102,8 @@ final class StatusReader {
         return new NodeStatus(node.name(), node.address(), node.route(), node.weight(), node.configuredEnabled(),
                 node.draining(), healthy, node.connectDown(), node.activeConnections(), node.inFlightRequests(),
                 node.recentResponseTimeMillis(), node.counters().read(), agent, health(node.health()), node.ejected(),
-                node.ejectedUntilMillis(), slowStartShare, false, List.of(), node.awaitingReadiness());
+                node.ejectedUntilMillis(), slowStartShare, false, List.of(), node.awaitingReadiness(),
+                node.gate().name().toLowerCase(java.util.Locale.ROOT));
     }
 
     private static HealthStatus health(HealthReport report) {

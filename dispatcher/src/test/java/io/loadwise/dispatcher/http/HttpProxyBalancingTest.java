@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.loadwise.dispatcher.config.Balance;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -39,15 +38,7 @@ class HttpProxyBalancingTest {
     }
 
     private Map<String, Integer> sendSequentially(int requests) throws Exception {
-        Map<String, Integer> perNode = new HashMap<>();
-        try (RawHttpClient client = proxy.client()) {
-            for (int i = 0; i < requests; i++) {
-                RawHttpClient.Response response = client.get("/");
-                assertEquals(200, response.status());
-                perNode.merge(response.header("x-node"), 1, Integer::sum);
-            }
-        }
-        return perNode;
+        return RawHttpClient.answersPerNode(proxy.address, requests);
     }
 
     @Test

@@ -34,6 +34,24 @@ final class RawHttpClient implements Closeable {
         out = socket.getOutputStream();
     }
 
+    /**
+     * Sends {@code requests} GETs of {@code /} one after another on one connection to {@code address}, each of
+     * which must be answered 200 by a {@link TestBackend}: how many each node ({@code X-Node}) answered.
+     */
+    static Map<String, Integer> answersPerNode(InetSocketAddress address, int requests) throws IOException {
+        Map<String, Integer> perNode = new java.util.HashMap<>();
+        try (RawHttpClient client = new RawHttpClient(address)) {
+            for (int i = 0; i < requests; i++) {
+                Response response = client.get("/");
+                if (response.status() != 200) {
+                    throw new AssertionError("request " + i + " got " + response.status());
+                }
+                perNode.merge(response.header("x-node"), 1, Integer::sum);
+            }
+        }
+        return perNode;
+    }
+
     /** GET {@code path} with Host and the given extra header lines ("Name: value"). */
     Response get(String path, String... headers) throws IOException {
         StringBuilder request = new StringBuilder("GET ").append(path).append(" HTTP/1.1\r\nHost: test\r\n");

@@ -46,6 +46,8 @@ final class TestBackend implements AutoCloseable {
     private final Channel server;
     volatile long delayMillis;
     volatile boolean hang;
+    /** The status {@code /health} answers (the health checks' path); every other path answers 200. */
+    volatile int healthStatus = 200;
     /** Extra headers on every response. */
     volatile Map<String, String> responseHeaders = Map.of();
 
@@ -102,7 +104,9 @@ final class TestBackend implements AutoCloseable {
             boolean keepAlive = HttpUtil.isKeepAlive(request) && !request.uri().startsWith("/bye");
             String body = request.uri().startsWith("/echo-body")
                     ? request.content().toString(StandardCharsets.UTF_8) : name;
-            FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
+            HttpResponseStatus status = request.uri().startsWith("/health")
+                    ? HttpResponseStatus.valueOf(healthStatus) : HttpResponseStatus.OK;
+            FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status,
                     Unpooled.copiedBuffer(body, StandardCharsets.UTF_8));
             response.headers().set("X-Node", name).setInt(HttpHeaderNames.CONTENT_LENGTH, body.length());
             responseHeaders.forEach(response.headers()::add);
