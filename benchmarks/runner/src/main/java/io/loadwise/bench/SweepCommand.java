@@ -265,9 +265,9 @@ public final class SweepCommand implements BenchCommand {
      */
     static List<String> appProperties(SweepSettings settings) {
         List<String> properties = new ArrayList<>();
-        if (settings.agentNoise() > 0) {
+        if (settings.readingNoise() > 0) {
             properties.add("-D" + NoisyReadings.TRANSFORM_PROPERTY + "=" + NoisyReadings.class.getName());
-            properties.add("-D" + NoisyReadings.NOISE_PROPERTY + "=" + settings.agentNoise());
+            properties.add("-D" + NoisyReadings.NOISE_PROPERTY + "=" + settings.readingNoise());
         }
         properties.add("-Dtrade.session.stateKb=" + settings.sessionStateKb());
         if (settings.sessionTimeoutSeconds() > 0) {

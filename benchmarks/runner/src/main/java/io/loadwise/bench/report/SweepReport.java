@@ -161,8 +161,8 @@ public final class SweepReport implements ResultsWriter {
                         + " ms, then the node answers 503",
                 settings.sessionStateKb(), settings.sessionTimeoutSeconds() == 0 ? "30 min"
                         : settings.sessionTimeoutSeconds() + " s", settings.provisioner(), settings.plan(), settings.agent() ? "installed" : "not installed",
-                (settings.agentNoise() > 0 ? String.format(Locale.ROOT, ", every reading made noisy within ±%.0f %% (--agent-noise)",
-                        100 * settings.agentNoise()) : "")
+                (settings.readingNoise() > 0 ? String.format(Locale.ROOT, ", every reading made noisy within ±%.0f %% (--agent-noise)",
+                        100 * settings.readingNoise()) : "")
                         + (settings.gcPressureNode() == null ? "" : ", " + settings.gcPressureNode() + " collecting garbage over and"
                         + " over (--gc-pressure " + settings.gcPressure() + ")"),
                 settings.httpBalance(), settings.connectionTtlMs());

@@ -1,5 +1,6 @@
 package io.loadwise.bench.sweep;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.loadwise.bench.provision.JdbcTiming;
 import io.loadwise.node.NodeCapacity;
 import io.loadwise.scenario.CapacityScenario;
@@ -26,8 +27,8 @@ import java.util.List;
  * @param provisioner  tomcat or glassfish
  * @param plan         the .jmx file name
  * @param agent        whether the node agent JAR was added to the nodes
- * @param agentNoise   relative noise the nodes put on every agent reading (uniform within ±agentNoise; 0: none,
- *                     and absent from a sweep.json written before the option), issue 31's deliberately noisy run
+ * @param agentNoise   relative noise the nodes put on every agent reading (uniform within ±agentNoise), issue 31's
+ *                     deliberately noisy run; null (not written) for none, as in a sweep.json written before the option
  * @param gcPressure   {@code NODE:PERIOD_MS[:BALLAST_MB]}: that node collects garbage over and over; null for none
  * @param httpBalance  per-connection (the seed's) or per-request (with cookie affinity)
  * @param connectionTtlMs JMeter's connection lifetime (ms)
@@ -39,7 +40,8 @@ import java.util.List;
  */
 public record SweepSettings(String name, List<String> scenarios, List<String> rows, double scale, int threads,
         NodeCapacity fullNode, String vcn3Queue, Long jdbcHoldMs, Long jdbcMaxWaitMs, int sessionStateKb, int sessionTimeoutSeconds, String provisioner, String plan, boolean agent,
-        Double agentNoise, String gcPressure, String httpBalance, int connectionTtlMs, int repeats, String repeatsReason, long seed, String calibration) {
+        @JsonInclude(JsonInclude.Include.NON_NULL) Double agentNoise,
+        @JsonInclude(JsonInclude.Include.NON_NULL) String gcPressure, String httpBalance, int connectionTtlMs, int repeats, String repeatsReason, long seed, String calibration) {
 
     /** Runs per cell the method asks for; fewer must give a reason, which the results print. */
     public static final int RECOMMENDED_REPEATS = 5;
@@ -49,13 +51,14 @@ public record SweepSettings(String name, List<String> scenarios, List<String> ro
         jdbcHoldMs = jdbcHoldMs == null ? JdbcTiming.DEFAULT.holdMs() : jdbcHoldMs;
         jdbcMaxWaitMs = jdbcMaxWaitMs == null ? JdbcTiming.DEFAULT.maxWaitMs() : jdbcMaxWaitMs;
         new JdbcTiming(jdbcHoldMs, jdbcMaxWaitMs); // checks both (the fields are not set yet)
-        agentNoise = agentNoise == null ? 0.0 : agentNoise;
+        if (agentNoise != null && !(agentNoise >= 0 && agentNoise < 1)) {
+            throw new IllegalArgumentException("--agent-noise must be at least 0 and below 1, got " + agentNoise);
+        }
+        // none is null, so a sweep.json without the option is written back as it was, and resumes
+        agentNoise = agentNoise == null || agentNoise == 0 ? null : agentNoise;
         if (gcPressure != null && !gcPressure.matches("[A-Za-z0-9_-]+:[0-9]+(:[0-9]+)?")) {
             throw new IllegalArgumentException("--gc-pressure: expected NODE:PERIOD_MS[:BALLAST_MB], e.g. VCN3:100:40,"
                     + " got '" + gcPressure + "'");
-        }
-        if (!(agentNoise >= 0 && agentNoise < 1)) {
-            throw new IllegalArgumentException("--agent-noise must be at least 0 and below 1, got " + agentNoise);
         }
     }
 
@@ -67,6 +70,11 @@ public record SweepSettings(String name, List<String> scenarios, List<String> ro
     /** How the trade app's requests use the JDBC pools. */
     public JdbcTiming jdbc() {
         return new JdbcTiming(jdbcHoldMs, jdbcMaxWaitMs);
+    }
+
+    /** The relative noise put on every agent reading, 0 for none. */
+    public double readingNoise() {
+        return agentNoise == null ? 0 : agentNoise;
     }
 
     /** The node that collects over and over, or null. */
