@@ -51,12 +51,15 @@ class JvmAwarePolicyTest {
                 "the seed's policy keeps the seed's two thresholds");
     }
 
-    /** A node whose JVM collects a third of the time, or whose old generation stays full, is held; its queue is empty. */
+    /**
+     * With the GC thresholds set (they are off by default), a node whose JVM collects 40 % of the time, or
+     * whose old generation stays 95 % full, is held; its queue is empty. Off, it is not.
+     */
     @Test
     void aNodeThatCollectsMostOfTheTimeOrStaysFullAfterCollectionsIsHeldAsSaturated() {
         for (String metric : List.of("JVM_GC_TIME%", "JVM_OLD_AFTER_GC%")) {
             for (String id : List.of("jvm-aware", "adaptive")) {
-                TestCluster cluster = TestCluster.of(id, 3);
+                TestCluster cluster = TestCluster.of(id, 3).options(Map.of("gcTimeThreshold", 25, "oldGenThreshold", 90));
                 cluster.node('A').metrics("OS_CPU_USED%", 20, metric, metric.equals("JVM_GC_TIME%") ? 40 : 95).active(2);
                 cluster.node('B').metrics("OS_CPU_USED%", 40, metric, 5).active(2);
                 cluster.node('C').metrics("OS_CPU_USED%", 40, metric, 5).active(2);
@@ -76,6 +79,19 @@ class JvmAwarePolicyTest {
                     picker = cluster.rebuild(picker);
                 }
                 assertTrue(picker.pick(null) == cluster.node('A'), id + ", " + metric + ": A is back once its JVM is");
+
+                TestCluster off = TestCluster.of(id, 3);
+                off.node('A').metrics("OS_CPU_USED%", 20, metric, metric.equals("JVM_GC_TIME%") ? 40 : 95).active(2);
+                off.node('B').metrics("OS_CPU_USED%", 40, metric, 5).active(2);
+                off.node('C').metrics("OS_CPU_USED%", 40, metric, 5).active(2);
+                io.loadwise.policy.Picker unset = off.picker();
+                int taken = 0;
+                for (int i = 0; i < 30; i++) {
+                    io.loadwise.policy.NodeView node = unset.pick(null);
+                    taken += node == off.node('A') ? 1 : 0;
+                    ((TestNode) node).connectionOpened();
+                }
+                assertTrue(taken > 0, id + ", " + metric + ": by default the GC figures hold no node");
             }
         }
     }
