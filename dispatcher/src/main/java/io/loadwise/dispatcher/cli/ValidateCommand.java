@@ -5,6 +5,7 @@ import io.loadwise.dispatcher.config.LoadwiseConfig;
 import io.loadwise.dispatcher.tls.TlsConfigCheck;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import io.loadwise.dispatcher.route.RouteWarnings;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,6 +41,9 @@ final class ValidateCommand implements CliCommand {
             return Main.INVALID;
         }
         for (String warning : TlsConfigCheck.warnings(loaded, Instant.now())) {
+            err.println(config + ": warning: " + warning);
+        }
+        for (String warning : RouteWarnings.of(loaded)) {
             err.println(config + ": warning: " + warning);
         }
         out.println("config OK: " + loaded.clustersOrEmpty().size() + " clusters");

@@ -79,7 +79,9 @@ public final class ConfigValidator {
                     errors.add(at + ".name: duplicate cluster name '" + cluster.name() + "' (also clusters[" + first + "])");
                 }
             }
-            Integer port = checkListen(at + ".listen", cluster.listen(), errors);
+            // an http cluster without listen is only a route target (listeners[].routes lead to it)
+            Integer port = cluster.listen() == null && cluster.mode() == Mode.HTTP ? null
+                    : checkListen(at + ".listen", cluster.listen(), errors);
             if (port != null && port != 0) {
                 String owner = ports.putIfAbsent(port, at + ".listen");
                 if (owner != null) {
@@ -88,6 +90,10 @@ public final class ConfigValidator {
             }
             checkCluster(at, cluster, errors);
         }
+        Map<String, Mode> modes = new HashMap<>();
+        clusters.stream().filter(c -> c != null && c.name() != null && c.mode() != null)
+                .forEach(c -> modes.putIfAbsent(c.name(), c.mode()));
+        ListenerChecks.check(config, modes, ports, (at, listen) -> checkListen(at, listen, errors), errors);
         return errors;
     }
 
@@ -95,7 +101,9 @@ public final class ConfigValidator {
     public List<String> validateCluster(String at, ClusterConfig cluster) {
         List<String> errors = new ArrayList<>();
         checkName(at + ".name", cluster.name(), errors);
-        checkListen(at + ".listen", cluster.listen(), errors);
+        if (cluster.listen() != null || cluster.mode() != Mode.HTTP) {
+            checkListen(at + ".listen", cluster.listen(), errors);
+        }
         checkCluster(at, cluster, errors);
         return errors;
     }

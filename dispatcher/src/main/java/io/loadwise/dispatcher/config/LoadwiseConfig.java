@@ -2,6 +2,7 @@ package io.loadwise.dispatcher.config;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The whole configuration file. Immutable; a change builds a new one and validates it first.
@@ -18,13 +19,23 @@ import java.util.List;
  * @param config where the clusters live: this file (default) or etcd ({@link StoreConfig})
  * @param shutdownGraceMs how long SIGTERM lets requests in flight finish before it closes what is left;
  *     default {@link #DEFAULT_SHUTDOWN_GRACE_MS}
+ * @param listeners ports that serve many applications through a route table ({@link ListenerConfig}); a
+ *     cluster with a {@code listen} of its own is an implicit listener with one route
+ * @param rateLimits named per-client request rates that routes refer to ({@link RateLimitConfig})
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record LoadwiseConfig(AdminConfig admin, LoggingConfig logging, Integer maxClientConnections,
         Integer workerThreads, String transport, List<ClusterConfig> clusters, StoreConfig config,
-        Integer shutdownGraceMs) {
+        Integer shutdownGraceMs, List<ListenerConfig> listeners, Map<String, RateLimitConfig> rateLimits) {
 
     public static final int DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
+
+    public LoadwiseConfig(AdminConfig admin, LoggingConfig logging, Integer maxClientConnections,
+            Integer workerThreads, String transport, List<ClusterConfig> clusters, StoreConfig config,
+            Integer shutdownGraceMs) {
+        this(admin, logging, maxClientConnections, workerThreads, transport, clusters, config, shutdownGraceMs,
+                null, null);
+    }
 
     public LoadwiseConfig(AdminConfig admin, LoggingConfig logging, Integer maxClientConnections,
             Integer workerThreads, List<ClusterConfig> clusters, StoreConfig config, Integer shutdownGraceMs) {
@@ -58,9 +69,23 @@ public record LoadwiseConfig(AdminConfig admin, LoggingConfig logging, Integer m
         return clusters == null ? List.of() : clusters;
     }
 
+    public List<ListenerConfig> listenersOrEmpty() {
+        return listeners == null ? List.of() : listeners;
+    }
+
+    public Map<String, RateLimitConfig> rateLimitsOrEmpty() {
+        return rateLimits == null ? Map.of() : rateLimits;
+    }
+
     /** The same configuration with other clusters. */
     public LoadwiseConfig withClusters(List<ClusterConfig> newClusters) {
         return new LoadwiseConfig(admin, logging, maxClientConnections, workerThreads, transport, newClusters,
-                config, shutdownGraceMs);
+                config, shutdownGraceMs, listeners, rateLimits);
+    }
+
+    /** The same configuration with other listeners and rate limits. */
+    public LoadwiseConfig withListeners(List<ListenerConfig> newListeners, Map<String, RateLimitConfig> newLimits) {
+        return new LoadwiseConfig(admin, logging, maxClientConnections, workerThreads, transport, clusters,
+                config, shutdownGraceMs, newListeners, newLimits);
     }
 }
