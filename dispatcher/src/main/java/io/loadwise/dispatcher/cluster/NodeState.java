@@ -2,6 +2,7 @@ package io.loadwise.dispatcher.cluster;
 
 import io.loadwise.dispatcher.config.NodeConfig;
 import io.loadwise.dispatcher.metrics.TrafficCounters;
+import io.loadwise.dispatcher.net.NodeAddress;
 import io.loadwise.policy.AgentSample;
 import io.loadwise.policy.NodeCounters;
 import io.loadwise.policy.NodeView;

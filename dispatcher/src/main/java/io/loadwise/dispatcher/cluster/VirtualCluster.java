@@ -3,7 +3,6 @@ package io.loadwise.dispatcher.cluster;
 import io.loadwise.dispatcher.config.ClusterConfig;
 import io.loadwise.dispatcher.config.NodeConfig;
 import io.loadwise.dispatcher.metrics.TrafficCounters;
-import io.loadwise.dispatcher.registration.ContextPickers;
 import io.loadwise.policy.ClusterSnapshot;
 import io.loadwise.policy.LoadBalancingPolicy;
 import io.loadwise.policy.NodeView;
