@@ -1,7 +1,7 @@
 package io.loadwise.dispatcher.config;
 
-import io.loadwise.dispatcher.cluster.NodeAddress;
 import io.loadwise.dispatcher.net.AddressBlock;
+import io.loadwise.dispatcher.net.NodeAddress;
 import io.loadwise.dispatcher.net.TransportKind;
 import io.loadwise.policy.LoadBalancingPolicy;
 import io.loadwise.policy.PolicyInput;
@@ -35,9 +35,17 @@ public final class ConfigValidator {
     private static final Pattern COOKIE_NAME = Pattern.compile("[A-Za-z0-9!#$%&'*+.^_`|~-]+");
 
     private final PolicyRegistry policies;
+    private final List<ClusterCheck> clusterChecks;
 
+    /** Validates with the {@link ClusterCheck}s on the class path (the TLS files check among them). */
     public ConfigValidator(PolicyRegistry policies) {
+        this(policies, ClusterCheck.installed());
+    }
+
+    /** Validates with exactly these {@link ClusterCheck}s besides its own. */
+    public ConfigValidator(PolicyRegistry policies, List<ClusterCheck> clusterChecks) {
         this.policies = policies;
+        this.clusterChecks = List.copyOf(clusterChecks);
     }
 
     /** Throws with every problem found, or returns normally. */
@@ -148,7 +156,9 @@ public final class ConfigValidator {
         checkRegistration(at, c, errors);
         checkAgentSecret(at + ".agent.secret", AgentSettings.secretOf(c), errors);
         checkNodes(at, c, errors);
-        io.loadwise.dispatcher.tls.TlsConfigCheck.check(at, c, errors);
+        for (ClusterCheck check : clusterChecks) {
+            check.check(at, c, errors);
+        }
     }
 
     /** The message never holds the secret: validation errors are shown and logged. */
