@@ -36,7 +36,7 @@ import org.slf4j.LoggerFactory;
  */
 final class DispatcherControl implements ClusterControl {
 
-    private static final Logger log = LoggerFactory.getLogger(DispatcherControl.class);
+    private static final Logger log = LoggerFactory.getLogger(Dispatcher.class); // its log lines, as before the split
 
     private final LiveClusters clusters;
     private final PolicyRegistry policies;

@@ -35,7 +35,7 @@ import org.slf4j.LoggerFactory;
  */
 final class LiveClusters {
 
-    private static final Logger log = LoggerFactory.getLogger(LiveClusters.class);
+    private static final Logger log = LoggerFactory.getLogger(Dispatcher.class); // its log lines, as before the split
 
     private final PolicyRegistry policies;
     private final Transport transport;
