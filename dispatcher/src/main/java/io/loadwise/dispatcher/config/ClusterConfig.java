@@ -53,7 +53,11 @@ public record ClusterConfig(
 
     public static final int DEFAULT_CONNECT_TIMEOUT_MS = 2_000;
     public static final int DEFAULT_RESPONSE_TIMEOUT_MS = 30_000;
-    /** QoS-01: an idle client connection is closed after 30 s. */
+    /**
+     * QoS-01: a client connection on which nothing moves either way is closed after 30 s: between requests, and
+     * during a request or response body that stalls (it caps the request and response idle timeouts). The wait
+     * for a response head does not count ({@code responseTimeoutMs}).
+     */
     public static final int DEFAULT_IDLE_TIMEOUT_MS = 30_000;
     public static final int DEFAULT_MAX_HEADER_BYTES = 16 * 1024;
     public static final int DEFAULT_MAX_CONNECTIONS_PER_NODE = 256;
@@ -155,12 +159,26 @@ public record ClusterConfig(
         return headerTimeoutMs == null ? DEFAULT_HEADER_TIMEOUT_MS : headerTimeoutMs;
     }
 
+    /**
+     * How long a request body may stop moving before the exchange is abandoned: {@code requestIdleTimeoutMs},
+     * but never longer than {@code idleTimeoutMs}, since a stalled upload is a connection on which nothing moves
+     * either way. This is the value in force; the exchange reads nothing else.
+     */
     public int requestIdleTimeoutMsOrDefault() {
-        return requestIdleTimeoutMs == null ? DEFAULT_REQUEST_IDLE_TIMEOUT_MS : requestIdleTimeoutMs;
+        int own = requestIdleTimeoutMs == null ? DEFAULT_REQUEST_IDLE_TIMEOUT_MS : requestIdleTimeoutMs;
+        return Math.min(own, idleTimeoutMsOrDefault());
     }
 
+    /**
+     * How long a response that has started may stop moving (the node sends nothing, or the client reads nothing)
+     * before both connections are closed: {@code responseIdleTimeoutMs}, but never longer than
+     * {@code idleTimeoutMs}, since a stalled response is a connection on which nothing moves either way. The wait
+     * for the response head is not idleness: {@code responseTimeoutMs} alone governs it. This is the value in
+     * force; the exchange reads nothing else.
+     */
     public int responseIdleTimeoutMsOrDefault() {
-        return responseIdleTimeoutMs == null ? DEFAULT_RESPONSE_IDLE_TIMEOUT_MS : responseIdleTimeoutMs;
+        int own = responseIdleTimeoutMs == null ? DEFAULT_RESPONSE_IDLE_TIMEOUT_MS : responseIdleTimeoutMs;
+        return Math.min(own, idleTimeoutMsOrDefault());
     }
 
     public int exchangeTimeoutMsOrDefault() {
