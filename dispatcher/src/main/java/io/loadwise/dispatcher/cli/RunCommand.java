@@ -10,6 +10,7 @@ import io.loadwise.dispatcher.logging.LoggingSetup;
 import io.loadwise.dispatcher.net.Transport;
 import io.loadwise.dispatcher.net.TransportKind;
 import io.loadwise.dispatcher.runtime.Dispatcher;
+import io.loadwise.dispatcher.runtime.ListenerFactory;
 import io.loadwise.dispatcher.runtime.ModeListenerFactory;
 import io.loadwise.dispatcher.store.ConfigSource;
 import io.loadwise.dispatcher.store.FileConfigSource;
@@ -68,6 +69,12 @@ final class RunCommand implements CliCommand {
     @Mixin
     HelpOption help;
 
+    /** How listeners are made: the production ones; a test wraps them to watch when the first one listens. */
+    ListenerFactory listeners = new ModeListenerFactory();
+
+    /** The SIGHUP handler {@link #start} installed (before anything listened), or {@code null}. */
+    ReloadSignal reloadSignal;
+
     /** A running dispatcher, the event loops it runs on and its etcd connection, if any; closing stops all. */
     record Started(Dispatcher dispatcher, Transport transport, SharedStore shared) implements AutoCloseable {
         @Override
@@ -104,7 +111,6 @@ final class RunCommand implements CliCommand {
         }
         GracefulShutdown shutdown = new GracefulShutdown(started, loaded.shutdownGraceMsOrDefault());
         shutdown.install();
-        ReloadSignal.install(started.dispatcher());
         log.info("loadwise running with {} clusters; stop with Ctrl-C or SIGTERM", started.dispatcher().clusters().size());
         try {
             shutdown.await();
@@ -134,8 +140,10 @@ final class RunCommand implements CliCommand {
             LoggerFactory.getLogger(Main.class).info("configuration: {} clusters from {}",
                     effective.clustersOrEmpty().size(), source.describe());
         }
+        // Before anything listens: from the moment a port answers, a SIGHUP must reload, not end the JVM (129).
+        reloadSignal = ReloadSignal.install();
         Transport transport = new Transport(threads, kind);
-        Dispatcher dispatcher = new Dispatcher(effective, policies, transport, new ModeListenerFactory(), source);
+        Dispatcher dispatcher = new Dispatcher(effective, policies, transport, listeners, source);
         try {
             dispatcher.start(AdminToken.resolve(loaded.admin(), env), true);
         } catch (Exception e) {
@@ -146,6 +154,7 @@ final class RunCommand implements CliCommand {
             int adminPort = dispatcher.controlPlane() == null ? 0 : dispatcher.controlPlane().port();
             shared.attach(dispatcher, replicaId, adminPort, Main.version());
         }
+        reloadSignal.ready(dispatcher);
         return new Started(dispatcher, transport, shared);
     }
 

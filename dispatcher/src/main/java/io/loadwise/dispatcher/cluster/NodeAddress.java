@@ -2,48 +2,26 @@ package io.loadwise.dispatcher.cluster;
 
 import java.net.InetSocketAddress;
 
-/** Parses {@code host:port} and {@code [v6]:port} into an unresolved socket address. */
+/**
+ * Moved to {@link io.loadwise.dispatcher.net.NodeAddress} ({@code config} validates addresses and sits below
+ * {@code cluster}). Kept only for {@code tcp.TcpProxyServer}, which another branch is rewriting; delete this
+ * class once that imports the {@code net} one.
+ *
+ * @deprecated use {@link io.loadwise.dispatcher.net.NodeAddress}
+ */
+@Deprecated(forRemoval = true)
 public final class NodeAddress {
 
     private NodeAddress() {
     }
 
-    /**
-     * @throws IllegalArgumentException with a message fit for a config error ("port 99999 out of range")
-     */
+    /** See {@link io.loadwise.dispatcher.net.NodeAddress#parse(String)}. */
     public static InetSocketAddress parse(String address) {
-        return parse(address, false);
+        return io.loadwise.dispatcher.net.NodeAddress.parse(address);
     }
 
-    /** As {@link #parse(String)}; a listen address may use port 0 (any free port, for tests). */
+    /** See {@link io.loadwise.dispatcher.net.NodeAddress#parseListen(String)}. */
     public static InetSocketAddress parseListen(String address) {
-        return parse(address, true);
-    }
-
-    private static InetSocketAddress parse(String address, boolean allowZero) {
-        if (address == null || address.isBlank()) {
-            throw new IllegalArgumentException("missing host:port");
-        }
-        int colon = address.lastIndexOf(':');
-        if (colon <= 0 || colon == address.length() - 1) {
-            throw new IllegalArgumentException("'" + address + "' is not host:port");
-        }
-        String host = address.substring(0, colon);
-        if (host.startsWith("[") && host.endsWith("]")) {
-            host = host.substring(1, host.length() - 1);
-        } else if (host.indexOf(':') >= 0) {
-            throw new IllegalArgumentException("'" + address + "': write IPv6 addresses as [addr]:port");
-        }
-        String portText = address.substring(colon + 1);
-        int port;
-        try {
-            port = Integer.parseInt(portText);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("port '" + portText + "' is not a number");
-        }
-        if (port < (allowZero ? 0 : 1) || port > 65535) {
-            throw new IllegalArgumentException("port " + port + " out of range");
-        }
-        return InetSocketAddress.createUnresolved(host, port);
+        return io.loadwise.dispatcher.net.NodeAddress.parseListen(address);
     }
 }

@@ -2,14 +2,11 @@ package io.loadwise.dispatcher.cluster;
 
 import io.loadwise.dispatcher.config.NodeConfig;
 import io.loadwise.dispatcher.metrics.TrafficCounters;
+import io.loadwise.dispatcher.net.NodeAddress;
 import io.loadwise.policy.AgentSample;
 import io.loadwise.policy.NodeCounters;
 import io.loadwise.policy.NodeView;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.net.InetSocketAddress;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
 
 /**
@@ -27,64 +24,24 @@ import java.util.function.LongSupplier;
  */
 public final class NodeState implements NodeView {
 
-    private static final String NO_SAMPLE_YET = "no sample yet";
-    /** {@link #exclusions} bit: the active health check says the node is down. */
-    private static final int HEALTH_DOWN = 1;
-    /** {@link #exclusions} bit: outlier detection ejected the node. */
-    private static final int EJECTED = 2;
-    /** {@link #exclusions} bit: the node came back from connect failures and its application has not answered yet. */
-    private static final int NOT_READY = 4;
-    private static final VarHandle EXCLUSIONS;
-
-    static {
-        try {
-            EXCLUSIONS = MethodHandles.lookup().findVarHandle(NodeState.class, "exclusions", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
     private final int index;
     private final String name;
     private final InetSocketAddress address;
     private final String route;
     private final String agentPath;
     private final LongSupplier nanoClock;
-    private final long agentExpiryNanos;
-    /** HTTP requests in flight at most ({@code maxConnections}); 0: no limit, and {@link #admissions} stays 0. */
-    private final int maxConnections;
-    /** Requests admitted and not yet ended, counted only when {@link #maxConnections} is set. */
-    private final AtomicInteger admissions = new AtomicInteger();
+    /** Requests in flight under {@code maxConnections}. */
+    private final Admissions admissions;
 
     private volatile int weight;
     private volatile boolean enabled;
     private volatile boolean draining;
-    /** Connect failures mark the node down until this instant (nanoClock); 0 = up. */
-    private volatile long connectDownUntilNanos;
-    /**
-     * Why the node is out beyond connect failures, one bit per cause ({@link #HEALTH_DOWN}, {@link #EJECTED}),
-     * so that {@link #healthy()} stays one volatile read ahead of the clock. Written off the event loops,
-     * except an ejection, which is rare.
-     */
-    private volatile int exclusions;
-    private volatile HealthReport health = HealthReport.NOT_CHECKED;
-    /** Wall-clock end of the current ejection, 0 when the node is not ejected; for display. */
-    private volatile long ejectedUntilMillis;
-    /**
-     * Whether a connect failure also holds the node out until its application answers ({@link #awaitingReadiness}):
-     * set by the node monitor once the node has something that can say so (an agent that answered, a health check).
-     */
-    private volatile boolean readinessGated;
-    /** Told when the node goes down and comes back (the node monitor re-probes it); {@code null} = nobody. */
-    private volatile ReachabilityListener reachabilityListener;
     /** What the cluster's {@link PriorityGroups} decided at the latest picker rebuild; read by {@link #usable()}. */
     private volatile GroupGate gate = GroupGate.ACTIVE;
-    private volatile AgentSample agentSample;
-    /** nanoClock time the latest good sample arrived; meaningful only when {@link #agentSample} is set. */
-    private volatile long agentSampleReceivedNanos;
-    /** The node monitor's last conclusion about the agent; {@link #agentState()} adds sample expiry. */
-    private final AtomicReference<AgentState> agentState = new AtomicReference<>(AgentState.UNKNOWN);
-    private volatile String agentProblem = NO_SAMPLE_YET;
+    /** Its agent's latest sample and state. */
+    private final AgentReadings agent;
+    /** Connect failures, health check, ejection, readiness: what holds it out. */
+    private final Availability availability;
 
     /** What policies count: work assigned, requests in flight, response times (shared with the simulator). */
     private final NodeCounters live = new NodeCounters();
@@ -99,9 +56,10 @@ public final class NodeState implements NodeView {
         this.agentPath = config.agentPath() != null ? config.agentPath() : defaultAgentPath;
         this.weight = config.weightOrDefault();
         this.enabled = config.enabledOrDefault();
-        this.agentExpiryNanos = agentExpiryMillis * 1_000_000L;
+        this.agent = new AgentReadings(agentExpiryMillis, nanoClock);
+        this.availability = new Availability(this, nanoClock);
         this.nanoClock = nanoClock;
-        this.maxConnections = config.maxConnectionsOrDefault();
+        this.admissions = new Admissions(config.maxConnectionsOrDefault());
     }
 
     @Override
@@ -165,12 +123,12 @@ public final class NodeState implements NodeView {
      */
     @Override
     public boolean healthy() {
-        return exclusions == 0 && nanoClock.getAsLong() - connectDownUntilNanos >= 0;
+        return availability.healthy();
     }
 
     /** What the active health check last concluded, {@link HealthReport#NOT_CHECKED} without checks. */
     public HealthReport health() {
-        return health;
+        return availability.health();
     }
 
     /**
@@ -178,8 +136,7 @@ public final class NodeState implements NodeView {
      * ({@code health.HealthChecker}) rebuilds the picker when the state changed.
      */
     public void setHealth(HealthReport report) {
-        this.health = report;
-        setExclusion(HEALTH_DOWN, report.state() == HealthState.DOWN);
+        availability.setHealth(report);
     }
 
     /**
@@ -219,122 +176,61 @@ public final class NodeState implements NodeView {
 
     /** Whether outlier detection holds the node out now. */
     public boolean ejected() {
-        return (exclusions & EJECTED) != 0;
+        return availability.ejected();
     }
 
     /** Wall-clock end of the current ejection in epoch milliseconds, 0 when the node is not ejected. */
     public long ejectedUntilMillis() {
-        return ejectedUntilMillis;
+        return availability.ejectedUntilMillis();
     }
 
     /** Outlier detection ejects the node until {@code untilMillis} (wall clock, for display) or readmits it (0). */
     public void setEjected(boolean ejected, long untilMillis) {
-        this.ejectedUntilMillis = ejected ? untilMillis : 0;
-        setExclusion(EJECTED, ejected);
-    }
-
-    private void setExclusion(int bit, boolean on) {
-        int now;
-        int next;
-        do {
-            now = exclusions;
-            next = on ? now | bit : now & ~bit;
-        } while (next != now && !EXCLUSIONS.compareAndSet(this, now, next));
+        availability.setEjected(ejected, untilMillis);
     }
 
     /** True while a connect failure keeps this node out; cleared when the retry interval has passed. */
     public boolean connectDown() {
-        return nanoClock.getAsLong() - connectDownUntilNanos < 0;
+        return availability.connectDown();
     }
 
-    /**
-     * A connect to this node failed: keep it out of selection for {@code retryMillis}, and, when the node is
-     * {@linkplain #setReadinessGated gated}, until its application answers ({@link #markReady}), whatever the
-     * time: a server that accepts connections again may not serve its application yet.
-     */
+    /** A connect to this node failed: out for {@code retryMillis}, and when gated until ready ({@link Availability}). */
     public void markConnectFailure(long retryMillis) {
-        boolean wasDown = connectDown();
-        connectDownUntilNanos = nanoClock.getAsLong() + retryMillis * 1_000_000L;
-        if (readinessGated) {
-            setExclusion(NOT_READY, true);
-        }
-        ReachabilityListener listener = reachabilityListener;
-        if (!wasDown && listener != null) {
-            listener.reachabilityChanged(this, false);
-        }
+        availability.markConnectFailure(retryMillis);
     }
 
-    /**
-     * A connect succeeded (the proxy's, or the node monitor's probe got an answer): the node is back in
-     * selection at once. The first success after a failure is reported to the listener.
-     */
+    /** A connect succeeded: back in selection at once ({@link Availability}). */
     public void markConnectSuccess() {
-        if (connectDownUntilNanos != 0) {
-            connectDownUntilNanos = 0;
-            ReachabilityListener listener = reachabilityListener;
-            if (listener != null) {
-                listener.reachabilityChanged(this, true);
-            }
-        }
+        availability.markConnectSuccess();
     }
 
-    /**
-     * Whether the node is out until its application answers: it came back from connect failures (or its agent
-     * stopped answering 200) and no readiness probe has passed since. A connect that succeeds does not end it.
-     */
+    /** Whether the node is out until its application answers ({@link Availability}). */
     public boolean awaitingReadiness() {
-        return (exclusions & NOT_READY) != 0;
+        return availability.awaitingReadiness();
     }
 
-    /**
-     * Holds the node out until its application answers ({@link #markReady}), also when no connect failed: its
-     * agent, which answered before, now says the application is not deployed.
-     *
-     * @return whether this took the node out (it was not held out already)
-     */
+    /** Holds the node out until its application answers; whether it took it out ({@link Availability}). */
     public boolean holdUntilReady() {
-        if (awaitingReadiness()) {
-            return false;
-        }
-        setExclusion(NOT_READY, true);
-        return true;
+        return availability.holdUntilReady();
     }
 
-    /**
-     * Its application answered (the agent with 200 or 401, or a passing health check): the readiness hold and
-     * any connect hold-out end, and the node is back in selection.
-     *
-     * @return whether the node was held out until ready
-     */
+    /** Its application answered: every hold ends; whether it was held until ready ({@link Availability}). */
     public boolean markReady() {
-        boolean wasHeld = awaitingReadiness();
-        setExclusion(NOT_READY, false);
-        markConnectSuccess();
-        return wasHeld;
+        return availability.markReady();
     }
 
     /** From now on connect failures also hold the node out until it is ready ({@link #markConnectFailure}). */
     public void setReadinessGated(boolean gated) {
-        this.readinessGated = gated;
+        availability.setReadinessGated(gated);
     }
 
     public boolean readinessGated() {
-        return readinessGated;
+        return availability.readinessGated();
     }
 
     /** Replaces the listener told of connect failures and recoveries; {@code null} removes it. */
     public void setReachabilityListener(ReachabilityListener listener) {
-        this.reachabilityListener = listener;
-    }
-
-    /** Told, on the thread that saw it (often an event loop, so it must only hand over), of reachability changes. */
-    @FunctionalInterface
-    public interface ReachabilityListener {
-        /**
-         * @param reachable {@code false} when a connect failure took the node out, {@code true} when the
-         *     first connect after failures succeeded
-         */
-        void reachabilityChanged(NodeState node, boolean reachable);
+        availability.setReachabilityListener(listener);
     }
 
     @Override
@@ -345,17 +241,17 @@ public final class NodeState implements NodeView {
     /** Below {@code maxConnections} (always, without a limit); read by every pick. */
     @Override
     public boolean admitted() {
-        return maxConnections == 0 || admissions.get() < maxConnections;
+        return admissions.admitted();
     }
 
     /** The configured limit of requests in flight; 0: none. */
     public int maxConnections() {
-        return maxConnections;
+        return admissions.limit();
     }
 
     /** Requests admitted under {@code maxConnections} and not yet ended (0 without a limit). */
     public int admissions() {
-        return admissions.get();
+        return admissions.count();
     }
 
     /**
@@ -364,26 +260,12 @@ public final class NodeState implements NodeView {
      * {@link #leave()}.
      */
     public boolean tryAdmit() {
-        if (maxConnections == 0) {
-            return true;
-        }
-        int now;
-        do {
-            now = admissions.get();
-            if (now >= maxConnections) {
-                return false;
-            }
-        } while (!admissions.compareAndSet(now, now + 1));
-        return true;
+        return admissions.tryAdmit();
     }
 
     /** Gives an admitted request's slot back; returns whether a slot was freed (the node has a limit). */
     public boolean leave() {
-        if (maxConnections == 0) {
-            return false;
-        }
-        admissions.decrementAndGet();
-        return true;
+        return admissions.leave();
     }
 
     /** Work assigned to this node started (tunnel opened, connection bound or request sent). */
@@ -433,24 +315,20 @@ public final class NodeState implements NodeView {
         return live.peakEwmaResponseMillis(nanoClock.getAsLong());
     }
 
+    /** The agent's latest sample while it is fresh ({@code agentExpiryMs}), else {@code null}. */
     @Override
     public AgentSample agentSample() {
-        AgentSample sample = agentSample;
-        return sample != null && fresh(nanoClock.getAsLong()) ? sample : null;
-    }
-
-    private boolean fresh(long nowNanos) {
-        return agentSample != null && nowNanos - agentSampleReceivedNanos <= agentExpiryNanos;
+        return agent.freshSample();
     }
 
     /** The latest sample whatever its age, or {@code null}; for display. */
     public AgentSample latestAgentSample() {
-        return agentSample;
+        return agent.latest();
     }
 
     /** Age of the latest (last good) sample in milliseconds, or -1 when there is none. */
     public long agentSampleAgeMillis() {
-        return agentSample == null ? -1 : (nanoClock.getAsLong() - agentSampleReceivedNanos) / 1_000_000L;
+        return agent.ageMillis();
     }
 
     /**
@@ -459,64 +337,38 @@ public final class NodeState implements NodeView {
      * {@link AgentState#UNKNOWN} once an OK agent's sample has expired.
      */
     public AgentState agentState() {
-        if (fresh(nanoClock.getAsLong())) {
-            return AgentState.OK;
-        }
-        AgentState concluded = agentState.get();
-        return concluded == AgentState.OK ? AgentState.UNKNOWN : concluded;
+        return agent.state();
     }
 
     /** Why the agent is not OK, for operators (e.g. "agent answered HTTP 404"), or {@code null} when it is. */
     public String agentProblem() {
-        if (fresh(nanoClock.getAsLong())) {
-            return null;
-        }
-        return agentState.get() == AgentState.OK
-                ? "no sample for more than " + agentExpiryNanos / 1_000_000L + " ms" : agentProblem;
-    }
-
-    /** True while the agent is not OK; kept for the {@code agentDown} API fields. It excludes nothing. */
-    public boolean agentDown() {
-        return agentState() != AgentState.OK;
+        return agent.problem();
     }
 
     /** A good sample arrived, polled or piggybacked: a sign of life that makes the agent OK at once. */
     public void updateAgentSample(AgentSample sample) {
-        this.agentSampleReceivedNanos = nanoClock.getAsLong();
-        this.agentSample = sample;
-        if (agentState.get() != AgentState.OK) { // piggybacks call this per response: write only on change
-            agentState.set(AgentState.OK);
-        }
+        agent.update(sample);
     }
 
     /**
-     * A poll of the agent failed ({@code problem} says how). While a fresh sample still vouches for the
-     * agent nothing changes: one slow answer from a busy node is no reason to stop judging it. Otherwise
-     * the agent is {@link AgentState#UNKNOWN}.
+     * A poll of the agent failed ({@code problem} says how): the agent is {@link AgentState#UNKNOWN} unless a
+     * fresh sample still vouches for it.
      *
      * @return whether this changed the state from OK, so the picker must be rebuilt without the sample
      */
     public boolean agentSilent(String problem) {
-        return agentFailed(AgentState.UNKNOWN, problem);
+        return agent.failed(AgentState.UNKNOWN, problem);
     }
 
     /**
-     * A poll was refused with 401: the agent wants a secret the dispatcher did not send, or another one.
-     * As for {@link #agentSilent}, a fresh sample (piggybacked) still vouches for the agent; otherwise it
-     * is {@link AgentState#UNAUTHORIZED}, which the policies treat as unknown.
+     * A poll was refused with 401: the agent wants a secret the dispatcher did not send, or another one. Unless
+     * a fresh (piggybacked) sample still vouches for it, the agent is {@link AgentState#UNAUTHORIZED}, which the
+     * policies treat as unknown.
      *
      * @return whether this changed the state from OK
      */
     public boolean agentUnauthorized(String problem) {
-        return agentFailed(AgentState.UNAUTHORIZED, problem);
-    }
-
-    private boolean agentFailed(AgentState state, String problem) {
-        if (fresh(nanoClock.getAsLong())) {
-            return false;
-        }
-        agentProblem = problem;
-        return agentState.getAndSet(state) == AgentState.OK;
+        return agent.failed(AgentState.UNAUTHORIZED, problem);
     }
 
     /** Table 2 counters for this node (Table 6 adds selections). */

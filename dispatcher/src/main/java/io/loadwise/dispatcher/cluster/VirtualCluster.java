@@ -3,7 +3,6 @@ package io.loadwise.dispatcher.cluster;
 import io.loadwise.dispatcher.config.ClusterConfig;
 import io.loadwise.dispatcher.config.NodeConfig;
 import io.loadwise.dispatcher.metrics.TrafficCounters;
-import io.loadwise.dispatcher.registration.ContextPickers;
 import io.loadwise.policy.ClusterSnapshot;
 import io.loadwise.policy.LoadBalancingPolicy;
 import io.loadwise.policy.NodeView;
@@ -47,7 +46,8 @@ public final class VirtualCluster {
     private final LongSupplier nanoClock;
     private final RequestQueue queue;
     private final RetryBudget retryBudget;
-    private final FailedAnswers failedAnswers;
+    /** What each final answer of a node does: failure counts, outlier detection, suspicion. */
+    private final Answers answers;
 
     private volatile LoadBalancingPolicy policy;
     private volatile PolicyEnvironment environment;
@@ -60,13 +60,8 @@ public final class VirtualCluster {
     private volatile SlowStart slowStart;
     /** Per-context pickers of a cluster that takes registrations ({@link #pick(NodeView, String)}), else null. */
     private volatile ContextPickers contextPickers;
-    private volatile OutcomeSink outcomes = OutcomeSink.NONE;
-    /** Told of a node's 404 on a path another node serves (the node monitor asks its agent); or {@code null}. */
-    private volatile Consumer<NodeState> suspicions;
-    /** The priority groups and panic threshold in force; replaced with the configuration. */
-    private PriorityGroups groups;
-    /** The latest verdict of {@link #groups}, for status and metrics; {@code null} in a cluster without nodes. */
-    private volatile PriorityGroups.Verdict groupVerdict;
+    /** The priority groups and panic threshold in force, and their latest verdict. */
+    private final GroupGates groups;
 
     /**
      * @param config a validated cluster configuration
@@ -85,11 +80,11 @@ public final class VirtualCluster {
         this.snapshot = built.isEmpty() ? null : new ClusterSnapshot(config.name(), built);
         this.queue = new RequestQueue(config.queueTimeoutMsOrDefault(), config.maxQueueOrDefault(), counters);
         this.retryBudget = new RetryBudget(config.retryBudgetPercentOrDefault());
-        this.failedAnswers = new FailedAnswers(built.size());
+        this.answers = new Answers(built.size());
         this.policy = policies.get(config.policy());
         this.environment = environmentFor(PolicyOptions.of(config.policyOptionsOrEmpty()));
-        this.groups = PriorityGroups.of(config);
-        applyGroups();
+        this.groups = new GroupGates(config);
+        groups.apply(nodes, config);
         this.policyPicker = newPicker(policy, null, environment);
         this.picker = policyPicker;
         this.contextPickers = contextPickersFor(null);
@@ -142,10 +137,11 @@ public final class VirtualCluster {
         }
         ClusterConfig old = this.config;
         this.config = changed;
-        if (!PriorityGroups.of(old).equals(PriorityGroups.of(changed))) {
-            synchronized (this) {
-                groups = PriorityGroups.of(changed);
-            }
+        boolean regroup;
+        synchronized (this) {
+            regroup = groups.reconfigure(old, changed);
+        }
+        if (regroup) {
             refresh(); // priorities, minActive or the panic threshold changed: judge the groups again
         }
     }
@@ -297,7 +293,7 @@ public final class VirtualCluster {
 
     /** Rebuilds the picker from the current node state (flags, weights, agent samples). */
     public synchronized void refresh() {
-        applyGroups();
+        groups.apply(nodes, config);
         policyPicker = newPicker(policy, policyPicker, environment);
         picker = ramped(policyPicker);
         contextPickers = contextPickersFor(contextPickers);
@@ -306,33 +302,9 @@ public final class VirtualCluster {
         }
     }
 
-    /**
-     * Judges the priority groups and the panic threshold on the nodes' current flags and sets each node's
-     * gate, before the picker is built: the policy then sees only the active groups. A group switch and
-     * entering or leaving panic are logged once, when they happen.
-     */
-    private void applyGroups() {
-        if (nodes.isEmpty()) {
-            return;
-        }
-        boolean[] counted = new boolean[nodes.size()];
-        boolean[] usable = new boolean[nodes.size()];
-        for (int i = 0; i < counted.length; i++) {
-            counted[i] = nodes.get(i).enabled();
-            usable[i] = nodes.get(i).inService();
-        }
-        PriorityGroups.Verdict verdict = groups.decide(counted, usable);
-        for (int i = 0; i < counted.length; i++) {
-            nodes.get(i).setGate(verdict.gates()[i]);
-        }
-        PriorityGroups.Verdict previous = groupVerdict;
-        groupVerdict = verdict;
-        GroupLog.changed(name(), previous, verdict, config);
-    }
-
     /** The priority groups' latest verdict (active priority, panic); {@code null} in a cluster without nodes. */
     public PriorityGroups.Verdict groupVerdict() {
-        return groupVerdict;
+        return groups.verdict();
     }
 
     /**
@@ -378,33 +350,21 @@ public final class VirtualCluster {
      * counts in the node's {@link NodeState#recentFailures()}; every answer goes to outlier detection.
      */
     public void answered(NodeState node, String target, int status, long nowNanos) {
-        boolean failed = failedAnswers.failed(node.index(), target, status, nowNanos);
-        if (failed) {
-            node.requestFailed();
-        }
-        if (failed && status < 500) {
-            outcomes.onFailedAnswer(node);
-            Consumer<NodeState> s = suspicions;
-            if (s != null) {
-                s.accept(node); // its application may be gone: the monitor asks its agent (hands over only)
-            }
-        } else {
-            outcomes.onResponse(node, status);
-        }
+        answers.answered(node, target, status, nowNanos);
     }
 
     /** Who is told of a node's 404 on a path another node serves ({@link #answered}); {@code null}: nobody. */
     public void setSuspicionSink(Consumer<NodeState> sink) {
-        this.suspicions = sink;
+        answers.setSuspicionSink(sink);
     }
 
     /** Where the HTTP exchange reports each answer and gateway failure ({@link OutcomeSink#NONE} by default). */
     public OutcomeSink outcomes() {
-        return outcomes;
+        return answers.outcomes();
     }
 
     public void setOutcomes(OutcomeSink outcomes) {
-        this.outcomes = outcomes == null ? OutcomeSink.NONE : outcomes;
+        answers.setOutcomes(outcomes);
     }
 
     public void setEnabled(NodeState node, boolean enabled) {

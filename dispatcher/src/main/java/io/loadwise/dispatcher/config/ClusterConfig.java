@@ -53,7 +53,11 @@ public record ClusterConfig(
 
     public static final int DEFAULT_CONNECT_TIMEOUT_MS = 2_000;
     public static final int DEFAULT_RESPONSE_TIMEOUT_MS = 30_000;
-    /** QoS-01: an idle client connection is closed after 30 s. */
+    /**
+     * QoS-01: a client connection on which nothing moves either way is closed after 30 s: between requests, and
+     * during a request or response body that stalls (it caps the request and response idle timeouts). The wait
+     * for a response head does not count ({@code responseTimeoutMs}).
+     */
     public static final int DEFAULT_IDLE_TIMEOUT_MS = 30_000;
     public static final int DEFAULT_MAX_HEADER_BYTES = 16 * 1024;
     public static final int DEFAULT_MAX_CONNECTIONS_PER_NODE = 256;
@@ -155,12 +159,26 @@ public record ClusterConfig(
         return headerTimeoutMs == null ? DEFAULT_HEADER_TIMEOUT_MS : headerTimeoutMs;
     }
 
+    /**
+     * How long a request body may stop moving before the exchange is abandoned: {@code requestIdleTimeoutMs},
+     * but never longer than {@code idleTimeoutMs}, since a stalled upload is a connection on which nothing moves
+     * either way. This is the value in force; the exchange reads nothing else.
+     */
     public int requestIdleTimeoutMsOrDefault() {
-        return requestIdleTimeoutMs == null ? DEFAULT_REQUEST_IDLE_TIMEOUT_MS : requestIdleTimeoutMs;
+        int own = requestIdleTimeoutMs == null ? DEFAULT_REQUEST_IDLE_TIMEOUT_MS : requestIdleTimeoutMs;
+        return Math.min(own, idleTimeoutMsOrDefault());
     }
 
+    /**
+     * How long a response that has started may stop moving (the node sends nothing, or the client reads nothing)
+     * before both connections are closed: {@code responseIdleTimeoutMs}, but never longer than
+     * {@code idleTimeoutMs}, since a stalled response is a connection on which nothing moves either way. The wait
+     * for the response head is not idleness: {@code responseTimeoutMs} alone governs it. This is the value in
+     * force; the exchange reads nothing else.
+     */
     public int responseIdleTimeoutMsOrDefault() {
-        return responseIdleTimeoutMs == null ? DEFAULT_RESPONSE_IDLE_TIMEOUT_MS : responseIdleTimeoutMs;
+        int own = responseIdleTimeoutMs == null ? DEFAULT_RESPONSE_IDLE_TIMEOUT_MS : responseIdleTimeoutMs;
+        return Math.min(own, idleTimeoutMsOrDefault());
     }
 
     public int exchangeTimeoutMsOrDefault() {
@@ -230,293 +248,20 @@ public record ClusterConfig(
 
     /** A builder starting from this configuration. */
     public Builder toBuilder() {
-        Builder b = new Builder();
-        b.name = name;
-        b.mode = mode;
-        b.listen = listen;
-        b.policy = policy;
-        b.policyOptions = policyOptions;
-        b.balance = balance;
-        b.affinity = affinity;
-        b.affinityCookie = affinityCookie;
-        b.connectTimeoutMs = connectTimeoutMs;
-        b.responseTimeoutMs = responseTimeoutMs;
-        b.idleTimeoutMs = idleTimeoutMs;
-        b.maxHeaderBytes = maxHeaderBytes;
-        b.maxConnectionsPerNode = maxConnectionsPerNode;
-        b.connectAttempts = connectAttempts;
-        b.unhealthyRetryMs = unhealthyRetryMs;
-        b.agentPath = agentPath;
-        b.agentPollIntervalMs = agentPollIntervalMs;
-        b.agentExpiryMs = agentExpiryMs;
-        b.agentReprobeMs = agentReprobeMs;
-        b.headerTimeoutMs = headerTimeoutMs;
-        b.requestIdleTimeoutMs = requestIdleTimeoutMs;
-        b.responseIdleTimeoutMs = responseIdleTimeoutMs;
-        b.exchangeTimeoutMs = exchangeTimeoutMs;
-        b.maxClientConnections = maxClientConnections;
-        b.trustedProxies = trustedProxies;
-        b.nodes = nodes;
-        b.agent = agent;
-        b.tls = tls;
-        b.http2 = http2;
-        b.nodeTls = nodeTls;
-        b.healthCheck = healthCheck;
-        b.outlierDetection = outlierDetection;
-        b.slowStartMs = slowStartMs;
-        b.queueTimeoutMs = queueTimeoutMs;
-        b.maxQueue = maxQueue;
-        b.retryBudgetPercent = retryBudgetPercent;
-        b.registration = registration;
-        b.retryOn = retryOn;
-        b.minActive = minActive;
-        b.panicThresholdPercent = panicThresholdPercent;
-        return b;
+        return new Builder().from(this);
     }
 
-    /** Sets components by name; {@link #build()} makes the record. Unset components stay {@code null} (defaults). */
-    public static final class Builder {
-        private String name;
-        private Mode mode;
-        private String listen;
-        private String policy;
-        private Map<String, Double> policyOptions;
-        private Balance balance;
-        private Affinity affinity;
-        private String affinityCookie;
-        private Integer connectTimeoutMs;
-        private Integer responseTimeoutMs;
-        private Integer idleTimeoutMs;
-        private Integer maxHeaderBytes;
-        private Integer maxConnectionsPerNode;
-        private Integer connectAttempts;
-        private Integer unhealthyRetryMs;
-        private String agentPath;
-        private Integer agentPollIntervalMs;
-        private Integer agentExpiryMs;
-        private Integer agentReprobeMs;
-        private Integer headerTimeoutMs;
-        private Integer requestIdleTimeoutMs;
-        private Integer responseIdleTimeoutMs;
-        private Integer exchangeTimeoutMs;
-        private Integer maxClientConnections;
-        private List<String> trustedProxies;
-        private List<NodeConfig> nodes;
-        private AgentSettings agent;
-        private TlsConfig tls;
-        private Http2Config http2;
-        private NodeTlsConfig nodeTls;
-        private HealthCheckConfig healthCheck;
-        private OutlierDetectionConfig outlierDetection;
-        private Integer slowStartMs;
-        private Integer queueTimeoutMs;
-        private Integer maxQueue;
-        private Integer retryBudgetPercent;
-        private RegistrationConfig registration;
-        private List<String> retryOn;
-        private Integer minActive;
-        private Integer panicThresholdPercent;
+    /**
+     * Sets components by name ({@link ClusterConfigFields}); {@link #build()} makes the record. Unset components stay
+     * {@code null} (defaults).
+     */
+    public static final class Builder extends ClusterConfigFields<Builder> {
 
         private Builder() {
         }
 
-        public Builder name(String name) {
-            this.name = name;
-            return this;
-        }
-
-        public Builder mode(Mode mode) {
-            this.mode = mode;
-            return this;
-        }
-
-        public Builder listen(String listen) {
-            this.listen = listen;
-            return this;
-        }
-
-        public Builder policy(String policy) {
-            this.policy = policy;
-            return this;
-        }
-
-        public Builder policyOptions(Map<String, Double> policyOptions) {
-            this.policyOptions = policyOptions;
-            return this;
-        }
-
-        public Builder balance(Balance balance) {
-            this.balance = balance;
-            return this;
-        }
-
-        public Builder affinity(Affinity affinity) {
-            this.affinity = affinity;
-            return this;
-        }
-
-        public Builder affinityCookie(String affinityCookie) {
-            this.affinityCookie = affinityCookie;
-            return this;
-        }
-
-        public Builder connectTimeoutMs(Integer connectTimeoutMs) {
-            this.connectTimeoutMs = connectTimeoutMs;
-            return this;
-        }
-
-        public Builder responseTimeoutMs(Integer responseTimeoutMs) {
-            this.responseTimeoutMs = responseTimeoutMs;
-            return this;
-        }
-
-        public Builder idleTimeoutMs(Integer idleTimeoutMs) {
-            this.idleTimeoutMs = idleTimeoutMs;
-            return this;
-        }
-
-        public Builder maxHeaderBytes(Integer maxHeaderBytes) {
-            this.maxHeaderBytes = maxHeaderBytes;
-            return this;
-        }
-
-        public Builder maxConnectionsPerNode(Integer maxConnectionsPerNode) {
-            this.maxConnectionsPerNode = maxConnectionsPerNode;
-            return this;
-        }
-
-        public Builder connectAttempts(Integer connectAttempts) {
-            this.connectAttempts = connectAttempts;
-            return this;
-        }
-
-        public Builder unhealthyRetryMs(Integer unhealthyRetryMs) {
-            this.unhealthyRetryMs = unhealthyRetryMs;
-            return this;
-        }
-
-        public Builder agentPath(String agentPath) {
-            this.agentPath = agentPath;
-            return this;
-        }
-
-        public Builder agentPollIntervalMs(Integer agentPollIntervalMs) {
-            this.agentPollIntervalMs = agentPollIntervalMs;
-            return this;
-        }
-
-        public Builder agentExpiryMs(Integer agentExpiryMs) {
-            this.agentExpiryMs = agentExpiryMs;
-            return this;
-        }
-
-        public Builder agentReprobeMs(Integer agentReprobeMs) {
-            this.agentReprobeMs = agentReprobeMs;
-            return this;
-        }
-
-        public Builder headerTimeoutMs(Integer headerTimeoutMs) {
-            this.headerTimeoutMs = headerTimeoutMs;
-            return this;
-        }
-
-        public Builder requestIdleTimeoutMs(Integer requestIdleTimeoutMs) {
-            this.requestIdleTimeoutMs = requestIdleTimeoutMs;
-            return this;
-        }
-
-        public Builder responseIdleTimeoutMs(Integer responseIdleTimeoutMs) {
-            this.responseIdleTimeoutMs = responseIdleTimeoutMs;
-            return this;
-        }
-
-        public Builder exchangeTimeoutMs(Integer exchangeTimeoutMs) {
-            this.exchangeTimeoutMs = exchangeTimeoutMs;
-            return this;
-        }
-
-        public Builder maxClientConnections(Integer maxClientConnections) {
-            this.maxClientConnections = maxClientConnections;
-            return this;
-        }
-
-        public Builder trustedProxies(List<String> trustedProxies) {
-            this.trustedProxies = trustedProxies;
-            return this;
-        }
-
-        public Builder nodes(List<NodeConfig> nodes) {
-            this.nodes = nodes;
-            return this;
-        }
-
-        public Builder agent(AgentSettings agent) {
-            this.agent = agent;
-            return this;
-        }
-
-        public Builder tls(TlsConfig tls) {
-            this.tls = tls;
-            return this;
-        }
-
-        public Builder http2(Http2Config http2) {
-            this.http2 = http2;
-            return this;
-        }
-
-        public Builder nodeTls(NodeTlsConfig nodeTls) {
-            this.nodeTls = nodeTls;
-            return this;
-        }
-
-        public Builder healthCheck(HealthCheckConfig healthCheck) {
-            this.healthCheck = healthCheck;
-            return this;
-        }
-
-        public Builder outlierDetection(OutlierDetectionConfig outlierDetection) {
-            this.outlierDetection = outlierDetection;
-            return this;
-        }
-
-        public Builder slowStartMs(Integer slowStartMs) {
-            this.slowStartMs = slowStartMs;
-            return this;
-        }
-
-        public Builder queueTimeoutMs(Integer queueTimeoutMs) {
-            this.queueTimeoutMs = queueTimeoutMs;
-            return this;
-        }
-
-        public Builder maxQueue(Integer maxQueue) {
-            this.maxQueue = maxQueue;
-            return this;
-        }
-
-        public Builder retryBudgetPercent(Integer retryBudgetPercent) {
-            this.retryBudgetPercent = retryBudgetPercent;
-            return this;
-        }
-
-        public Builder registration(RegistrationConfig registration) {
-            this.registration = registration;
-            return this;
-        }
-
-        public Builder retryOn(List<String> retryOn) {
-            this.retryOn = retryOn;
-            return this;
-        }
-
-        public Builder minActive(Integer minActive) {
-            this.minActive = minActive;
-            return this;
-        }
-
-        public Builder panicThresholdPercent(Integer panicThresholdPercent) {
-            this.panicThresholdPercent = panicThresholdPercent;
+        @Override
+        Builder self() {
             return this;
         }
 

@@ -1,8 +1,13 @@
 package io.loadwise.dispatcher.config;
 
-import io.loadwise.dispatcher.cluster.NodeAddress;
-import io.loadwise.dispatcher.net.AddressBlock;
-import io.loadwise.dispatcher.net.TransportKind;
+import static io.loadwise.dispatcher.config.FieldChecks.checkListen;
+import static io.loadwise.dispatcher.config.FieldChecks.checkName;
+import static io.loadwise.dispatcher.config.FieldChecks.checkPath;
+import static io.loadwise.dispatcher.config.FieldChecks.checkTrustedProxies;
+import static io.loadwise.dispatcher.config.FieldChecks.httpOnly;
+import static io.loadwise.dispatcher.config.FieldChecks.positive;
+
+import io.loadwise.dispatcher.net.NodeAddress;
 import io.loadwise.policy.LoadBalancingPolicy;
 import io.loadwise.policy.PolicyInput;
 import io.loadwise.policy.PolicyOptions;
@@ -11,7 +16,6 @@ import io.loadwise.policy.UnknownPolicyException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -31,13 +35,21 @@ public final class ConfigValidator {
     public static final int MAX_METRICS_RETENTION_HOURS = 87_600;
     public static final Set<String> LOG_LEVELS = Set.of("trace", "debug", "info", "warn", "error", "off");
 
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
+    static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
     private static final Pattern COOKIE_NAME = Pattern.compile("[A-Za-z0-9!#$%&'*+.^_`|~-]+");
 
     private final PolicyRegistry policies;
+    private final List<ClusterCheck> clusterChecks;
 
+    /** Validates with the {@link ClusterCheck}s on the class path (the TLS files check among them). */
     public ConfigValidator(PolicyRegistry policies) {
+        this(policies, ClusterCheck.installed());
+    }
+
+    /** Validates with exactly these {@link ClusterCheck}s besides its own. */
+    public ConfigValidator(PolicyRegistry policies, List<ClusterCheck> clusterChecks) {
         this.policies = policies;
+        this.clusterChecks = List.copyOf(clusterChecks);
     }
 
     /** Throws with every problem found, or returns normally. */
@@ -51,11 +63,11 @@ public final class ConfigValidator {
     /** Every problem found, in file order; empty when the configuration is valid. */
     public List<String> validate(LoadwiseConfig config) {
         List<String> errors = new ArrayList<>();
-        Integer adminPort = checkAdmin(config.admin(), errors);
+        Integer adminPort = TopLevelChecks.checkAdmin(config.admin(), errors);
         range("maxClientConnections", config.maxClientConnections(), 1, MAX_CLIENT_CONNECTIONS, errors);
         range("workerThreads", config.workerThreads(), 1, MAX_WORKER_THREADS, errors);
-        checkTransport(config.transport(), errors);
-        checkLogging(config.logging(), errors);
+        TopLevelChecks.checkTransport(config.transport(), errors);
+        TopLevelChecks.checkLogging(config.logging(), errors);
         ResilienceChecks.top(config, errors);
         if (config.config() != null) {
             errors.addAll(config.config().validate());
@@ -156,7 +168,9 @@ public final class ConfigValidator {
         checkRegistration(at, c, errors);
         checkAgentSecret(at + ".agent.secret", AgentSettings.secretOf(c), errors);
         checkNodes(at, c, errors);
-        io.loadwise.dispatcher.tls.TlsConfigCheck.check(at, c, errors);
+        for (ClusterCheck check : clusterChecks) {
+            check.check(at, c, errors);
+        }
     }
 
     /** The message never holds the secret: validation errors are shown and logged. */
@@ -315,128 +329,9 @@ public final class ConfigValidator {
         }
     }
 
-    private static Integer checkAdmin(AdminConfig admin, List<String> errors) {
-        String listen = admin == null ? AdminConfig.DEFAULT_LISTEN : admin.listenOrDefault();
-        if (admin != null && admin.dataDir() != null && admin.dataDir().isBlank()) {
-            errors.add("admin.dataDir: blank");
-        }
-        if (admin != null) {
-            positive("admin.metricsDiskBudgetMb", admin.metricsDiskBudgetMb(), errors);
-            range("admin.metricsRetentionHours", admin.metricsRetentionHours(), 0, MAX_METRICS_RETENTION_HOURS, errors);
-        }
-        // A short token is refused even when LOADWISE_ADMIN_TOKEN overrides it: it is a weak secret left in
-        // a file, one unset variable away from being the one in use. A missing token is AdminToken's to report.
-        String token = admin == null || admin.token() == null ? null : admin.token().strip();
-        if (token != null && !token.isEmpty() && AdminToken.problem(token) != null) {
-            errors.add("admin.token: " + AdminToken.problem(token));
-        }
-        String registration = admin == null || admin.registrationToken() == null ? null
-                : admin.registrationToken().strip();
-        if (registration != null) {
-            if (registration.isEmpty()) {
-                errors.add("admin.registrationToken: blank");
-            } else if (AdminToken.problem(registration) != null) {
-                errors.add("admin.registrationToken: " + AdminToken.problem(registration));
-            } else if (registration.equals(token)) {
-                errors.add("admin.registrationToken: must differ from admin.token (it is handed to every node and "
-                        + "may only register)");
-            }
-        }
-        return checkListen("admin.listen", listen, errors);
-    }
 
-    private static void checkLogging(LoggingConfig logging, List<String> errors) {
-        if (logging == null) {
-            return;
-        }
-        level("logging.level", logging.level(), errors);
-        if (logging.levels() != null) {
-            logging.levels().forEach((logger, level) -> {
-                if (logger.isBlank()) {
-                    errors.add("logging.levels: blank logger name");
-                }
-                if (level == null) {
-                    errors.add("logging.levels." + logger + ": missing level");
-                }
-                level("logging.levels." + logger, level, errors);
-            });
-        }
-        if (logging.file() != null && logging.file().isBlank()) {
-            errors.add("logging.file: blank");
-        }
-        if (logging.accessLog() != null && logging.accessLog().isBlank()) {
-            errors.add("logging.accessLog: blank");
-        }
-    }
-
-    private static void checkTransport(String transport, List<String> errors) {
-        if (transport != null && TransportKind.byId(transport) == null) {
-            errors.add("transport: unknown transport '" + transport + "', expected one of "
-                    + String.join(", ", TransportKind.ids()));
-        }
-    }
-
-    private static void level(String at, String level, List<String> errors) {
-        if (level != null && !LOG_LEVELS.contains(level.toLowerCase(Locale.ROOT))) {
-            errors.add(at + ": unknown level '" + level + "', expected one of trace, debug, info, warn, error, off");
-        }
-    }
-
-    private static boolean checkName(String at, String name, List<String> errors) {
-        if (name == null || name.isBlank()) {
-            errors.add(at + ": missing");
-            return false;
-        }
-        if (!NAME.matcher(name).matches()) {
-            errors.add(at + ": '" + name + "' must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit");
-            return false;
-        }
-        return true;
-    }
-
-    private static Integer checkListen(String at, String listen, List<String> errors) {
-        try {
-            return NodeAddress.parseListen(listen).getPort();
-        } catch (IllegalArgumentException e) {
-            errors.add(at + ": " + e.getMessage());
-            return null;
-        }
-    }
-
-    private static void checkTrustedProxies(String at, List<String> blocks, List<String> errors) {
-        if (blocks == null) {
-            return;
-        }
-        for (int i = 0; i < blocks.size(); i++) {
-            try {
-                AddressBlock.parse(blocks.get(i));
-            } catch (IllegalArgumentException e) {
-                errors.add(at + "[" + i + "]: " + e.getMessage());
-            }
-        }
-    }
-
-    private static void checkPath(String at, String path, List<String> errors) {
-        if (path != null && !path.startsWith("/")) {
-            errors.add(at + ": '" + path + "' must start with '/'");
-        }
-    }
-
-    private static void positive(String at, Integer value, List<String> errors) {
-        if (value != null && value <= 0) {
-            errors.add(at + ": must be greater than 0 (got " + value + ")");
-        }
-    }
-
+    /** See {@link FieldChecks#range}; kept here for the other checks of this package. */
     static void range(String at, Integer value, int min, int max, List<String> errors) {
-        if (value != null && (value < min || value > max)) {
-            errors.add(at + ": " + value + " out of range " + min + ".." + max);
-        }
-    }
-
-    private static void httpOnly(String at, Object value, List<String> errors) {
-        if (value != null) {
-            errors.add(at + ": only allowed for mode http");
-        }
+        FieldChecks.range(at, value, min, max, errors);
     }
 }

@@ -1,7 +1,7 @@
 package io.loadwise.dispatcher.control;
 
-import io.loadwise.dispatcher.cluster.NodeAddress;
 import io.loadwise.dispatcher.config.AdminConfig;
+import io.loadwise.dispatcher.net.NodeAddress;
 import java.net.InetSocketAddress;
 
 /**

@@ -1,17 +1,17 @@
 package io.loadwise.dispatcher.http;
 
-import io.loadwise.dispatcher.cluster.NodeAddress;
 import io.loadwise.dispatcher.cluster.NodeState;
 import io.loadwise.dispatcher.cluster.VirtualCluster;
 import io.loadwise.dispatcher.config.ClusterConfig;
 import io.loadwise.dispatcher.http.codec.ClientCodec;
 import io.loadwise.dispatcher.http.codec.RequestDecoder;
 import io.loadwise.dispatcher.http2.Http2Frontend;
-import io.loadwise.dispatcher.net.AddressBlock;
 import io.loadwise.dispatcher.net.AcceptGuard;
+import io.loadwise.dispatcher.net.AddressBlock;
 import io.loadwise.dispatcher.net.ClusterListener;
 import io.loadwise.dispatcher.net.ConnectionLimit;
 import io.loadwise.dispatcher.net.ListenSocket;
+import io.loadwise.dispatcher.net.NodeAddress;
 import io.loadwise.dispatcher.net.Transport;
 import io.loadwise.dispatcher.tls.NodeTls;
 import io.loadwise.dispatcher.tls.ServerTls;

@@ -9,19 +9,12 @@ import io.loadwise.dispatcher.config.HealthCheckConfig;
 import io.loadwise.dispatcher.config.NodeConfig;
 import io.loadwise.policy.AgentSample;
 import io.loadwise.policy.PolicyInput;
-import io.loadwise.wire.AgentMetricsDocument;
-import io.loadwise.wire.MalformedLoadReportException;
-import io.loadwise.wire.MetricsJson;
-import io.loadwise.wire.OrcaLoadReport;
-import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -84,6 +77,7 @@ public final class NodeMonitor implements AutoCloseable {
     /** The latest unparsed report per node, waiting for the monitor thread; bounded by the node count. */
     private final Map<NodeState, PendingReport> pendingReports = new ConcurrentHashMap<>();
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
+    private final AgentAnswers answers;
 
     /** A monitor with the process environment's {@code LOADWISE_AGENT_SECRET}. */
     public NodeMonitor() {
@@ -112,6 +106,7 @@ public final class NodeMonitor implements AutoCloseable {
                 .followRedirects(HttpClient.Redirect.NEVER)
                 .build();
         this.refresher = new RefreshCoalescer(scheduler, REFRESH_PERIOD_MILLIS);
+        this.answers = new AgentAnswers(stats, refresher);
         scheduler.scheduleWithFixedDelay(this::timedRebuilds, REFRESH_PERIOD_MILLIS, REFRESH_PERIOD_MILLIS,
                 TimeUnit.MILLISECONDS);
     }
@@ -210,34 +205,12 @@ public final class NodeMonitor implements AutoCloseable {
 
     /**
      * A load report header arrived on a response from {@code node}. Runs on the monitor thread: parses,
-     * stores and returns; the picker is rebuilt later. A valid report is a sign of life: it makes an
-     * unknown or unauthorized agent OK at once, and a silent agent is polled at once for its full sample.
-     * A malformed header is ignored, counted and logged at most once a minute per node.
+     * stores and returns; the picker is rebuilt later ({@link AgentAnswers#loadReport}). A silent agent that
+     * reports again is polled at once for its full sample.
      */
     public void acceptLoadReport(VirtualCluster cluster, NodeState node, String headerValue) {
-        AgentStats nodeStats = stats.computeIfAbsent(node, n -> new AgentStats());
-        Map<String, Double> reported;
-        try {
-            reported = OrcaLoadReport.parse(headerValue);
-        } catch (MalformedLoadReportException e) {
-            malformed(cluster, node, nodeStats, "load report header", e.getMessage());
-            return;
-        }
-        if (reported.isEmpty()) {
-            return; // a valid report that says nothing changes nothing
-        }
-        // The header carries only the policy subset; keep the rest of the last full (polled) sample so
-        // the console still shows every metric.
-        AgentSample previous = node.latestAgentSample();
-        Map<String, Double> merged = previous == null ? new HashMap<>() : new HashMap<>(previous.metrics());
-        merged.putAll(reported);
-        node.updateAgentSample(new AgentSample(System.currentTimeMillis(), AgentSample.Source.PIGGYBACK, merged));
-        nodeStats.piggybackAccepted();
-        if (signOfLife(cluster, node, nodeStats, "a piggybacked load report") && watched.containsKey(cluster)) {
+        if (answers.loadReport(cluster, node, headerValue) && watched.containsKey(cluster)) {
             startChain(cluster, node, 0); // its re-probe may be a minute away: fetch the full sample now
-        }
-        if (cluster.policy().inputs().contains(PolicyInput.AGENT_METRICS)) {
-            refresher.markDirty(cluster);
         }
     }
 
@@ -273,7 +246,7 @@ public final class NodeMonitor implements AutoCloseable {
     /**
      * Called on an event loop (hands over only): the node answered 404 on a path another node serves. If an agent
      * has answered on it, the agent is asked now, under every policy, at most once a second: a 404 or 503 there
-     * means the application is gone and holds the node out until it is ready ({@link #judgeReadiness}).
+     * means the application is gone and holds the node out until it is ready ({@link AgentAnswers#judgeReadiness}).
      */
     private void suspect(VirtualCluster cluster, NodeState node) {
         AgentStats nodeStats = stats.get(node);
@@ -282,7 +255,7 @@ public final class NodeMonitor implements AutoCloseable {
         }
         try {
             scheduler.execute(() -> {
-                if (watched.containsKey(cluster) && !heldOut(node)) {
+                if (watched.containsKey(cluster) && !AgentAnswers.heldOut(node)) {
                     nodeStats.requestProbe();
                     startChain(cluster, node, 0);
                 }
@@ -325,7 +298,7 @@ public final class NodeMonitor implements AutoCloseable {
             schedule(cluster, node, chain, interval);
             return;
         }
-        if (!agentDriven && !heldOut(node) && !nodeStats.takeProbeRequest()) {
+        if (!agentDriven && !AgentAnswers.heldOut(node) && !nodeStats.takeProbeRequest()) {
             long now = System.nanoTime();
             if (!nodeStats.discoveryDue(now, cluster.config().agentReprobeMsOrDefault() * 1_000_000L)) {
                 schedule(cluster, node, chain, interval);
@@ -348,66 +321,32 @@ public final class NodeMonitor implements AutoCloseable {
             boolean ok = false;
             try {
                 if (error == null) {
-                    ok = agentDriven ? handleResponse(cluster, node, response, System.nanoTime() - start) : true;
+                    ok = agentDriven ? answers.pollAnswered(cluster, node, response, System.nanoTime() - start) : true;
                     int status = response.statusCode();
                     if (status == 200 || status == 401) {
                         nodeStats.agentAnswered(true);
                         node.setReadinessGated(true); // from now on its agent says when the application serves
                     }
-                    judgeReadiness(cluster, node, status, nodeStats.agentAnswered());
+                    answers.judgeReadiness(cluster, node, status, nodeStats.agentAnswered());
                 } else {
-                    if (refused(error) && node.readinessGated() && !heldOut(node)) {
+                    if (AgentAnswers.refused(error) && node.readinessGated() && !AgentAnswers.heldOut(node)) {
                         // the server is gone and no client request has noticed yet: out until it is ready again
                         node.markConnectFailure(cluster.config().unhealthyRetryMsOrDefault());
                         refresher.markDirty(cluster);
                     }
                     if (agentDriven) {
-                        agentUnreachable(cluster, node, describe(error), AgentState.UNKNOWN);
+                        answers.agentUnreachable(cluster, node, AgentAnswers.describe(error), AgentState.UNKNOWN);
                     }
                 }
             } catch (RuntimeException e) {
                 log.warn("cluster {}: handling the agent poll of node {} failed", cluster.name(), node.name(), e);
             } finally {
                 // Whatever happened, keep polling: a node is never left without a next poll.
-                long delay = agentDriven ? nodeStats.schedule().delayAfterPoll(ok, heldOut(node), interval,
+                long delay = agentDriven ? nodeStats.schedule().delayAfterPoll(ok, AgentAnswers.heldOut(node), interval,
                         cluster.config().agentReprobeMsOrDefault()) : interval;
                 schedule(cluster, node, chain, delay);
             }
         });
-    }
-
-    /** Connect failures, or the wait for its application, hold the node out: it is probed every second. */
-    private static boolean heldOut(NodeState node) {
-        return node.connectDown() || node.awaitingReadiness();
-    }
-
-    /**
-     * What the answer of the node's agent path says about its application ({@link Readiness}): readmits a node
-     * held out when it serves; holds a node in selection out when its agent answered before
-     * ({@code agentAnswered}: a node in selection is asked only then, polled under an agent-driven policy or
-     * {@linkplain #suspect suspected}) and the container now answers for an application that went away.
-     */
-    private void judgeReadiness(VirtualCluster cluster, NodeState node, int status, boolean agentAnswered) {
-        Readiness readiness = Readiness.of(status, node.readinessGated());
-        if (readiness == Readiness.READY) {
-            if (heldOut(node)) {
-                if (node.markReady()) {
-                    log.info("cluster {}: node {} is ready: its agent path answered {}; back in selection",
-                            cluster.name(), node.name(), status);
-                }
-                refresher.markDirty(cluster);
-            }
-        } else if (agentAnswered && !heldOut(node) && Readiness.applicationGone(status) && node.holdUntilReady()) {
-            log.warn("cluster {}: node {}: its agent path answers {}: the application is not deployed; out of"
-                    + " selection until its agent answers 200, probed every second", cluster.name(), node.name(),
-                    status);
-            refresher.markDirty(cluster);
-        }
-    }
-
-    private static boolean refused(Throwable error) {
-        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-        return cause instanceof ConnectException;
     }
 
     /** Whether the node (its own, else its cluster's {@code healthCheck}) is checked actively. */
@@ -434,102 +373,6 @@ public final class NodeMonitor implements AutoCloseable {
             request.header(AgentSettings.SECRET_HEADER, secret);
         }
         return request.build();
-    }
-
-    /** "ConnectException: Connection refused", without the CompletionException the async client wraps it in. */
-    private static String describe(Throwable error) {
-        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-        return cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : ": " + cause.getMessage());
-    }
-
-    private boolean handleResponse(VirtualCluster cluster, NodeState node, HttpResponse<String> response,
-            long elapsedNanos) {
-        AgentStats nodeStats = stats.computeIfAbsent(node, n -> new AgentStats());
-        if (response.statusCode() == 401) {
-            agentRefused(cluster, node, nodeStats);
-            return false;
-        }
-        if (response.statusCode() != 200) {
-            agentUnreachable(cluster, node, "agent answered HTTP " + response.statusCode(), AgentState.UNKNOWN);
-            return false;
-        }
-        AgentMetricsDocument document;
-        try {
-            document = MetricsJson.parse(response.body());
-        } catch (MalformedLoadReportException e) {
-            malformed(cluster, node, nodeStats, "metrics document", e.getMessage());
-            agentUnreachable(cluster, node, "malformed metrics document", AgentState.UNKNOWN);
-            return false;
-        }
-        nodeStats.pollSucceeded(elapsedNanos);
-        node.updateAgentSample(new AgentSample(document.timestampMillis(), AgentSample.Source.POLL, document.metrics()));
-        signOfLife(cluster, node, nodeStats, "a poll");
-        refresher.markDirty(cluster);
-        return true;
-    }
-
-    /**
-     * A good sample arrived; ends a reported silence and the back-off (the node state itself is already OK).
-     *
-     * @return whether the agent had been reported silent
-     */
-    private static boolean signOfLife(VirtualCluster cluster, NodeState node, AgentStats nodeStats, String how) {
-        if (nodeStats.schedule().signOfLife(System.nanoTime())) {
-            log.info("cluster {}: agent of node {} answers again ({}); its metrics are used again",
-                    cluster.name(), node.name(), how);
-            return true;
-        }
-        return false;
-    }
-
-    /**
-     * The agent answered 401: it has a shared secret and the dispatcher sent none or another one. That is
-     * a configuration mistake, so it is said at once, once per node until a poll succeeds, with what to
-     * set. The node stays in selection; without a fresh (piggybacked) sample the agent is
-     * {@link AgentState#UNAUTHORIZED}, which the policies treat as unknown.
-     */
-    private void agentRefused(VirtualCluster cluster, NodeState node, AgentStats nodeStats) {
-        String where = node.address().getHostString() + ":" + node.address().getPort() + node.agentPath();
-        if (nodeStats.markRefusalLogged()) {
-            log.warn("cluster {}: agent at {} (node {}) refused the poll: wrong or missing agent secret; set"
-                    + " agent.secret or {}. The node stays in selection, {} treats it as unknown (see"
-                    + " docs/policies.md)", cluster.name(), where, node.name(), AgentSettings.SECRET_ENV,
-                    cluster.policy().id());
-        }
-        agentUnreachable(cluster, node, "agent refused the poll (HTTP 401): wrong or missing agent secret",
-                AgentState.UNAUTHORIZED);
-    }
-
-    /**
-     * One poll failed. The agent becomes {@code state} ({@link AgentState#UNKNOWN} or
-     * {@link AgentState#UNAUTHORIZED}) unless a fresh sample still vouches for it: stale metrics are never
-     * used, but one slow answer from a busy node changes nothing. The node stays in selection either
-     * way. The silence is logged once, after one expiry period (a node that was just added gets that long
-     * to answer first); a refusal was already logged.
-     */
-    private void agentUnreachable(VirtualCluster cluster, NodeState node, String why, AgentState state) {
-        AgentStats nodeStats = stats.computeIfAbsent(node, n -> new AgentStats());
-        nodeStats.pollFailed(why);
-        boolean changed = state == AgentState.UNAUTHORIZED ? node.agentUnauthorized(why) : node.agentSilent(why);
-        if (changed) {
-            refresher.markDirty(cluster); // the picker still holds the expired sample's figures
-        }
-        if (nodeStats.schedule().pollFailed(System.nanoTime(), cluster.config().agentExpiryMsOrDefault())
-                && state != AgentState.UNAUTHORIZED) {
-            log.warn("cluster {}: agent of node {} at {}:{}{} cannot be read ({}); the node stays in selection,"
-                    + " {} treats it as unknown (see docs/policies.md), and the agent is re-probed after 1 s,"
-                    + " backing off to every {} ms", cluster.name(), node.name(), node.address().getHostString(),
-                    node.address().getPort(), node.agentPath(), why, cluster.policy().id(),
-                    cluster.config().agentReprobeMsOrDefault());
-        }
-    }
-
-    private static void malformed(VirtualCluster cluster, NodeState node, AgentStats nodeStats, String what, String why) {
-        nodeStats.malformedReport(why);
-        if (nodeStats.shouldLogMalformed(System.currentTimeMillis())) {
-            log.warn("cluster {}: ignored a malformed {} from node {}: {} ({} ignored so far; logged at most once a minute)",
-                    cluster.name(), what, node.name(), why, nodeStats.malformedReports());
-        }
     }
 
     @Override

@@ -1,10 +1,10 @@
 package io.loadwise.dispatcher.registration;
 
-import io.loadwise.dispatcher.cluster.NodeAddress;
 import io.loadwise.dispatcher.config.ContextPath;
 import io.loadwise.dispatcher.config.RegistrationConfig;
 import io.loadwise.dispatcher.control.NodeRegistration;
 import io.loadwise.dispatcher.net.AddressBlock;
+import io.loadwise.dispatcher.net.NodeAddress;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;

@@ -3,12 +3,12 @@ package io.loadwise.dispatcher.store;
 import io.loadwise.dispatcher.config.ConfigStore;
 import io.loadwise.dispatcher.config.StoreConfig;
 import io.loadwise.dispatcher.control.ReplicaInfo;
-import io.loadwise.dispatcher.runtime.Dispatcher;
 import java.net.InetSocketAddress;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * One replica's connection to the etcd configuration centre: the {@link EtcdConfigSource} its dispatcher reads
@@ -37,17 +37,14 @@ public final class SharedStore implements AutoCloseable {
      * @param replicaId {@code --replica-id}, or {@code null} for host name and admin port
      * @param adminPort the port the admin API bound, 0 when it does not run
      */
-    public void attach(Dispatcher dispatcher, String replicaId, int adminPort, String version) {
-        source.watch(dispatcher::apply);
+    public void attach(ReplicaHost dispatcher, String replicaId, int adminPort, String version) {
+        source.watch(dispatcher::applyShared);
         String host = dispatcher.config().admin() == null || dispatcher.config().admin().listen() == null
                 ? "127.0.0.1" : dispatcher.config().admin().listen().replaceAll(":[0-9]+$", "");
         String id = replicaId != null ? replicaId : hostName() + ":" + adminPort;
         List<String> listen = new ArrayList<>();
-        for (var cluster : dispatcher.clusters()) {
-            InetSocketAddress bound = dispatcher.boundAddress(cluster.name());
-            if (bound != null) {
-                listen.add(cluster.name() + "=" + bound.getHostString() + ":" + bound.getPort());
-            }
+        for (Map.Entry<String, InetSocketAddress> bound : dispatcher.listening().entrySet()) {
+            listen.add(bound.getKey() + "=" + bound.getValue().getHostString() + ":" + bound.getValue().getPort());
         }
         ReplicaInfo self = new ReplicaInfo(id, "http://" + host + ":" + adminPort, listen, version,
                 Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());

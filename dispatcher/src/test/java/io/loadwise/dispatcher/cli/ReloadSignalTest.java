@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
+import sun.misc.Signal;
 
 /** {@code kill -HUP} reloads the file: this test signals its own JVM, with the handler installed first. */
 class ReloadSignalTest {
@@ -46,6 +47,30 @@ class ReloadSignalTest {
             assertEquals(0, kill.waitFor(10, TimeUnit.SECONDS) ? kill.exitValue() : -1);
 
             Await.until("the policy of the file is in force",
+                    () -> dispatcher.cluster("web").policy().id().equals(TestFirstUsablePolicy.ID));
+        }
+    }
+
+    @Test
+    @EnabledOnOs({OS.LINUX, OS.MAC})
+    void aSighupBeforeTheDispatcherIsReadyReloadsOnceItIs() throws Exception {
+        ReloadSignal handler = ReloadSignal.install(); // as run does, before anything listens
+        Path file = dir.resolve("loadwise.json");
+        String node = Configs.deadAddress();
+        LoadwiseConfig first = Configs.config(Configs.tcp("web", TestRoundRobinPolicy.ID, Configs.nodes(node)));
+        Files.writeString(file, ConfigLoader.toJson(first));
+        try (Transport transport = new Transport(1);
+                Dispatcher dispatcher = new Dispatcher(first, new ConfigStore(file), PolicyRegistry.load(), transport,
+                        new ModeListenerFactory())) {
+            dispatcher.start("test-token-0123456789", false);
+            Files.writeString(file, ConfigLoader.toJson(Configs.config(
+                    Configs.tcp("web", TestFirstUsablePolicy.ID, Configs.nodes(node)))));
+            handler.handle(new Signal("HUP")); // while starting: no dispatcher to reload yet, remembered
+
+            assertEquals(TestRoundRobinPolicy.ID, dispatcher.cluster("web").policy().id(),
+                    "nothing reloads before the dispatcher is handed over");
+            handler.ready(dispatcher);
+            Await.until("the remembered SIGHUP reloaded the file",
                     () -> dispatcher.cluster("web").policy().id().equals(TestFirstUsablePolicy.ID));
         }
     }

@@ -1,4 +1,4 @@
-package io.loadwise.dispatcher.registration;
+package io.loadwise.dispatcher.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

@@ -1,4 +1,4 @@
-package io.loadwise.dispatcher.registration;
+package io.loadwise.dispatcher.cluster;
 
 import java.util.ArrayList;
 import java.util.Collection;

@@ -1,6 +1,5 @@
-package io.loadwise.dispatcher.registration;
+package io.loadwise.dispatcher.cluster;
 
-import io.loadwise.dispatcher.cluster.NodeState;
 import io.loadwise.policy.AgentSample;
 import io.loadwise.policy.NodeView;
 
