@@ -6,7 +6,6 @@ import static io.loadwise.dispatcher.http.ClientConnection.PAUSE_UPGRADE;
 
 import io.loadwise.dispatcher.acquire.NodeAcquisition;
 import io.loadwise.dispatcher.acquire.Outcome;
-import io.loadwise.dispatcher.acquire.Outcome.Refusal;
 import io.loadwise.dispatcher.cluster.NodeState;
 import io.loadwise.dispatcher.cluster.VirtualCluster;
 import io.loadwise.dispatcher.config.Affinity;
@@ -17,9 +16,7 @@ import io.loadwise.dispatcher.http.codec.BadMessage;
 import io.loadwise.dispatcher.http.codec.ProxiedRequest;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
-import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
-import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
@@ -30,10 +27,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The relay stage of one client connection: moves one request at a time to the node its
- * {@link NodeAcquisition} got, and the response back ({@link ResponseRelay}), then accounts for it or answers
- * with an error. Deadlines are {@link ExchangeDeadlines}', the node connection's fate {@link NodeConnection}'s.
- * Only {@link FrontendHandler} and {@link BackendHandler} call in; it reaches the client only through
+ * The relay stage of one client connection: moves one request at a time to the node its {@link NodeAcquisition}
+ * got, and the response back ({@link ResponseRelay}), then accounts for it or answers with an error. Only
+ * {@link FrontendHandler} and {@link BackendHandler} call in; it reaches the client only through
  * {@link ClientConnection}. One per client connection, reused per request, on that connection's event loop.
  *
  * <p>Request: IDLE → (QUEUED →) CONNECTING → SENDING → SENT → IDLE, the first two the acquisition's; a node
@@ -80,7 +76,7 @@ final class Exchange {
         this.acquisition = new NodeAcquisition(cluster, client.eventLoop(), choice,
                 new PooledConnections(pools, binding), this::onAcquired, frontend::deadlineBy);
         this.deadlines = new ExchangeDeadlines(config, cluster.queue().timeoutNanos());
-        this.responses = new ResponseRelay(server, client, choice);
+        this.responses = new ResponseRelay(server, client, choice, deadlines);
     }
 
     boolean active() {
@@ -115,7 +111,7 @@ final class Exchange {
         ProxyHeaders.prepareRequest(proxied, forwarding, proxied.upgrade());
         head = proxied;
         acquisition.start(proxied.uri());
-        if (request == RequestPhase.CONNECTING && acquisition.waiting()) {
+        if (acquisition.waiting()) {
             frontend.pause(PAUSE_CONNECT); // nothing more of the client is read until the request can go
         }
     }
@@ -129,9 +125,7 @@ final class Exchange {
             return;
         }
         Outcome.Refused refused = (Outcome.Refused) outcome;
-        Refusal why = refused.refusal();
-        fail(why == Refusal.NO_ROUTE ? HttpResponseStatus.NOT_FOUND : why == Refusal.UNREACHABLE
-                ? HttpResponseStatus.BAD_GATEWAY : HttpResponseStatus.SERVICE_UNAVAILABLE, refused.reason(), why.full());
+        fail(ErrorResponses.statusFor(refused.refusal()), refused.reason(), refused.refusal().full());
     }
 
     /** Sends the request head and whatever body arrived meanwhile to the node. */
@@ -161,7 +155,8 @@ final class Exchange {
             Throwable cause = content.decoderResult().cause();
             content.release();
             keepAlive = false; // the body's end is unknown: nothing after it can be read
-            fail(HttpResponseStatus.BAD_REQUEST, cause instanceof BadMessage bad ? bad.reason() : "malformed request body");
+            fail(HttpResponseStatus.BAD_REQUEST, cause instanceof BadMessage bad ? bad.reason() : "malformed request body",
+                    false);
         } else {
             deadlines.uploaded();
             if (content instanceof LastHttpContent last) {
@@ -183,36 +178,27 @@ final class Exchange {
             channel.close(); // unsolicited bytes on an idle bound connection
             return;
         }
-        deadlines.responded();
-        boolean streaming = responses.phase() == ResponsePhase.STREAMING;
         ResponseRelay.Step step = responses.relay(msg, head, connection.node(), keepAlive);
         keepAlive = responses.clientKeepAlive();
-        if (!streaming && responses.phase() == ResponsePhase.STREAMING) {
-            deadlines.responseStarted(now());
-        }
         switch (step) {
             case COMPLETE -> complete();
-            case BAD -> fail(HttpResponseStatus.BAD_GATEWAY, responses.badReason());
+            case BAD -> fail(HttpResponseStatus.BAD_GATEWAY, responses.badReason(), false);
             case UPGRADE -> { // both connections become a raw byte tunnel
                 end(true);
-                Channel upgraded = connection.upgrade();
                 frontend.handOver();
                 client.flush();
-                TunnelRelay.install(client, upgraded, cluster.counters());
+                TunnelRelay.install(client, connection.upgrade(), cluster.counters());
             }
-            default -> {
-            }
+            case MORE -> { }
         }
     }
 
     /**
-     * The node failed this request before any byte of its response ({@code reason}), in a way the cluster's
-     * {@code retryOn} names (the caller checked): sends it once more, to another node, when {@link Replay} allows
-     * and the acquisition finds one. The first attempt counts as a failure of its node. Whether it went again.
+     * The node failed the request before answering ({@code reason}) as {@code retryOn} names: whether it went once
+     * more, to another node ({@link Replay} allows, the acquisition finds one). The first node counts a failure.
      */
     private boolean retryElsewhere(String reason) {
-        if (connection.bound() || responses.started()
-                || !Replay.allowed(head, deadlines.uploadProgress())) {
+        if (connection.bound() || responses.started() || !Replay.allowed(head, deadlines.uploadProgress())) {
             return false;
         }
         NodeState next = acquisition.retryTarget(connection.node());
@@ -227,7 +213,7 @@ final class Exchange {
         request = RequestPhase.CONNECTING;
         frontend.resume(PAUSE_BACKPRESSURE);
         acquisition.retry(next);
-        if (request == RequestPhase.CONNECTING && acquisition.waiting()) {
+        if (acquisition.waiting()) {
             frontend.pause(PAUSE_CONNECT);
         }
         return true;
@@ -247,10 +233,6 @@ final class Exchange {
         } else {
             frontend.answer(Unpooled.EMPTY_BUFFER, true);
         }
-    }
-
-    private void fail(HttpResponseStatus error, String reason) {
-        fail(error, reason, false);
     }
 
     /**
@@ -279,16 +261,12 @@ final class Exchange {
             return;
         }
         boolean close = !(requestComplete && keepAlive);
-        FullHttpResponse answer = ErrorResponses.of(error, reason, close);
-        if (full) {
-            answer.headers().set(HttpHeaderNames.RETRY_AFTER, "1"); // full, not broken: worth another try soon
-        }
-        frontend.answer(answer, close);
+        frontend.answer(ErrorResponses.of(error, reason, close, full), close);
     }
 
     /** The client connection closed: whatever runs fails, and a bound node connection goes back to its pool. */
     void onClientClosed() {
-        fail(null, "client closed the connection");
+        fail(null, "client closed the connection", false);
         connection.clientClosed();
     }
 
@@ -319,7 +297,7 @@ final class Exchange {
         if (connection.is(channel) && active()) {
             String reason = "node " + connection.node().name() + " closed the connection";
             if (!acquisition.retryOn().reset() || !retryElsewhere(reason)) {
-                fail(HttpResponseStatus.BAD_GATEWAY, reason);
+                fail(HttpResponseStatus.BAD_GATEWAY, reason, false);
             }
         } else {
             connection.closedElsewhere(channel);
@@ -349,10 +327,7 @@ final class Exchange {
         connection.flush();
     }
 
-    /**
-     * Checks this exchange's deadlines at {@code now} (the connection's timer), ending it when one has passed;
-     * returns when the next one falls ({@link Long#MAX_VALUE} when the exchange is over).
-     */
+    /** Ends the exchange if a deadline passed at {@code now}; when the next falls ({@link Long#MAX_VALUE}: over). */
     long checkDeadlines(long now) {
         if (!active()) {
             return Long.MAX_VALUE;
@@ -368,9 +343,7 @@ final class Exchange {
         }
         log.info("cluster {}: client {} {} {}: {}", cluster.name(), forwarding.clientIp(), head.method(), head.uri(),
                 reason);
-        if (passed != Deadline.QUEUE) {
-            keepAlive = false; // a queued request was not read further than its head: the connection may go on
-        }
+        keepAlive &= passed == Deadline.QUEUE; // only a queued request was not read beyond its head: it may go on
         fail(ExchangeDeadlines.status(passed, responses.phase() == ResponsePhase.STREAMING), reason, passed == Deadline.QUEUE);
         return Long.MAX_VALUE;
     }

@@ -40,6 +40,7 @@ final class ResponseRelay {
     private final VirtualCluster cluster;
     private final Channel client;
     private final NodeChoice choice;
+    private final ExchangeDeadlines deadlines;
     private ResponsePhase phase = ResponsePhase.NONE;
     /** Something of a response (a 1xx too) came from the node: the request is not sent again. */
     private boolean started;
@@ -50,8 +51,9 @@ final class ResponseRelay {
     private int status;
     private String badReason;
 
-    ResponseRelay(HttpProxyServer server, Channel client, NodeChoice choice) {
+    ResponseRelay(HttpProxyServer server, Channel client, NodeChoice choice, ExchangeDeadlines deadlines) {
         this.server = server;
+        this.deadlines = deadlines;
         this.cluster = server.cluster();
         this.client = client;
         this.choice = choice;
@@ -102,6 +104,7 @@ final class ResponseRelay {
     Step relay(Object msg, ProxiedRequest head, NodeState node, boolean keepAlive) {
         started = true;
         clientKeepAlive = keepAlive;
+        deadlines.responded();
         if (msg instanceof HttpResponse nodeResponse) {
             return onHead(nodeResponse, head, node);
         } else if (msg instanceof HttpContent content) {
@@ -129,7 +132,9 @@ final class ResponseRelay {
         }
         phase = ResponsePhase.STREAMING;
         status = code;
-        cluster.answered(node, head.uri(), code, client.eventLoop().ticker().nanoTime()); // policies, outliers
+        long now = client.eventLoop().ticker().nanoTime();
+        deadlines.responseStarted(now);
+        cluster.answered(node, head.uri(), code, now); // what policies and outlier detection count
         nodeKeepAlive = HttpUtil.isKeepAlive(nodeResponse);
         if (head.upgrade() && code != 101) {
             clientKeepAlive = false; // the client may already be sending the new protocol: not readable as HTTP
