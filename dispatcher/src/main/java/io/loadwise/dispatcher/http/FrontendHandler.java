@@ -26,9 +26,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One client connection: feeds its requests, one at a time, to its {@link Exchange}; queues what a
- * pipelining client sends meanwhile; pauses reading while anything waits; and, in per-connection mode,
- * holds the node connection the client is bound to.
+ * One client connection: runs each request head through the route and filter stages ({@link RouteStage},
+ * {@link HttpFilters}) and feeds the requests, one at a time, to its {@link Exchange}; queues what a
+ * pipelining client sends meanwhile; pauses reading while anything waits.
  *
  * <p>One timer per connection enforces every deadline: between requests the idle timeout (QoS-01: no
  * request in progress and nothing received for it) and the header timeout (a head must be whole within
