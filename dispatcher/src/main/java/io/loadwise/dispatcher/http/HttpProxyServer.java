@@ -74,7 +74,9 @@ public final class HttpProxyServer implements ClusterListener {
     private final Http2Support.Factory http2Factory;
     /** HTTP/2 to clients; {@code null} when {@code http2.enabled} is false or there is no factory. */
     private volatile Http2Support http2;
+    /** The route stage of each request head; volatile: a route table may be swapped while requests run. */
     private volatile RouteStage routes;
+    /** The filter chain of each request and response head; none by default. */
     private volatile HttpFilters filters = HttpFilters.NONE;
     /** TLS to the nodes; {@code null} for clear text. */
     private volatile NodeTls nodeTls;

@@ -34,7 +34,11 @@ final class NodePool {
         return pipeline -> base.clone().handler(pipeline).connect(address);
     }
 
-    /** Whoever asked for a connection; called on the pool's event loop. */
+    /**
+     * Whoever asked for a connection; called on the pool's event loop. The pool takes any
+     * {@link NodeConnector.Waiter} (in production the client connection's {@code NodeAcquisition}); this name
+     * stays for code that waits on a pool directly.
+     */
     interface Waiter extends NodeConnector.Waiter {
     }
 
