@@ -1,5 +1,6 @@
 package io.loadwise.dispatcher.http;
 
+import io.loadwise.dispatcher.acquire.Outcome.Refusal;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
@@ -18,6 +19,24 @@ final class ErrorResponses {
     static final String ALLOWED_METHODS = "GET, HEAD, POST, PUT, DELETE, OPTIONS, PATCH, TRACE";
 
     private ErrorResponses() {
+    }
+
+    /** With {@code Retry-After: 1} when {@code full}: the cluster is full, not broken, and worth another try soon. */
+    static FullHttpResponse of(HttpResponseStatus status, String reason, boolean close, boolean full) {
+        FullHttpResponse response = of(status, reason, close);
+        if (full) {
+            response.headers().set(HttpHeaderNames.RETRY_AFTER, "1");
+        }
+        return response;
+    }
+
+    /** What the client is answered when node acquisition found no node. */
+    static HttpResponseStatus statusFor(Refusal refusal) {
+        return switch (refusal) {
+            case NO_ROUTE -> HttpResponseStatus.NOT_FOUND;
+            case UNREACHABLE -> HttpResponseStatus.BAD_GATEWAY;
+            default -> HttpResponseStatus.SERVICE_UNAVAILABLE;
+        };
     }
 
     static FullHttpResponse of(HttpResponseStatus status, String reason, boolean close) {

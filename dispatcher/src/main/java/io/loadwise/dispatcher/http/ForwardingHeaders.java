@@ -19,17 +19,27 @@ final class ForwardingHeaders {
     private final String clientIp;
     private final AsciiString clientIpValue;
     private final boolean https;
+    /** The client is one of the cluster's trusted proxies: its own forwarding headers are kept and appended to. */
+    private final boolean trustedSource;
     /** The element of a request without a Host; made when first needed. */
     private AsciiString elementWithoutHost;
     /** The host of {@link #lastElement}; {@code null} before the first request with a host. */
     private CharSequence lastHost;
     private AsciiString lastElement;
 
-    /** @param https the client reached a TLS listener, and the node is told so */
-    ForwardingHeaders(String clientIp, boolean https) {
+    /**
+     * @param https the client reached a TLS listener, and the node is told so
+     * @param trustedSource the client is a trusted proxy
+     */
+    ForwardingHeaders(String clientIp, boolean https, boolean trustedSource) {
         this.clientIp = clientIp;
         this.clientIpValue = new AsciiString(clientIp);
         this.https = https;
+        this.trustedSource = trustedSource;
+    }
+
+    boolean trustedSource() {
+        return trustedSource;
     }
 
     String clientIp() {

@@ -4,7 +4,6 @@ import io.loadwise.dispatcher.cluster.VirtualCluster;
 import io.loadwise.dispatcher.http.codec.BadMessage;
 import io.loadwise.dispatcher.http.codec.ProxiedRequest;
 import io.loadwise.dispatcher.http.codec.RequestDecoder;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
@@ -12,8 +11,10 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.Ticker;
@@ -25,9 +26,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One client connection: feeds its requests, one at a time, to its {@link Exchange}; queues what a
- * pipelining client sends meanwhile; pauses reading while anything waits; and, in per-connection mode,
- * holds the node connection the client is bound to.
+ * One client connection: runs each request head through the route and filter stages ({@link RouteStage},
+ * {@link HttpFilters}) and feeds the requests, one at a time, to its {@link Exchange}; queues what a
+ * pipelining client sends meanwhile; pauses reading while anything waits.
  *
  * <p>One timer per connection enforces every deadline: between requests the idle timeout (QoS-01: no
  * request in progress and nothing received for it) and the header timeout (a head must be whole within
@@ -41,7 +42,6 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Clie
 
     private final HttpProxyServer server;
     private final VirtualCluster cluster;
-    private final Exchange exchange;
     private final RequestDecoder decoder;
     private final ArrayDeque<Object> queued = new ArrayDeque<>(4);
     private final long idleNanos;
@@ -49,10 +49,9 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Clie
     private final Runnable deadlineCheck = this::checkDeadlines;
 
     private Channel client;
-    private BackendPools pools;
+    /** The relay stage: made when the connection opens, then serves each of its requests in turn. */
+    private Exchange exchange;
     private String clientIp;
-    private ForwardingHeaders forwarding;
-    private boolean trustedSource;
     private int paused;
     private boolean closing;
     private boolean reading;
@@ -67,7 +66,6 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Clie
         this.server = server;
         this.decoder = decoder;
         this.cluster = server.cluster();
-        this.exchange = new Exchange(server, this);
         this.idleNanos = TimeUnit.MILLISECONDS.toNanos(cluster.config().idleTimeoutMsOrDefault());
         this.headerTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(cluster.config().headerTimeoutMsOrDefault());
     }
@@ -75,15 +73,16 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Clie
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
         client = ctx.channel();
-        pools = server.poolsFor(client.eventLoop());
         ticker = client.eventLoop().ticker();
+        boolean trustedSource = false;
         if (client.remoteAddress() instanceof InetSocketAddress remote) {
             clientIp = remote.getAddress() != null ? remote.getAddress().getHostAddress() : remote.getHostString();
             trustedSource = server.trusts(remote.getAddress());
         } else {
             clientIp = String.valueOf(client.remoteAddress()); // not a socket (tests): never trusted
         }
-        forwarding = new ForwardingHeaders(clientIp, server.secure());
+        exchange = new Exchange(server, this, client, new ForwardingHeaders(clientIp, server.secure(), trustedSource),
+                server.poolsFor(client.eventLoop()));
         cluster.counters().connectionOpened();
         lastActivityNanos = ticker.nanoTime();
         schedule(lastActivityNanos, lastActivityNanos + Math.min(idleNanos, headerTimeoutNanos));
@@ -156,7 +155,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Clie
         log.info("cluster {}: client {}: request head not complete within {} ms; closing", cluster.name(), clientIp, ms);
         cluster.counters().requestStarted();
         cluster.counters().requestFailed();
-        Exchange.logAccess(clientIp, null, null, null, HttpResponseStatus.REQUEST_TIMEOUT.code(), 0);
+        HttpAccessLog.request(clientIp, null, null, null, HttpResponseStatus.REQUEST_TIMEOUT.code(), 0);
         closeAfter(ErrorResponses.of(HttpResponseStatus.REQUEST_TIMEOUT,
                 "request head not received within " + ms + " ms", true));
     }
@@ -204,13 +203,43 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Clie
             if (request.decoderResult().isFailure() || !(request instanceof ProxiedRequest)) {
                 reject(request);
             } else {
-                exchange.begin((ProxiedRequest) request);
+                routeAndFilter((ProxiedRequest) request);
             }
         } else if (msg instanceof HttpContent content) {
             exchange.onRequestContent(content);
         } else {
             ReferenceCountUtil.release(msg);
         }
+    }
+
+    /**
+     * The route and filter stages of a request head, before the exchange (node acquisition, relay): a request
+     * with no route, or that a filter answers, gets its answer here and no node sees it; its body, if any, is
+     * then read and dropped by the idle exchange.
+     */
+    private void routeAndFilter(ProxiedRequest request) {
+        Route route = server.routes().route(request);
+        // Only this listener's cluster has node pools here: a route to another is no route until the table has them.
+        FullHttpResponse local = route == null || route.cluster() != cluster
+                ? ErrorResponses.of(HttpResponseStatus.NOT_FOUND, "no route to " + request.uri(), false)
+                : server.filters().onRequest(request);
+        if (local == null) {
+            exchange.begin(request);
+            return;
+        }
+        boolean close = !HttpUtil.isKeepAlive(request) || request.upgrade(); // an upgrade's next bytes are not HTTP
+        if (close) {
+            local.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+        }
+        cluster.counters().requestStarted();
+        if (local.status().code() >= 400) {
+            cluster.counters().requestFailed();
+        } else {
+            cluster.counters().requestCompleted(0, 0);
+        }
+        HttpAccessLog.request(clientIp, request.method(), request.uri(), null, local.status().code(), 0);
+        ReferenceCountUtil.release(request);
+        answer(local, close);
     }
 
     /** Goes on with queued messages once the exchange can take them; called when an exchange ends. */
@@ -224,6 +253,9 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Clie
         }
         if (queued.isEmpty()) {
             resume(PAUSE_QUEUE);
+        }
+        if (!reading) {
+            exchange.flushBackend(); // otherwise at the end of the client's read batch
         }
     }
 
@@ -243,7 +275,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Clie
             reason = "malformed request";
         }
         log.debug("client {}: {} ({})", clientIp, rejection.code(), reason);
-        Exchange.logAccess(clientIp, null, null, null, rejection.code(), 0);
+        HttpAccessLog.request(clientIp, null, null, null, rejection.code(), 0);
         FullHttpResponse response = ErrorResponses.of(rejection, reason, true);
         if (rejection == HttpResponseStatus.METHOD_NOT_ALLOWED) {
             response.headers().set(HttpHeaderNames.ALLOW, ErrorResponses.ALLOWED_METHODS);
@@ -251,24 +283,21 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Clie
         closeAfter(response);
     }
 
-    /** Writes {@code last} (the final response, or an empty buffer) and closes the connection after it. */
     @Override
-    public void closeAfter(Object last) {
+    public void answer(Object last, boolean close) {
+        if (close) {
+            closeAfter(last);
+        } else {
+            client.writeAndFlush(last, client.voidPromise());
+            drain();
+        }
+    }
+
+    /** Writes {@code last} (the final response, or an empty buffer) and closes the connection after it. */
+    private void closeAfter(Object last) {
         closing = true;
         releaseQueued();
         client.writeAndFlush(last).addListener(ChannelFutureListener.CLOSE);
-    }
-
-    @Override
-    public void closeAfterResponse() {
-        closeAfter(Unpooled.EMPTY_BUFFER);
-    }
-
-    /** Writes an error response and keeps the connection for the next request. */
-    @Override
-    public void respondAndContinue(FullHttpResponse response) {
-        client.writeAndFlush(response, client.voidPromise());
-        drain();
     }
 
     /** Closes at once: a response was cut off, or the client is gone. */
@@ -298,40 +327,9 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Clie
         }
     }
 
-    @Override
-    public Channel channel() {
-        return client;
-    }
-
-    @Override
-    public BackendPools pools() {
-        return pools;
-    }
-
-    @Override
-    public String clientIp() {
-        return clientIp;
-    }
-
-    @Override
-    public ForwardingHeaders forwarding() {
-        return forwarding;
-    }
-
     /** The connection's exchange, for tests that check its state. */
     Exchange exchangeForTests() {
         return exchange;
-    }
-
-    /** The client is one of the cluster's trusted proxies. */
-    @Override
-    public boolean trustedSource() {
-        return trustedSource;
-    }
-
-    @Override
-    public boolean reading() {
-        return reading;
     }
 
     @Override

@@ -5,7 +5,6 @@ import io.loadwise.dispatcher.cluster.VirtualCluster;
 import io.loadwise.dispatcher.config.ClusterConfig;
 import io.loadwise.dispatcher.http.codec.ClientCodec;
 import io.loadwise.dispatcher.http.codec.RequestDecoder;
-import io.loadwise.dispatcher.http2.Http2Frontend;
 import io.loadwise.dispatcher.net.AcceptGuard;
 import io.loadwise.dispatcher.net.AddressBlock;
 import io.loadwise.dispatcher.net.ClusterListener;
@@ -71,18 +70,31 @@ public final class HttpProxyServer implements ClusterListener {
     private final DrainingConnections connections = new DrainingConnections();
     /** TLS termination; {@code null} on a clear-text listener. */
     private volatile TlsListener tls;
-    /** HTTP/2 to clients; {@code null} when {@code http2.enabled} is false. */
-    private volatile Http2Frontend http2;
+    /** Makes the HTTP/2 side; {@code null}: this listener speaks HTTP/1.1 only. */
+    private final Http2Support.Factory http2Factory;
+    /** HTTP/2 to clients; {@code null} when {@code http2.enabled} is false or there is no factory. */
+    private volatile Http2Support http2;
+    /** The route stage of each request head; volatile: a route table may be swapped while requests run. */
+    private volatile RouteStage routes;
+    /** The filter chain of each request and response head; none by default. */
+    private volatile HttpFilters filters = HttpFilters.NONE;
     /** TLS to the nodes; {@code null} for clear text. */
     private volatile NodeTls nodeTls;
 
+    /** A listener of HTTP/1.1 only (no HTTP/2, whatever {@code http2.enabled} says), with no dispatcher-wide limit. */
     public HttpProxyServer(VirtualCluster cluster, Transport transport) {
-        this(cluster, transport, null);
+        this(cluster, transport, null, null);
     }
 
-    /** @param dispatcherLimit client connections of every listener of the dispatcher; {@code null}: none */
-    public HttpProxyServer(VirtualCluster cluster, Transport transport, ConnectionLimit dispatcherLimit) {
+    /**
+     * @param dispatcherLimit client connections of every listener of the dispatcher; {@code null}: none
+     * @param http2 makes the HTTP/2 side when the cluster enables it; {@code null}: HTTP/1.1 only
+     */
+    public HttpProxyServer(VirtualCluster cluster, Transport transport, ConnectionLimit dispatcherLimit,
+            Http2Support.Factory http2) {
         this.dispatcherLimit = dispatcherLimit;
+        this.http2Factory = http2;
+        this.routes = RouteStage.toCluster(cluster);
         this.cluster = cluster;
         this.transport = transport;
         this.sessionAffinity = new SessionAffinity(cluster);
@@ -143,7 +155,7 @@ public final class HttpProxyServer implements ClusterListener {
                 tlsListener == null ? cluster.counters() : null, connections);
         ch.pipeline().addLast(CODEC, codec);
         ch.pipeline().addLast(FRONTEND, new FrontendHandler(HttpProxyServer.this, codec.requestDecoder()));
-        Http2Frontend h2 = http2;
+        Http2Support h2 = http2;
         if (h2 != null) {
             h2.addDetectors(ch.pipeline());
         }
@@ -160,8 +172,8 @@ public final class HttpProxyServer implements ClusterListener {
                 throw new IOException("cluster " + cluster.name() + ": " + e.getMessage(), e);
             }
         }
-        http2 = config.http2OrDefault().enabledOrDefault()
-                ? new Http2Frontend(this, config.http2OrDefault(), config.maxHeaderBytesOrDefault(), tls != null) : null;
+        http2 = http2Factory != null && config.http2OrDefault().enabledOrDefault() ? http2Factory.create(this,
+                config.http2OrDefault(), config.maxHeaderBytesOrDefault(), tls != null) : null;
     }
 
     private void closeTls() {
@@ -260,7 +272,7 @@ public final class HttpProxyServer implements ClusterListener {
         if (owned != null) {
             owned.close();
         }
-        Http2Frontend h2 = http2;
+        Http2Support h2 = http2;
         if (h2 != null) {
             h2.close(); // GOAWAY on every HTTP/2 connection
         }
@@ -291,6 +303,24 @@ public final class HttpProxyServer implements ClusterListener {
 
     LoadReportSink loadReportSink() {
         return loadReportSink;
+    }
+
+    /** The route stage of every request from now on; by default, all to this listener's cluster. */
+    public void setRoutes(RouteStage routes) {
+        this.routes = routes;
+    }
+
+    RouteStage routes() {
+        return routes;
+    }
+
+    /** The filter chain of every request from now on; by default, none. */
+    public void setFilters(HttpFilters filters) {
+        this.filters = filters;
+    }
+
+    HttpFilters filters() {
+        return filters;
     }
 
     /** Opens node connections with {@code connectors} instead of sockets (tests on embedded channels). */

@@ -5,8 +5,9 @@ import io.netty.channel.Channel;
 
 /**
  * {@code balance: per-connection} (TDCR-04): the node and node connection one client connection is bound
- * to, from its first request until it closes or the binding breaks. Owned by the connection's
- * {@link Exchange}, the only code that binds, reuses or releases it.
+ * to, from its first request until it closes or the binding breaks. One per client connection, shared by
+ * the stages that use it: {@link NodeChoice} prefers its node, {@link PooledConnections} reuses its connection,
+ * {@link NodeConnection} binds and releases it.
  *
  * <p>A bound node counts one assignment for the whole binding (not one per request), so connection-based
  * policies see the client, not its requests.

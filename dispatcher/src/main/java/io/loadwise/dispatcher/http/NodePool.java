@@ -1,5 +1,6 @@
 package io.loadwise.dispatcher.http;
 
+import io.loadwise.dispatcher.acquire.NodeConnector;
 import io.loadwise.dispatcher.cluster.NodeState;
 import io.loadwise.dispatcher.http.codec.NodeCodec;
 import io.netty.bootstrap.Bootstrap;
@@ -33,11 +34,12 @@ final class NodePool {
         return pipeline -> base.clone().handler(pipeline).connect(address);
     }
 
-    /** Whoever asked for a connection; called on the pool's event loop. */
-    interface Waiter {
-        void onBackendReady(Channel backend);
-
-        void onBackendFailed(Throwable cause);
+    /**
+     * Whoever asked for a connection; called on the pool's event loop. The pool takes any
+     * {@link NodeConnector.Waiter} (in production the client connection's {@code NodeAcquisition}); this name
+     * stays for code that waits on a pool directly.
+     */
+    interface Waiter extends NodeConnector.Waiter {
     }
 
     private final NodeState node;
@@ -47,7 +49,7 @@ final class NodePool {
     private final int max;
     private final long maxIdleNanos;
     private final ArrayDeque<Channel> idle = new ArrayDeque<>();
-    private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
+    private final ArrayDeque<NodeConnector.Waiter> waiters = new ArrayDeque<>();
     private final ChannelFutureListener onClose = this::onClose;
     private int open;
 
@@ -77,7 +79,7 @@ final class NodePool {
     }
 
     /** Hands {@code waiter} a connection now, after connecting, or when one is free. */
-    void acquire(Waiter waiter) {
+    void acquire(NodeConnector.Waiter waiter) {
         Channel channel;
         long now = ticker.nanoTime();
         while ((channel = idle.pollLast()) != null) {
@@ -97,7 +99,7 @@ final class NodePool {
     }
 
     /** Gives up waiting (the request timed out or its client left). */
-    void cancel(Waiter waiter) {
+    void cancel(NodeConnector.Waiter waiter) {
         waiters.remove(waiter);
     }
 
@@ -106,7 +108,7 @@ final class NodePool {
         if (!channel.isActive()) {
             return;
         }
-        Waiter waiter = waiters.pollFirst();
+        NodeConnector.Waiter waiter = waiters.pollFirst();
         if (waiter != null) {
             waiter.onBackendReady(channel);
         } else {
@@ -131,7 +133,7 @@ final class NodePool {
         }
     }
 
-    private void connect(Waiter waiter) {
+    private void connect(NodeConnector.Waiter waiter) {
         open++;
         ChannelFuture connect = connector.connect(pipeline);
         connect.channel().closeFuture().addListener(onClose);
@@ -148,7 +150,7 @@ final class NodePool {
     private void onClose(ChannelFuture closed) {
         open--;
         idle.remove(closed.channel());
-        Waiter waiter;
+        NodeConnector.Waiter waiter;
         if (open < max && (waiter = waiters.pollFirst()) != null) {
             connect(waiter);
         }

@@ -53,9 +53,9 @@ final class ProxyHeaders {
      * {@code X-Forwarded-Proto} and {@code -Host} are always set: this dispatcher is the edge. This hop's
      * values come from {@code hop}, the client connection's, made once.
      */
-    static void prepareRequest(ProxiedRequest request, ForwardingHeaders hop, boolean trustedSource,
-            boolean upgrade) {
+    static void prepareRequest(ProxiedRequest request, ForwardingHeaders hop, boolean upgrade) {
         HttpHeaders headers = request.headers();
+        boolean trustedSource = hop.trustedSource();
         stripHopByHop(headers, upgrade);
         headers.remove(LOAD_REPORT);
         CharSequence host = host(headers);

@@ -6,11 +6,17 @@
  * (the strict request decoder, which decides each body's framing once; it also counts the bytes and tracks
  * the drain of hot reload, so that messages cross as few handlers as possible; with TLS a bytes meter and
  * the TLS handler come first),
- * {@link io.loadwise.dispatcher.http.FrontendHandler} (the connection: queueing, pausing, idle timeout,
- * per-connection binding), which drives one reusable {@link io.loadwise.dispatcher.http.Exchange} per
- * connection (one request's life: node choice, connection, relay, errors, counters). Node connections
- * come from {@link io.loadwise.dispatcher.http.NodePool}s (codec {@link io.loadwise.dispatcher.http.codec.NodeCodec}), one per event loop and node, and are always
- * made on the client connection's event loop, so an exchange never crosses threads and needs no locks.
+ * {@link io.loadwise.dispatcher.http.FrontendHandler} (the connection: queueing, pausing, idle timeout),
+ * which runs each request head through the route stage ({@link io.loadwise.dispatcher.http.RouteStage}) and
+ * the filters ({@link io.loadwise.dispatcher.http.HttpFilters}), then hands it to one reusable
+ * {@link io.loadwise.dispatcher.http.Exchange} per connection: the relay, which gets its node from a
+ * {@code acquire.NodeAcquisition} (admit, queue, pick, retry), moves the request and the response
+ * ({@link io.loadwise.dispatcher.http.ResponseRelay}) and keeps its deadlines in
+ * {@link io.loadwise.dispatcher.http.ExchangeDeadlines}. Node connections come from
+ * {@link io.loadwise.dispatcher.http.NodePool}s (codec {@link io.loadwise.dispatcher.http.codec.NodeCodec}),
+ * one per event loop and node, and are always made on the client connection's event loop, so an exchange
+ * never crosses threads and needs no locks. HTTP/2 builds on this package through
+ * {@link io.loadwise.dispatcher.http.Http2Support}; this package does not depend on {@code http2}.
  *
  * <p>Decisions worth knowing:
  * <ul>

@@ -2,6 +2,7 @@ package io.loadwise.dispatcher.http2;
 
 import io.loadwise.dispatcher.cluster.VirtualCluster;
 import io.loadwise.dispatcher.config.Http2Config;
+import io.loadwise.dispatcher.http.Http2Support;
 import io.loadwise.dispatcher.http.HttpProxyServer;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
@@ -36,7 +37,7 @@ import io.netty.util.concurrent.GlobalEventExecutor;
  * slow node slows that stream's upload; a client that does not read makes its stream unwritable, which
  * stops reading from the node.
  */
-public final class Http2Frontend {
+public final class Http2Frontend implements Http2Support {
 
     public static final int MAX_RESETS = 200;
     public static final int RESET_WINDOW_SECONDS = 30;
@@ -73,6 +74,7 @@ public final class Http2Frontend {
     }
 
     /** Adds the detectors of HTTP/2 (ALPN h2, the connection preface, and on clear text Upgrade: h2c). */
+    @Override
     public void addDetectors(ChannelPipeline pipeline) {
         pipeline.addBefore(HttpProxyServer.CODEC, "h2-detect", new PrefaceDetector(this));
         if (!secure) {
@@ -142,6 +144,7 @@ public final class Http2Frontend {
     }
 
     /** Sends GOAWAY on every HTTP/2 connection; their streams may finish within {@link #GRACEFUL_SHUTDOWN_MS}. */
+    @Override
     public void close() {
         connections.close();
     }

@@ -67,7 +67,7 @@ final class StreamAdapter extends ChannelDuplexHandler {
     private static final AsciiString TE = AsciiString.cached("te");
     /**
      * The request's HTTP/1.1 fields, not validated again: the frame codec has checked every name (a token, lower
-     * case: {@code validateHeaders(true)}) and {@link #validValue} every value, more strictly than HTTP/1.1's
+     * case: {@code validateHeaders(true)}) and {@link RequestSyntax#validValue} every value, more strictly than HTTP/1.1's
      * checks would, before a field is added.
      */
     private static final HttpHeadersFactory REQUEST_HEADERS =
@@ -127,15 +127,15 @@ final class StreamAdapter extends ChannelDuplexHandler {
             malformed(ctx, "missing :scheme or :path");
             return;
         }
-        if (!originForm(path, method)) {
+        if (!RequestSyntax.originForm(path, method)) {
             malformed(ctx, "invalid :path");
             return;
         }
-        if (!isToken(method)) {
+        if (!RequestSyntax.isToken(method)) {
             malformed(ctx, "invalid :method");
             return;
         }
-        if (authority != null && !validValue(authority)) {
+        if (authority != null && !RequestSyntax.validValue(authority)) {
             malformed(ctx, "invalid :authority");
             return;
         }
@@ -153,7 +153,7 @@ final class StreamAdapter extends ChannelDuplexHandler {
                 malformed(ctx, "connection-specific header " + name);
                 return;
             }
-            if (!validValue(value)) {
+            if (!RequestSyntax.validValue(value)) {
                 malformed(ctx, "invalid value of " + name);
                 return;
             }
@@ -183,7 +183,7 @@ final class StreamAdapter extends ChannelDuplexHandler {
                 return;
             }
             if (length != null) {
-                declaredLength = parseLength(length);
+                declaredLength = RequestSyntax.parseLength(length);
                 if (declaredLength < 0) {
                     malformed(ctx, "invalid content-length");
                     return;
@@ -233,7 +233,7 @@ final class StreamAdapter extends ChannelDuplexHandler {
         if (declaredLength < 0) { // chunked to the node: trailers can follow; with a content-length they cannot
             for (Map.Entry<CharSequence, CharSequence> header : frame.headers()) {
                 CharSequence name = header.getKey();
-                if (name.length() > 0 && name.charAt(0) == ':' || !validValue(header.getValue())) {
+                if (name.length() > 0 && name.charAt(0) == ':' || !RequestSyntax.validValue(header.getValue())) {
                     bodyFailed(ctx, "invalid trailer " + name);
                     return;
                 }
@@ -378,67 +378,5 @@ final class StreamAdapter extends ChannelDuplexHandler {
         } else {
             ctx.write(msg, promise);
         }
-    }
-
-    // ---- syntax ------------------------------------------------------------------------------------
-
-    /** A value HTTP/1.1 reads the same way: no CR, LF, NUL or other controls but HTAB, no white space around. */
-    static boolean validValue(CharSequence value) {
-        int length = value.length();
-        for (int i = 0; i < length; i++) {
-            char c = value.charAt(i);
-            if ((c < 0x20 && c != '\t') || c == 0x7f) {
-                return false;
-            }
-        }
-        return length == 0 || (!isSpace(value.charAt(0)) && !isSpace(value.charAt(length - 1)));
-    }
-
-    private static boolean isSpace(char c) {
-        return c == ' ' || c == '\t';
-    }
-
-    /** {@code /path?query} with no white space or controls, or {@code *} for OPTIONS. */
-    private static boolean originForm(CharSequence path, CharSequence method) {
-        if (path.length() == 1 && path.charAt(0) == '*') {
-            return AsciiString.contentEquals(method, "OPTIONS");
-        }
-        if (path.charAt(0) != '/') {
-            return false;
-        }
-        for (int i = 0; i < path.length(); i++) {
-            char c = path.charAt(i);
-            if (c <= 0x20 || c >= 0x7f) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static boolean isToken(CharSequence s) {
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            boolean ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')
-                    || "!#$%&'*+-.^_`|~".indexOf(c) >= 0;
-            if (!ok) {
-                return false;
-            }
-        }
-        return s.length() > 0;
-    }
-
-    private static long parseLength(String value) {
-        if (value.isEmpty() || value.length() > 18) {
-            return -1;
-        }
-        long n = 0;
-        for (int i = 0; i < value.length(); i++) {
-            char c = value.charAt(i);
-            if (c < '0' || c > '9') {
-                return -1;
-            }
-            n = n * 10 + (c - '0');
-        }
-        return n;
     }
 }

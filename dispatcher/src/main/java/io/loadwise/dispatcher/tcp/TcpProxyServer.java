@@ -1,6 +1,6 @@
 package io.loadwise.dispatcher.tcp;
 
-import io.loadwise.dispatcher.cluster.NodeAddress;
+import io.loadwise.dispatcher.net.NodeAddress;
 import io.loadwise.dispatcher.cluster.VirtualCluster;
 import io.loadwise.dispatcher.net.AcceptGuard;
 import io.loadwise.dispatcher.net.ClusterListener;
@@ -11,9 +11,12 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
 import io.netty.handler.timeout.IdleStateHandler;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,6 +34,8 @@ public final class TcpProxyServer implements ClusterListener {
     private final ConnectionLimit dispatcherLimit;
     /** The listening socket; {@code null} before start and after it was closed or handed over. */
     private volatile ListenSocket socket;
+    /** How tunnels of each event loop reach their nodes; made on first use, then used only on that loop. */
+    private final Map<EventLoop, TunnelConnector> connectors = new ConcurrentHashMap<>();
 
     public TcpProxyServer(VirtualCluster cluster, Transport transport) {
         this(cluster, transport, null);
@@ -75,7 +80,9 @@ public final class TcpProxyServer implements ClusterListener {
         long idleMillis = cluster.config().idleTimeoutMsOrDefault();
         ch.pipeline().addLast("idle", new IdleStateHandler(0, 0, idleMillis, TimeUnit.MILLISECONDS));
         ch.pipeline().addLast("idleCloser", IdleCloser.INSTANCE);
-        ch.pipeline().addLast("opener", new TunnelOpener(cluster, transport));
+        ch.pipeline().addLast("opener", new TunnelOpener(cluster, connectors.computeIfAbsent(ch.eventLoop(),
+                loop -> new TunnelConnector(loop, transport.socketChannelClass(),
+                        cluster.config().connectTimeoutMsOrDefault()))));
     }
 
     /** Tunnels already open stay with the cluster they were opened on until either side closes them. */

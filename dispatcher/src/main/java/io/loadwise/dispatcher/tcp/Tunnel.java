@@ -5,6 +5,7 @@ import io.loadwise.dispatcher.cluster.VirtualCluster;
 import io.loadwise.dispatcher.logging.AccessLog;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
+import io.netty.util.concurrent.Ticker;
 import java.net.SocketAddress;
 
 /**
@@ -17,22 +18,26 @@ final class Tunnel implements ChannelFutureListener {
 
     private final VirtualCluster cluster;
     private final SocketAddress client;
-    private final long openedNanos = System.nanoTime();
+    /** The client channel's event loop's clock. */
+    private final Ticker ticker;
+    private final long openedNanos;
     private NodeState node;
     private long connectedNanos;
     private long bytesIn;
     private long bytesOut;
 
-    Tunnel(VirtualCluster cluster, SocketAddress client) {
+    Tunnel(VirtualCluster cluster, SocketAddress client, Ticker ticker) {
         this.cluster = cluster;
         this.client = client;
+        this.ticker = ticker;
+        this.openedNanos = ticker.nanoTime();
         cluster.counters().connectionOpened();
         cluster.counters().requestStarted();
     }
 
     void backendConnected(NodeState chosen, long waitNanos) {
         this.node = chosen;
-        this.connectedNanos = System.nanoTime();
+        this.connectedNanos = ticker.nanoTime();
         cluster.counters().backendConnectionObtained(waitNanos);
         chosen.counters().backendConnectionObtained(waitNanos);
         chosen.counters().connectionOpened();
@@ -57,7 +62,7 @@ final class Tunnel implements ChannelFutureListener {
     /** The client channel closed. */
     @Override
     public void operationComplete(ChannelFuture closed) {
-        long now = System.nanoTime();
+        long now = ticker.nanoTime();
         long latency = now - openedNanos;
         cluster.counters().connectionClosed();
         if (node == null) {

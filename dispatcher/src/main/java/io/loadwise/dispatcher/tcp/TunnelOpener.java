@@ -1,15 +1,11 @@
 package io.loadwise.dispatcher.tcp;
 
-import io.loadwise.dispatcher.cluster.NodeState;
+import io.loadwise.dispatcher.acquire.NodeAcquisition;
+import io.loadwise.dispatcher.acquire.Outcome;
 import io.loadwise.dispatcher.cluster.VirtualCluster;
-import io.loadwise.dispatcher.config.ClusterConfig;
-import io.loadwise.dispatcher.net.Transport;
-import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.ChannelOption;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.channel.socket.ChannelInputShutdownReadComplete;
 import io.netty.util.ReferenceCountUtil;
@@ -19,78 +15,63 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * TDCR-03: when a client connects, picks a node and connects to it on the client channel's own event
- * loop. A refused or timed-out connect marks the node down for {@code unhealthyRetryMs} and tries the
- * next node, up to {@code connectAttempts} nodes; then the client is closed. On success it hands both
- * channels to a {@link Relay} each, starts reading and leaves the pipeline.
+ * TDCR-03: when a client connects, gets it a node connection on the client channel's own event loop through
+ * the same {@link NodeAcquisition} as L7 requests: a refused or timed-out connect marks the node down for
+ * {@code unhealthyRetryMs}, reports it to outlier detection, asks for a new picker and tries the next node,
+ * up to {@code connectAttempts} nodes; then the client is closed. On success it hands both channels to a
+ * {@link Relay} each, starts reading and leaves the pipeline.
  */
 final class TunnelOpener extends ChannelInboundHandlerAdapter {
 
     private static final Logger log = LoggerFactory.getLogger(TunnelOpener.class);
 
     private final VirtualCluster cluster;
-    private final Transport transport;
+    private final TunnelConnector connector;
+    private ChannelHandlerContext ctx;
     private Tunnel tunnel;
+    private NodeAcquisition acquisition;
     /** Bytes the client sent before the tunnel opened (see {@link #channelRead}). */
     private final List<Object> early = new ArrayList<>(2);
     private boolean earlyEndOfInput;
 
-    TunnelOpener(VirtualCluster cluster, Transport transport) {
+    TunnelOpener(VirtualCluster cluster, TunnelConnector connector) {
         this.cluster = cluster;
-        this.transport = transport;
+        this.connector = connector;
     }
 
     @Override
-    public void channelActive(ChannelHandlerContext ctx) {
-        tunnel = new Tunnel(cluster, ctx.channel().remoteAddress());
-        ctx.channel().closeFuture().addListener(tunnel);
-        connect(ctx, null, 1);
+    public void channelActive(ChannelHandlerContext context) {
+        ctx = context;
+        Channel client = ctx.channel();
+        tunnel = new Tunnel(cluster, client.remoteAddress(), client.eventLoop().ticker());
+        // A tunnel's first choice is the policy's; TCP clusters neither queue nor pin, so nothing waits in line.
+        acquisition = new NodeAcquisition(cluster, client.eventLoop(), target -> cluster.pick(null), connector,
+                this::onAcquired, queueDeadline -> { });
+        client.closeFuture().addListener(tunnel);
+        client.closeFuture().addListener(closed -> acquisition.finish()); // a connect still in flight is let go
+        acquisition.start(null);
         ctx.fireChannelActive();
     }
 
-    private void connect(ChannelHandlerContext ctx, NodeState avoid, int attempt) {
-        NodeState node = cluster.pick(avoid);
-        if (node == null) {
-            log.warn("cluster {}: no usable node for {}, closing it", cluster.name(), ctx.channel().remoteAddress());
-            ctx.close();
+    /** The acquisition's one result: open the tunnel over the node connection, or close the client. */
+    private void onAcquired(Outcome outcome) {
+        Channel client = ctx.channel();
+        if (outcome instanceof Outcome.Refused refused) {
+            log.warn("cluster {}: {}; closing {}", cluster.name(), refused.reason(), client.remoteAddress());
+            client.close();
             return;
         }
-        Channel client = ctx.channel();
-        ClusterConfig config = cluster.config();
-        long started = System.nanoTime();
-        Bootstrap bootstrap = new Bootstrap()
-                .group(client.eventLoop())
-                .channel(transport.socketChannelClass())
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, config.connectTimeoutMsOrDefault())
-                .option(ChannelOption.AUTO_READ, false)
-                .option(ChannelOption.ALLOW_HALF_CLOSURE, true)
-                .option(ChannelOption.TCP_NODELAY, true)
-                .handler(new Relay(client, tunnel::countOut));
-        bootstrap.connect(node.address()).addListener((ChannelFuture connected) -> {
-            Channel backend = connected.channel();
-            if (!client.isActive()) {
-                backend.close();
-                return;
-            }
-            if (connected.isSuccess()) {
-                node.markConnectSuccess();
-                tunnel.backendConnected(node, System.nanoTime() - started);
-                ctx.pipeline().addLast(new Relay(backend, tunnel::countIn));
-                handOver(ctx);
-                backend.read();
-                return;
-            }
-            node.markConnectFailure(config.unhealthyRetryMsOrDefault());
-            log.warn("cluster {}: cannot connect to node {} ({}), out for {} ms", cluster.name(), node,
-                    connected.cause().toString(), config.unhealthyRetryMsOrDefault());
-            if (attempt < config.connectAttemptsOrDefault()) {
-                connect(ctx, node, attempt + 1);
-            } else {
-                log.warn("cluster {}: {} connect attempts failed, closing {}", cluster.name(), attempt,
-                        client.remoteAddress());
-                client.close();
-            }
-        });
+        Outcome.Connected connected = (Outcome.Connected) outcome;
+        Channel backend = connected.channel();
+        if (!client.isActive()) {
+            backend.close();
+            return;
+        }
+        tunnel.backendConnected(connected.node(), connected.waitNanos());
+        backend.pipeline().addLast(new Relay(client, tunnel::countOut));
+        ctx.pipeline().addLast(new Relay(backend, tunnel::countIn));
+        handOver(ctx);
+        backend.read();
     }
 
     /**

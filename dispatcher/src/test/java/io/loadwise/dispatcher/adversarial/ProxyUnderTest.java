@@ -5,6 +5,7 @@ import io.loadwise.dispatcher.config.ClusterConfig;
 import io.loadwise.dispatcher.http.HttpProxyServer;
 import io.loadwise.dispatcher.net.Transport;
 import io.loadwise.policy.PolicyRegistry;
+import io.loadwise.dispatcher.http2.Http2Frontend;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.List;
@@ -26,7 +27,7 @@ final class ProxyUnderTest implements AutoCloseable {
             throws IOException {
         ClusterConfig config = overrides.build("adversarial", nodeAddresses);
         VirtualCluster cluster = new VirtualCluster(config, POLICIES, System::nanoTime);
-        HttpProxyServer server = new HttpProxyServer(cluster, transport);
+        HttpProxyServer server = new HttpProxyServer(cluster, transport, null, Http2Frontend::new);
         return new ProxyUnderTest(server, server.start());
     }
 

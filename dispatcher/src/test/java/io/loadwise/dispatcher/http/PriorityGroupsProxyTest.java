@@ -15,6 +15,7 @@ import io.loadwise.dispatcher.health.HealthChecker;
 import io.loadwise.dispatcher.net.Transport;
 import io.loadwise.dispatcher.net.TransportKind;
 import io.loadwise.dispatcher.testsupport.Await;
+import io.loadwise.dispatcher.http2.Http2Frontend;
 import java.net.InetSocketAddress;
 import java.net.http.HttpClient;
 import java.util.ArrayList;
@@ -69,7 +70,7 @@ class PriorityGroupsProxyTest {
                 .healthCheck(new HealthCheckConfig("/health", 50, 1_000, 1, 1, "200-399")).build(),
                 ProxyFixture.POLICIES, System::nanoTime);
         transport = new Transport(1, TransportKind.AUTO);
-        server = new HttpProxyServer(cluster, transport);
+        server = new HttpProxyServer(cluster, transport, null, Http2Frontend::new);
         address = server.start();
         checker = new HealthChecker(cluster, HttpClient.newHttpClient(), scheduler, System::currentTimeMillis);
         checker.start();

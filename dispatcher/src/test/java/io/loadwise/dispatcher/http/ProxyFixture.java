@@ -14,6 +14,7 @@ import io.loadwise.dispatcher.net.Transport;
 import io.loadwise.dispatcher.net.TransportKind;
 import io.loadwise.policy.PolicyOptions;
 import io.loadwise.policy.PolicyRegistry;
+import io.loadwise.dispatcher.http2.Http2Frontend;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -68,7 +69,7 @@ final class ProxyFixture implements AutoCloseable {
                 .build();
         cluster = new VirtualCluster(config, POLICIES, System::nanoTime);
         transport = new Transport(workerThreads, transportKind);
-        server = new HttpProxyServer(cluster, transport);
+        server = new HttpProxyServer(cluster, transport, null, Http2Frontend::new);
         address = server.start();
         return this;
     }

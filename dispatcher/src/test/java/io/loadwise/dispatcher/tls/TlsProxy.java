@@ -7,6 +7,7 @@ import io.loadwise.dispatcher.config.NodeConfig;
 import io.loadwise.dispatcher.http.HttpProxyServer;
 import io.loadwise.dispatcher.net.Transport;
 import io.loadwise.policy.PolicyRegistry;
+import io.loadwise.dispatcher.http2.Http2Frontend;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.List;
@@ -35,7 +36,7 @@ public final class TlsProxy implements AutoCloseable {
                 .nodes(List.of(new NodeConfig("n1", nodeAddress, null, null, null, null)))).build();
         cluster = new VirtualCluster(config, POLICIES, nanoClock);
         transport = new Transport(1);
-        server = new HttpProxyServer(cluster, transport);
+        server = new HttpProxyServer(cluster, transport, null, Http2Frontend::new);
         try {
             address = server.start();
         } catch (IOException e) {

@@ -8,6 +8,7 @@ import io.loadwise.dispatcher.http.HttpProxyServer;
 import io.loadwise.dispatcher.net.ClusterListener;
 import io.loadwise.dispatcher.net.Transport;
 import io.loadwise.policy.PolicyRegistry;
+import io.loadwise.dispatcher.http2.Http2Frontend;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -34,7 +35,7 @@ public final class OverheadMain {
                 .nodes(List.of(new NodeConfig("node1", args[2], null, null, null, null))).build();
         VirtualCluster cluster = new VirtualCluster(config, PolicyRegistry.load(), System::nanoTime);
         Transport transport = new Transport(workers);
-        ClusterListener listener = mode == Mode.HTTP ? new HttpProxyServer(cluster, transport)
+        ClusterListener listener = mode == Mode.HTTP ? new HttpProxyServer(cluster, transport, null, Http2Frontend::new)
                 : (ClusterListener) Class.forName("io.loadwise.dispatcher.tcp.TcpProxyServer")
                         .getConstructor(VirtualCluster.class, Transport.class).newInstance(cluster, transport);
         InetSocketAddress bound = listener.start();
