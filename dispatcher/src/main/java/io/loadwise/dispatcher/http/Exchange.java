@@ -101,9 +101,9 @@ final class Exchange {
         return client.eventLoop().ticker().nanoTime();
     }
 
-    void begin(ProxiedRequest proxied) {
+    void begin(ProxiedRequest proxied, Route route) {
         request = RequestPhase.CONNECTING;
-        responses.reset();
+        responses.reset(route);
         frontend.deadlineBy(deadlines.started(now()));
         cluster.counters().requestStarted();
         keepAlive = HttpUtil.isKeepAlive(proxied);

@@ -1,6 +1,6 @@
 package io.loadwise.dispatcher.http;
 
-import io.loadwise.dispatcher.cluster.VirtualCluster;
+import io.loadwise.dispatcher.metrics.TrafficCounters;
 import io.loadwise.dispatcher.http.codec.BadMessage;
 import io.loadwise.dispatcher.http.codec.ProxiedRequest;
 import io.loadwise.dispatcher.http.codec.RequestDecoder;
@@ -40,8 +40,9 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Clie
 
     private static final Logger log = LoggerFactory.getLogger(FrontendHandler.class);
 
-    private final HttpProxyServer server;
-    private final VirtualCluster cluster;
+    private final HttpListener listener;
+    /** The listener's: connection events and the answers given here. */
+    private final TrafficCounters counters;
     private final RequestDecoder decoder;
     private final ArrayDeque<Object> queued = new ArrayDeque<>(4);
     private final long idleNanos;
@@ -49,8 +50,12 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Clie
     private final Runnable deadlineCheck = this::checkDeadlines;
 
     private Channel client;
-    /** The relay stage: made when the connection opens, then serves each of its requests in turn. */
+    /** The relay stage of the request being served or last served; null before a first forwarded request. */
     private Exchange exchange;
+    /** An exchange per cluster this connection's requests went to (few: bounded by the configuration). */
+    private final java.util.Map<HttpProxyServer, Exchange> exchanges = new java.util.IdentityHashMap<>(2);
+    private ForwardingHeaders forwarding;
+    private RequestSource source;
     private String clientIp;
     private int paused;
     private boolean closing;
@@ -62,12 +67,12 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Clie
     private long timerDueNanos;
     private Ticker ticker;
 
-    FrontendHandler(HttpProxyServer server, RequestDecoder decoder) {
-        this.server = server;
+    FrontendHandler(HttpListener listener, RequestDecoder decoder) {
+        this.listener = listener;
         this.decoder = decoder;
-        this.cluster = server.cluster();
-        this.idleNanos = TimeUnit.MILLISECONDS.toNanos(cluster.config().idleTimeoutMsOrDefault());
-        this.headerTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(cluster.config().headerTimeoutMsOrDefault());
+        this.counters = listener.counters();
+        this.idleNanos = listener.idleNanos();
+        this.headerTimeoutNanos = listener.headerTimeoutNanos();
     }
 
     @Override
@@ -77,13 +82,16 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Clie
         boolean trustedSource = false;
         if (client.remoteAddress() instanceof InetSocketAddress remote) {
             clientIp = remote.getAddress() != null ? remote.getAddress().getHostAddress() : remote.getHostString();
-            trustedSource = server.trusts(remote.getAddress());
+            trustedSource = listener.trusts(remote.getAddress());
         } else {
             clientIp = String.valueOf(client.remoteAddress()); // not a socket (tests): never trusted
         }
-        exchange = new Exchange(server, this, client, new ForwardingHeaders(clientIp, server.secure(), trustedSource),
-                server.poolsFor(client.eventLoop()));
-        cluster.counters().connectionOpened();
+        forwarding = new ForwardingHeaders(clientIp, listener.secure(), trustedSource);
+        source = new RequestSource(clientIp, trustedSource, listener.secure(), client);
+        if (listener.home() != null) {
+            exchange = exchangeFor(listener.home());
+        }
+        counters.connectionOpened();
         lastActivityNanos = ticker.nanoTime();
         schedule(lastActivityNanos, lastActivityNanos + Math.min(idleNanos, headerTimeoutNanos));
         ctx.fireChannelActive();
@@ -94,7 +102,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Clie
         reading = true;
         if (closing) {
             ReferenceCountUtil.release(msg);
-        } else if (!queued.isEmpty() || !exchange.accepts(msg)) {
+        } else if (!queued.isEmpty() || (exchange != null && !exchange.accepts(msg))) {
             queued.addLast(msg);
             pause(PAUSE_QUEUE);
         } else {
@@ -106,12 +114,16 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Clie
     public void channelReadComplete(ChannelHandlerContext ctx) {
         reading = false;
         lastActivityNanos = ticker.nanoTime();
-        exchange.flushBackend();
+        if (exchange != null) {
+            exchange.flushBackend();
+        }
     }
 
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-        exchange.onClientWritabilityChanged(client.isWritable());
+        if (exchange != null) {
+            exchange.onClientWritabilityChanged(client.isWritable());
+        }
         ctx.fireChannelWritabilityChanged();
     }
 
@@ -125,11 +137,11 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Clie
             return;
         }
         long now = ticker.nanoTime();
-        long next = exchange.checkDeadlines(now);
+        long next = exchange == null ? now + TimeUnit.DAYS.toNanos(1) : exchange.checkDeadlines(now);
         if (closing || !client.isActive()) {
             return;
         }
-        if (!exchange.active()) {
+        if (exchange == null || !exchange.active()) {
             long headStart = decoder.headStartNanos();
             if (headStart != 0 && queued.isEmpty()) {
                 long due = headStart + headerTimeoutNanos;
@@ -152,9 +164,9 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Clie
 
     private void requestHeadTimedOut() {
         long ms = TimeUnit.NANOSECONDS.toMillis(headerTimeoutNanos);
-        log.info("cluster {}: client {}: request head not complete within {} ms; closing", cluster.name(), clientIp, ms);
-        cluster.counters().requestStarted();
-        cluster.counters().requestFailed();
+        log.info("{}: client {}: request head not complete within {} ms; closing", listener.name(), clientIp, ms);
+        counters.requestStarted();
+        counters.requestFailed();
         HttpAccessLog.request(clientIp, null, null, null, HttpResponseStatus.REQUEST_TIMEOUT.code(), 0);
         closeAfter(ErrorResponses.of(HttpResponseStatus.REQUEST_TIMEOUT,
                 "request head not received within " + ms + " ms", true));
@@ -188,8 +200,10 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Clie
         closing = true;
         releaseQueued();
         cancelTimer();
-        exchange.onClientClosed();
-        cluster.counters().connectionClosed();
+        for (Exchange e : exchanges.values()) {
+            e.onClientClosed();
+        }
+        counters.connectionClosed();
     }
 
     @Override
@@ -206,7 +220,11 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Clie
                 routeAndFilter((ProxiedRequest) request);
             }
         } else if (msg instanceof HttpContent content) {
-            exchange.onRequestContent(content);
+            if (exchange != null) {
+                exchange.onRequestContent(content);
+            } else {
+                content.release(); // the body of a request answered here: read and dropped
+            }
         } else {
             ReferenceCountUtil.release(msg);
         }
@@ -218,24 +236,30 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Clie
      * then read and dropped by the idle exchange.
      */
     private void routeAndFilter(ProxiedRequest request) {
-        Route route = server.routes().route(request);
-        // Only this listener's cluster has node pools here: a route to another is no route until the table has them.
-        FullHttpResponse local = route == null || route.cluster() != cluster
-                ? ErrorResponses.of(HttpResponseStatus.NOT_FOUND, "no route to " + request.uri(), false)
-                : server.filters().onRequest(request);
-        if (local == null) {
-            exchange.begin(request);
+        Route route = listener.routes().route(request, source);
+        FullHttpResponse local = route == null ? null : route.filters().onRequest(request, source);
+        if (local == null && route != null && route.target() != null) {
+            exchange = exchangeFor(route.target());
+            exchange.begin(request, route);
             return;
+        }
+        if (local == null) {
+            local = ErrorResponses.of(HttpResponseStatus.NOT_FOUND, "no route", false);
+        } else {
+            route.filters().onResponseHead(request, local);
+        }
+        if (route != null && route.counters() != null) {
+            route.counters().answered(local.status().code());
         }
         boolean close = !HttpUtil.isKeepAlive(request) || request.upgrade(); // an upgrade's next bytes are not HTTP
         if (close) {
             local.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
         }
-        cluster.counters().requestStarted();
+        counters.requestStarted();
         if (local.status().code() >= 400) {
-            cluster.counters().requestFailed();
+            counters.requestFailed();
         } else {
-            cluster.counters().requestCompleted(0, 0);
+            counters.requestCompleted(0, 0);
         }
         HttpAccessLog.request(clientIp, request.method(), request.uri(), null, local.status().code(), 0);
         ReferenceCountUtil.release(request);
@@ -245,7 +269,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Clie
     /** Goes on with queued messages once the exchange can take them; called when an exchange ends. */
     @Override
     public void drain() {
-        while (!queued.isEmpty() && !closing && exchange.accepts(queued.peekFirst())) {
+        while (!queued.isEmpty() && !closing && (exchange == null || exchange.accepts(queued.peekFirst()))) {
             process(queued.pollFirst());
         }
         if (closing) {
@@ -254,7 +278,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Clie
         if (queued.isEmpty()) {
             resume(PAUSE_QUEUE);
         }
-        if (!reading) {
+        if (!reading && exchange != null) {
             exchange.flushBackend(); // otherwise at the end of the client's read batch
         }
     }
@@ -263,8 +287,8 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Clie
     private void reject(HttpRequest request) {
         Throwable cause = request.decoderResult().cause();
         ReferenceCountUtil.release(request);
-        cluster.counters().requestStarted();
-        cluster.counters().requestFailed();
+        counters.requestStarted();
+        counters.requestFailed();
         HttpResponseStatus rejection;
         String reason;
         if (cause instanceof BadMessage bad) {
@@ -325,6 +349,16 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Clie
             timer.cancel(false);
             timer = null;
         }
+    }
+
+    /** The exchange for requests to {@code target}: made at its first request, then kept with the connection. */
+    private Exchange exchangeFor(HttpProxyServer target) {
+        Exchange e = exchanges.get(target);
+        if (e == null) {
+            e = new Exchange(target, this, client, forwarding, target.poolsFor(client.eventLoop()));
+            exchanges.put(target, e);
+        }
+        return e;
     }
 
     /** The connection's exchange, for tests that check its state. */

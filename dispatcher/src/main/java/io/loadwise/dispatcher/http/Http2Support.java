@@ -11,10 +11,10 @@ import io.netty.channel.ChannelPipeline;
  */
 public interface Http2Support {
 
-    /** Makes the HTTP/2 side of {@code server}'s listener, when its {@code http2.enabled}. */
+    /** Makes the HTTP/2 side of {@code listener}, when its {@code http2.enabled}. */
     @FunctionalInterface
     interface Factory {
-        Http2Support create(HttpProxyServer server, Http2Config config, int maxHeaderBytes, boolean secure);
+        Http2Support create(HttpListener listener, Http2Config config, int maxHeaderBytes, boolean secure);
     }
 
     /** Adds the detectors of HTTP/2 to a new client connection's pipeline, around its HTTP/1.1 codec. */

@@ -28,9 +28,12 @@ public interface HttpFilter {
     }
 
     /** A request head, before any node is chosen; its headers may be changed. */
-    Decision onRequest(HttpRequest request);
+    Decision onRequest(HttpRequest request, RequestSource source);
 
-    /** The final response head to {@code request}, already rewritten for the client; its headers may be changed. */
+    /**
+     * The final response head to {@code request}, already rewritten for the client, or a local answer (another
+     * filter's, a redirect); its headers may be changed.
+     */
     default void onResponseHead(HttpRequest request, HttpResponse response) {
     }
 }

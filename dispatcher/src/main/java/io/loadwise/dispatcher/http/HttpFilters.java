@@ -6,8 +6,8 @@ import io.netty.handler.codec.http.HttpResponse;
 import java.util.List;
 
 /**
- * The filter chain of a listener, in order: requests pass it first to last, and the first filter that answers
- * ends the walk; response heads pass it first to last too. Empty until filters are configured.
+ * The filter chain of a route, in order: requests pass it first to last, and the first filter that answers
+ * ends the walk; response heads pass it first to last too, local answers included. Immutable.
  */
 public final class HttpFilters {
 
@@ -20,10 +20,14 @@ public final class HttpFilters {
         this.filters = filters.toArray(new HttpFilter[0]);
     }
 
+    public boolean isEmpty() {
+        return filters.length == 0;
+    }
+
     /** The local answer of the first filter that gives one, or {@code null}: the request goes on to a node. */
-    FullHttpResponse onRequest(HttpRequest request) {
+    FullHttpResponse onRequest(HttpRequest request, RequestSource source) {
         for (HttpFilter filter : filters) {
-            HttpFilter.Decision decision = filter.onRequest(request);
+            HttpFilter.Decision decision = filter.onRequest(request, source);
             if (!decision.continues()) {
                 return decision.answer();
             }

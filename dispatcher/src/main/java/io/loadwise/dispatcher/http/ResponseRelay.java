@@ -50,6 +50,8 @@ final class ResponseRelay {
     private boolean clientKeepAlive;
     private int status;
     private String badReason;
+    /** The route of the request being served: its response filters and counter. */
+    private Route route;
 
     ResponseRelay(HttpProxyServer server, Channel client, NodeChoice choice, ExchangeDeadlines deadlines) {
         this.server = server;
@@ -59,16 +61,20 @@ final class ResponseRelay {
         this.choice = choice;
     }
 
-    /** A new request: nothing of its response came yet. */
-    void reset() {
+    /** A new request on {@code route}: nothing of its response came yet. */
+    void reset(Route route) {
+        this.route = route;
         phase = ResponsePhase.NONE;
         started = false;
         status = 0;
     }
 
-    /** The exchange ended: no response is relayed any more. */
+    /** The exchange ended: no response is relayed any more; the route counts its status. */
     void ended() {
         phase = ResponsePhase.NONE;
+        if (route != null && route.counters() != null) {
+            route.counters().answered(status);
+        }
     }
 
     ResponsePhase phase() {
@@ -143,7 +149,7 @@ final class ResponseRelay {
         clientKeepAlive = ProxyHeaders.prepareResponse(nodeResponse, clientKeepAlive,
                 head.clientVersion() == HttpVersion.HTTP_1_0, noBody);
         choice.addCookie(nodeResponse.headers(), node);
-        server.filters().onResponseHead(head, nodeResponse);
+        route.filters().onResponseHead(head, nodeResponse);
         client.write(nodeResponse, client.voidPromise());
         return Step.MORE;
     }

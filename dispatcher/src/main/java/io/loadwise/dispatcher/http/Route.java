@@ -1,7 +1,14 @@
 package io.loadwise.dispatcher.http;
 
-import io.loadwise.dispatcher.cluster.VirtualCluster;
+/**
+ * Where the {@link RouteStage} sends a request: the cluster whose nodes serve it ({@code null} when the filters
+ * answer every request themselves: a redirect, a fixed response) and the filters it passes on the way.
+ *
+ * @param counters the route's own request counter, or {@code null}
+ */
+public record Route(HttpProxyServer target, HttpFilters filters, RouteCounter counters) {
 
-/** Where the {@link RouteStage} sends a request: the cluster whose nodes serve it. */
-public record Route(VirtualCluster cluster) {
+    public Route(HttpProxyServer target, HttpFilters filters) {
+        this(target, filters, null);
+    }
 }

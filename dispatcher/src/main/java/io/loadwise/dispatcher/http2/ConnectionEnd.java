@@ -1,6 +1,6 @@
 package io.loadwise.dispatcher.http2;
 
-import io.loadwise.dispatcher.cluster.VirtualCluster;
+import io.loadwise.dispatcher.metrics.TrafficCounters;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http2.Http2CodecUtil;
@@ -18,10 +18,10 @@ final class ConnectionEnd extends ChannelInboundHandlerAdapter {
 
     private static final Logger log = LoggerFactory.getLogger(ConnectionEnd.class);
 
-    private final VirtualCluster cluster;
+    private final TrafficCounters counters;
 
-    ConnectionEnd(VirtualCluster cluster) {
-        this.cluster = cluster;
+    ConnectionEnd(TrafficCounters counters) {
+        this.counters = counters;
     }
 
     @Override
@@ -44,7 +44,7 @@ final class ConnectionEnd extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        cluster.counters().connectionClosed();
+        counters.connectionClosed();
         ctx.fireChannelInactive();
     }
 

@@ -25,6 +25,7 @@ final class ControlFrameGuard extends ChannelInboundHandlerAdapter {
     static final int MAX_PER_WINDOW = 100;
     static final int WINDOW_SECONDS = 10;
 
+    /** The listener's name for log lines ({@code cluster shop}). */
     private final String cluster;
     private long windowStart;
     private int pings;
@@ -65,7 +66,7 @@ final class ControlFrameGuard extends ChannelInboundHandlerAdapter {
                 ReferenceCountUtil.release(msg);
                 if (!tripped) {
                     tripped = true;
-                    log.info("cluster {}: HTTP/2 client {} sent more than {} {} frames in {} s; closing", cluster,
+                    log.info("{}: HTTP/2 client {} sent more than {} {} frames in {} s; closing", cluster,
                             ctx.channel().remoteAddress(), MAX_PER_WINDOW, pings > MAX_PER_WINDOW ? "PING" : "SETTINGS",
                             WINDOW_SECONDS);
                     ctx.writeAndFlush(new DefaultHttp2GoAwayFrame(Http2Error.ENHANCE_YOUR_CALM))

@@ -1,9 +1,8 @@
 package io.loadwise.dispatcher.http2;
 
-import io.loadwise.dispatcher.cluster.VirtualCluster;
 import io.loadwise.dispatcher.config.Http2Config;
 import io.loadwise.dispatcher.http.Http2Support;
-import io.loadwise.dispatcher.http.HttpProxyServer;
+import io.loadwise.dispatcher.http.HttpListener;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;
@@ -58,16 +57,14 @@ public final class Http2Frontend implements Http2Support {
      */
     private static final int FLUSH_THRESHOLD_BYTES = 16 * 1024;
 
-    private final HttpProxyServer server;
-    private final VirtualCluster cluster;
+    private final HttpListener listener;
     private final int maxConcurrentStreams;
     private final int maxHeaderListSize;
     private final boolean secure;
     private final ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
 
-    public Http2Frontend(HttpProxyServer server, Http2Config config, int maxHeaderBytes, boolean secure) {
-        this.server = server;
-        this.cluster = server.cluster();
+    public Http2Frontend(HttpListener listener, Http2Config config, int maxHeaderBytes, boolean secure) {
+        this.listener = listener;
         this.maxConcurrentStreams = config.maxConcurrentStreamsOrDefault();
         this.maxHeaderListSize = config.maxHeaderListSize() != null ? config.maxHeaderListSize() : maxHeaderBytes;
         this.secure = secure;
@@ -76,9 +73,9 @@ public final class Http2Frontend implements Http2Support {
     /** Adds the detectors of HTTP/2 (ALPN h2, the connection preface, and on clear text Upgrade: h2c). */
     @Override
     public void addDetectors(ChannelPipeline pipeline) {
-        pipeline.addBefore(HttpProxyServer.CODEC, "h2-detect", new PrefaceDetector(this));
+        pipeline.addBefore(HttpListener.CODEC, "h2-detect", new PrefaceDetector(this));
         if (!secure) {
-            pipeline.addAfter(HttpProxyServer.CODEC, "h2c-upgrade", new H2cUpgrade(this));
+            pipeline.addAfter(HttpListener.CODEC, "h2c-upgrade", new H2cUpgrade(this));
         }
     }
 
@@ -111,21 +108,21 @@ public final class Http2Frontend implements Http2Support {
     /** The handlers after the frame codec: flood guard, stream multiplexer, connection accounting. */
     ChannelHandler[] afterCodec() {
         return new ChannelHandler[] {
-            new ControlFrameGuard(cluster.name()),
+            new ControlFrameGuard(listener.name()),
             new Http2MultiplexHandler(new ChannelInitializer<Http2StreamChannel>() {
                 @Override
                 protected void initChannel(Http2StreamChannel ch) {
-                    ch.pipeline().addLast("h2-stream", new StreamAdapter(cluster));
-                    ch.pipeline().addLast("frontend", server.newStreamFrontend());
+                    ch.pipeline().addLast("h2-stream", new StreamAdapter(listener.name(), listener.counters()));
+                    ch.pipeline().addLast("frontend", listener.newStreamFrontend());
                 }
             }),
-            new ConnectionEnd(cluster)};
+            new ConnectionEnd(listener.counters())};
     }
 
     /** Switches {@code channel} (no request served yet) from HTTP/1.1 to HTTP/2 with prior knowledge or ALPN. */
     void switchToHttp2(Channel channel) {
         ChannelPipeline pipeline = channel.pipeline();
-        server.leaveHttp1(pipeline);
+        listener.leaveHttp1(pipeline);
         if (pipeline.get("h2c-upgrade") != null) {
             pipeline.remove("h2c-upgrade");
         }
@@ -137,7 +134,7 @@ public final class Http2Frontend implements Http2Support {
 
     /** Called by the h2c upgrade: the HTTP/1.1 handlers leave, the upgrade codec adds the rest. */
     void upgraded(Channel channel) {
-        server.leaveHttp1(channel.pipeline());
+        listener.leaveHttp1(channel.pipeline());
         // the upgrade codec adds the frame codec right after the upgrader: this goes before both
         channel.pipeline().addBefore(H2cUpgrade.UPGRADER, FLUSH, newFlushBatcher());
         connections.add(channel);

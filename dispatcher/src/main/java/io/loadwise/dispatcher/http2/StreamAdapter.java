@@ -1,6 +1,6 @@
 package io.loadwise.dispatcher.http2;
 
-import io.loadwise.dispatcher.cluster.VirtualCluster;
+import io.loadwise.dispatcher.metrics.TrafficCounters;
 import io.loadwise.dispatcher.http.codec.BadMessage;
 import io.loadwise.dispatcher.http.codec.ProxiedRequest;
 import io.netty.buffer.ByteBuf;
@@ -73,7 +73,9 @@ final class StreamAdapter extends ChannelDuplexHandler {
     private static final HttpHeadersFactory REQUEST_HEADERS =
             DefaultHttpHeadersFactory.headersFactory().withValidation(false);
 
-    private final VirtualCluster cluster;
+    /** The listener's name for log lines ({@code cluster shop}, {@code listener edge}). */
+    private final String listener;
+    private final TrafficCounters counters;
     /** Request HEADERS seen; what follows is body or trailers. */
     private boolean headSeen;
     /** The request was refused or its body went wrong: the rest of it is dropped. */
@@ -86,8 +88,9 @@ final class StreamAdapter extends ChannelDuplexHandler {
     /** A 1xx head went out: the empty last content that ends it is not the end of the stream. */
     private boolean informationalEnd;
 
-    StreamAdapter(VirtualCluster cluster) {
-        this.cluster = cluster;
+    StreamAdapter(String listener, TrafficCounters counters) {
+        this.listener = listener;
+        this.counters = counters;
     }
 
     // ---- client → exchange -------------------------------------------------------------------------
@@ -250,7 +253,7 @@ final class StreamAdapter extends ChannelDuplexHandler {
      */
     private void bodyFailed(ChannelHandlerContext ctx, String reason) {
         refused = true;
-        log.debug("cluster {}: HTTP/2 stream {}: malformed request, RST_STREAM PROTOCOL_ERROR ({})", cluster.name(),
+        log.debug("{}: HTTP/2 stream {}: malformed request, RST_STREAM PROTOCOL_ERROR ({})", listener,
                 ctx.channel(), reason);
         resetStream(ctx);
         LastHttpContent failed = new DefaultLastHttpContent(Unpooled.EMPTY_BUFFER);
@@ -264,10 +267,10 @@ final class StreamAdapter extends ChannelDuplexHandler {
      */
     private void malformed(ChannelHandlerContext ctx, String reason) {
         refused = true;
-        log.debug("cluster {}: HTTP/2 stream {}: malformed request, RST_STREAM PROTOCOL_ERROR ({})", cluster.name(),
+        log.debug("{}: HTTP/2 stream {}: malformed request, RST_STREAM PROTOCOL_ERROR ({})", listener,
                 ctx.channel(), reason);
-        cluster.counters().requestStarted();
-        cluster.counters().requestFailed();
+        counters.requestStarted();
+        counters.requestFailed();
         resetStream(ctx);
     }
 
@@ -294,7 +297,7 @@ final class StreamAdapter extends ChannelDuplexHandler {
         if (error != null) {
             refused = true;
             if (!reset) {
-                log.debug("cluster {}: HTTP/2 stream {}: stream error {} ({})", cluster.name(), ctx.channel(), error,
+                log.debug("{}: HTTP/2 stream {}: stream error {} ({})", listener, ctx.channel(), error,
                         cause.getMessage());
                 resetStream(ctx, error);
             }
@@ -306,9 +309,9 @@ final class StreamAdapter extends ChannelDuplexHandler {
     /** Answers a request refused before it reached the exchange. */
     private void refuse(ChannelHandlerContext ctx, HttpResponseStatus status, String reason) {
         refused = true;
-        log.debug("cluster {}: HTTP/2 stream {}: {} ({})", cluster.name(), ctx.channel(), status.code(), reason);
-        cluster.counters().requestStarted();
-        cluster.counters().requestFailed();
+        log.debug("{}: HTTP/2 stream {}: {} ({})", listener, ctx.channel(), status.code(), reason);
+        counters.requestStarted();
+        counters.requestFailed();
         byte[] body = (status.code() + " " + status.reasonPhrase() + ": " + reason + "\n")
                 .getBytes(StandardCharsets.UTF_8);
         Http2Headers headers = new DefaultHttp2Headers().status(status.codeAsText())

@@ -54,7 +54,7 @@ final class EmbeddedProxy implements AutoCloseable {
         server = new HttpProxyServer(cluster, null);
         server.useConnectors(node -> pipeline -> connect(pipeline));
         ClientCodec codec = new ClientCodec(cluster.config().maxHeaderBytesOrDefault());
-        frontend = new FrontendHandler(server, codec.requestDecoder());
+        frontend = new FrontendHandler(server.listener(), codec.requestDecoder());
         client = clientChannel(codec, frontend);
     }
 
@@ -74,7 +74,7 @@ final class EmbeddedProxy implements AutoCloseable {
     /** Another client connection to the same cluster, on its own (embedded) event loop. */
     EmbeddedChannel newClient() {
         ClientCodec codec = new ClientCodec(cluster.config().maxHeaderBytesOrDefault());
-        EmbeddedChannel other = clientChannel(codec, new FrontendHandler(server, codec.requestDecoder()));
+        EmbeddedChannel other = clientChannel(codec, new FrontendHandler(server.listener(), codec.requestDecoder()));
         otherClients.add(other);
         return other;
     }

@@ -31,7 +31,7 @@ class RequestStagesTest {
     /** Answers {@code /blocked} with 403 itself; marks every response head it sees. */
     private static final HttpFilter BLOCKING = new HttpFilter() {
         @Override
-        public Decision onRequest(HttpRequest request) {
+        public Decision onRequest(HttpRequest request, RequestSource source) {
             return request.uri().equals("/blocked")
                     ? Decision.respond(ErrorResponses.of(HttpResponseStatus.FORBIDDEN, "blocked", false))
                     : Decision.CONTINUE;
@@ -62,7 +62,7 @@ class RequestStagesTest {
     @Test
     void aRequestWithoutARouteIs404() {
         proxy = new EmbeddedProxy(c -> { });
-        proxy.server.setRoutes(request -> null);
+        proxy.server.setRoutes((request, source) -> null);
         proxy.clientSends("GET /x HTTP/1.1\r\nHost: h\r\n\r\n");
         assertTrue(proxy.clientReceived().startsWith("HTTP/1.1 404 Not Found"));
         assertEquals(0, proxy.nodeConnections.size());

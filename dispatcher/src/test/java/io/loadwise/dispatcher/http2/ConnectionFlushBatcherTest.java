@@ -56,14 +56,14 @@ class ConnectionFlushBatcherTest {
         transport = new Transport(1); // node connections are never made: no request reaches a node here
         HttpProxyServer server = new HttpProxyServer(new VirtualCluster(config, PolicyRegistry.load(), System::nanoTime),
                 transport);
-        Http2Frontend http2 = new Http2Frontend(server, new Http2Config(null, null, null), 16 * 1024, false);
+        Http2Frontend http2 = new Http2Frontend(server.listener(), new Http2Config(null, null, null), 16 * 1024, false);
         flushes = new FlushCounter();
         client = new EmbeddedChannel(new ChannelInitializer<Channel>() {
             @Override
             protected void initChannel(Channel ch) { // before the channel is active, as a served connection
                 ch.pipeline().addLast("flush-counter", flushes)
                         .addLast(HttpProxyServer.CODEC, new ClientCodec(16 * 1024))
-                        .addLast("frontend", server.newStreamFrontend());
+                        .addLast("frontend", server.listener().newStreamFrontend());
                 http2.addDetectors(ch.pipeline());
             }
         });

@@ -1,0 +1,29 @@
+package io.loadwise.dispatcher.http;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/** Requests one route took, by the status class they got: what the API and Prometheus show per route. */
+public final class RouteCounter {
+
+    private final LongAdder[] byClass = {new LongAdder(), new LongAdder(), new LongAdder(), new LongAdder(),
+        new LongAdder()};
+
+    /** Counts a request that got {@code status} (100-599); any other status counts as 5xx. */
+    public void answered(int status) {
+        int c = status / 100 - 1;
+        byClass[c >= 0 && c < 5 ? c : 4].increment();
+    }
+
+    /** Requests that got a status of class {@code hundreds} (1 to 5). */
+    public long count(int hundreds) {
+        return byClass[hundreds - 1].sum();
+    }
+
+    public long total() {
+        long sum = 0;
+        for (LongAdder a : byClass) {
+            sum += a.sum();
+        }
+        return sum;
+    }
+}
