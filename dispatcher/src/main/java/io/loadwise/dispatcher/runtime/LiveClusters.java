@@ -45,6 +45,8 @@ final class LiveClusters {
     private final NodeMonitor monitor = new NodeMonitor();
     private final Resilience resilience = new Resilience(System::nanoTime, System::currentTimeMillis);
     private final Map<String, RunningCluster> running = new LinkedHashMap<>();
+    /** The ports of {@code listeners[]}, routing to {@link #running}'s HTTP clusters. */
+    private final RoutedListeners routed;
     /** Nodes that registered themselves; {@link #running} runs {@link #config} with them ({@link #effective}). */
     private final NodeRegistry registry = new NodeRegistry(System::nanoTime);
 
@@ -64,6 +66,7 @@ final class LiveClusters {
         this.transport = transport;
         this.listeners = listeners;
         this.clientConnections = clientConnections;
+        this.routed = new RoutedListeners(transport, clientConnections);
     }
 
     /** Starts a listener for every cluster of the configuration in force. */
@@ -71,7 +74,27 @@ final class LiveClusters {
         for (ClusterConfig cluster : config.clustersOrEmpty()) {
             running.put(cluster.name(), launch(cluster, null));
         }
+        List<String> failed = routed.apply(config, httpServers());
+        if (!failed.isEmpty()) {
+            throw new IOException(String.join("; ", failed));
+        }
         publish();
+    }
+
+    /** The running HTTP clusters by name: what routes lead to. */
+    private Map<String, HttpProxyServer> httpServers() {
+        Map<String, HttpProxyServer> servers = new LinkedHashMap<>();
+        for (RunningCluster rc : running.values()) {
+            if (rc.listener() instanceof HttpProxyServer http) {
+                servers.put(rc.cluster().name(), http);
+            }
+        }
+        return servers;
+    }
+
+    /** The ports of {@code listeners[]}. */
+    RoutedListeners routed() {
+        return routed;
     }
 
     /** The configuration in force (without the registered nodes). */
@@ -162,6 +185,7 @@ final class LiveClusters {
                 http.tls().checkFiles();
             }
         }
+        routed.checkCertificates();
     }
 
     /**
@@ -225,6 +249,7 @@ final class LiveClusters {
         }
         running.putAll(started);
         rebuildOrder(nextEffective);
+        failed.addAll(routed.apply(nextEffective, httpServers()));
         config = next;
         effective = nextEffective;
         publish();
@@ -298,7 +323,8 @@ final class LiveClusters {
         for (RunningCluster rc : running.values()) {
             rc.listener().drain();
         }
-        return running.size();
+        routed.drainAll();
+        return running.size() + routed.published().size();
     }
 
     /** Closes every listener and the node monitor; later changes are refused. Idempotent. */
@@ -310,6 +336,7 @@ final class LiveClusters {
         for (RunningCluster rc : running.values()) {
             rc.close(monitor, resilience);
         }
+        routed.closeAll();
         monitor.close();
         running.clear();
         publish();

@@ -23,6 +23,31 @@ final class ClusterOverrides {
     /** What a Java case sets that has no text form (a {@code tls} object); applied last. */
     private UnaryOperator<ClusterConfig.Builder> extra = UnaryOperator.identity();
 
+    /** A route table (JSON array) for a listener in front of the cluster, or null: the cluster's own port. */
+    private String routes;
+    /** The {@code rateLimits} object the routes refer to, or null. */
+    private String rateLimits;
+
+    /** The case runs against a listener with these routes ({@code routes:}, a JSON array on one line). */
+    ClusterOverrides routes(String json) {
+        this.routes = json;
+        return this;
+    }
+
+    /** The {@code rateLimits} of such a listener ({@code rate-limits:}, a JSON object on one line). */
+    ClusterOverrides rateLimits(String json) {
+        this.rateLimits = json;
+        return this;
+    }
+
+    String routes() {
+        return routes;
+    }
+
+    String rateLimits() {
+        return rateLimits;
+    }
+
     /** Adds {@code key=value}; an unknown key is refused here, when the corpus is read. */
     ClusterOverrides set(String assignment) {
         int eq = assignment.indexOf('=');

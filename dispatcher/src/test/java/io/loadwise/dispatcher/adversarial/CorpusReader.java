@@ -108,6 +108,10 @@ final class CorpusReader {
                 spec = d.value().trim();
             } else if (key.equals("cluster")) {
                 cluster.set(d.value());
+            } else if (key.equals("routes")) {
+                cluster.routes(d.value().trim());
+            } else if (key.equals("rate-limits")) {
+                cluster.rateLimits(d.value().trim());
             } else if (key.equals("timeout")) {
                 readTimeoutMs = Integer.parseInt(d.value().trim());
             } else if (NODE_SCRIPT.contains(key)) {

@@ -1,5 +1,17 @@
 package io.loadwise.dispatcher.adversarial;
 
+import io.loadwise.dispatcher.config.ConfigLoader;
+import io.loadwise.dispatcher.config.ConfigValidationException;
+import io.loadwise.dispatcher.config.ConfigValidator;
+import io.loadwise.dispatcher.config.ListenerConfig;
+import io.loadwise.dispatcher.config.LoadwiseConfig;
+import io.loadwise.dispatcher.http.HttpListener;
+import io.loadwise.dispatcher.http.ListenerSettings;
+import io.loadwise.dispatcher.metrics.TrafficCounters;
+import io.loadwise.dispatcher.route.ClientRateLimit;
+import io.loadwise.dispatcher.route.RouteTableStage;
+import java.util.Map;
+
 import io.loadwise.dispatcher.cluster.VirtualCluster;
 import io.loadwise.dispatcher.config.ClusterConfig;
 import io.loadwise.dispatcher.http.HttpProxyServer;
@@ -16,10 +28,12 @@ final class ProxyUnderTest implements AutoCloseable {
     private static final PolicyRegistry POLICIES = PolicyRegistry.load();
 
     private final HttpProxyServer server;
+    private final HttpListener routed;
     private final InetSocketAddress address;
 
-    private ProxyUnderTest(HttpProxyServer server, InetSocketAddress address) {
+    private ProxyUnderTest(HttpProxyServer server, HttpListener routed, InetSocketAddress address) {
         this.server = server;
+        this.routed = routed;
         this.address = address;
     }
 
@@ -28,7 +42,43 @@ final class ProxyUnderTest implements AutoCloseable {
         ClusterConfig config = overrides.build("adversarial", nodeAddresses);
         VirtualCluster cluster = new VirtualCluster(config, POLICIES, System::nanoTime);
         HttpProxyServer server = new HttpProxyServer(cluster, transport, null, Http2Frontend::new);
-        return new ProxyUnderTest(server, server.start());
+        InetSocketAddress own = server.start();
+        if (overrides.routes() == null) {
+            return new ProxyUnderTest(server, null, own);
+        }
+        LoadwiseConfig whole = routedConfig(config, overrides);
+        ListenerConfig listener = whole.listenersOrEmpty().get(0);
+        Map<String, ClientRateLimit> limits = new java.util.HashMap<>();
+        whole.rateLimitsOrEmpty().forEach((name, limit) -> limits.put(name, new ClientRateLimit(name, limit)));
+        HttpListener routed = new HttpListener(ListenerSettings.of(listener), new TrafficCounters(),
+                new RouteTableStage(listener, Map.of(config.name(), server), limits, new java.util.HashMap<>(),
+                        System::nanoTime), null, transport, null, Http2Frontend::new);
+        try {
+            return new ProxyUnderTest(server, routed, routed.start());
+        } catch (IOException | RuntimeException e) {
+            server.close();
+            throw e;
+        }
+    }
+
+    /**
+     * The listener of a case with {@code routes:}, validated as {@code loadwise validate} would (so a bad route
+     * in the corpus fails the suite's start, not one case): the routes lead to the case's cluster by its name.
+     */
+    private static LoadwiseConfig routedConfig(ClusterConfig cluster, ClusterOverrides overrides) {
+        try {
+            LoadwiseConfig config = ConfigLoader.parse("{\"listeners\":[{\"name\":\"edge\",\"listen\":\"127.0.0.1:0\","
+                    + "\"trustedProxies\":[\"127.0.0.1\"],\"routes\":" + overrides.routes() + "}],\"rateLimits\":"
+                    + (overrides.rateLimits() == null ? "{}" : overrides.rateLimits()) + "}")
+                    .withClusters(List.of(cluster));
+            List<String> errors = new ConfigValidator(POLICIES).validate(config);
+            if (!errors.isEmpty()) {
+                throw new IllegalArgumentException("routes: " + errors);
+            }
+            return config;
+        } catch (ConfigValidationException e) {
+            throw new IllegalArgumentException("routes: " + e.getMessage(), e);
+        }
     }
 
     InetSocketAddress address() {
@@ -41,6 +91,9 @@ final class ProxyUnderTest implements AutoCloseable {
 
     @Override
     public void close() {
+        if (routed != null) {
+            routed.close();
+        }
         server.close();
     }
 }
