@@ -16,6 +16,10 @@ public interface ClusterCheck {
     /** Adds every problem of {@code cluster} to {@code errors}, each message starting with a path under {@code at}. */
     void check(String at, ClusterConfig cluster, List<String> errors);
 
+    /** The same for one of {@code listeners[]} (its TLS and HTTP/2); nothing by default. */
+    default void checkListener(String at, ListenerConfig listener, List<String> errors) {
+    }
+
     /** The checks on the class path, found once. */
     static List<ClusterCheck> installed() {
         return Installed.CHECKS;

@@ -71,6 +71,15 @@ final class ListenerChecks {
             ConfigValidator.range(at + ".idleTimeoutMs", listener.idleTimeoutMs(), 1, Integer.MAX_VALUE, errors);
             ConfigValidator.range(at + ".headerTimeoutMs", listener.headerTimeoutMs(), 1, Integer.MAX_VALUE, errors);
             ConfigValidator.range(at + ".maxHeaderBytes", listener.maxHeaderBytes(), 1024, 1024 * 1024, errors);
+            for (String proxy : listener.trustedProxiesOrEmpty()) {
+                if (proxy == null || !proxy.matches("[0-9A-Fa-f.:]+(/[0-9]{1,3})?")) {
+                    errors.add(at + ".trustedProxies: '" + printable(String.valueOf(proxy))
+                            + "' is not an address or CIDR block");
+                }
+            }
+            for (ClusterCheck check : ClusterCheck.installed()) {
+                check.checkListener(at, listener, errors);
+            }
             List<RouteConfig> routes = listener.routesOrEmpty();
             if (routes.isEmpty()) {
                 errors.add(at + ".routes: missing (a listener needs at least one route)");

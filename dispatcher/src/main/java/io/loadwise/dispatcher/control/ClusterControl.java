@@ -93,6 +93,16 @@ public interface ClusterControl {
         throw new RegistrationRefusedException(404, "registration is not supported here");
     }
 
+    /** The ports of {@code listeners[]} with their route tables and counters; none by default. */
+    default List<RoutedListenerStatus> listenerStatuses() {
+        return List.of();
+    }
+
+    /** The named rate limits with their key tables; none by default. */
+    default List<RateLimitStatus> rateLimitStatuses() {
+        return List.of();
+    }
+
     /**
      * The live replicas that share this configuration store, this one included; with the file as the
      * store, just this one.

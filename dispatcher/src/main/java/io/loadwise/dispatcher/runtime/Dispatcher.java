@@ -200,6 +200,25 @@ public final class Dispatcher implements ClusterControl, ReplicaHost, AutoClosea
     }
 
     @Override
+    public List<io.loadwise.dispatcher.control.RoutedListenerStatus> listenerStatuses() {
+        return control.listenerStatuses();
+    }
+
+    @Override
+    public List<io.loadwise.dispatcher.control.RateLimitStatus> rateLimitStatuses() {
+        return control.rateLimitStatuses();
+    }
+
+    /** The address each of {@code listeners[]} bound, by name, in configuration order. */
+    public java.util.Map<String, java.net.InetSocketAddress> routedListening() {
+        java.util.Map<String, java.net.InetSocketAddress> bound = new java.util.LinkedHashMap<>();
+        for (RoutedListeners.Running r : clusters.routed().published()) {
+            bound.put(r.config().name(), r.listener().boundAddress());
+        }
+        return bound;
+    }
+
+    @Override
     public List<ClusterStatus> clusterStatuses() {
         return control.clusterStatuses();
     }

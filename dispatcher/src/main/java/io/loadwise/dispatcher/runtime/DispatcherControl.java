@@ -46,6 +46,9 @@ final class DispatcherControl implements ClusterControl {
     private final MetricsHistory history;
     /** Removes lapsed and drained registrations; started with the first registration. */
     private ScheduledExecutorService registrationSweeper;
+    /** Refreshes the rate limits' share of a replica of a shared store; null with the file. */
+    private ScheduledExecutorService replicaShare;
+    static final long REPLICA_SHARE_PERIOD_MS = 5_000;
     private volatile String replicaId;
     /** The live replicas of a shared store; none with the file. */
     private volatile Supplier<List<ReplicaInfo>> replicaLister = List::of;
@@ -66,6 +69,16 @@ final class DispatcherControl implements ClusterControl {
     @Override
     public PolicyRegistry policies() {
         return policies;
+    }
+
+    @Override
+    public List<io.loadwise.dispatcher.control.RoutedListenerStatus> listenerStatuses() {
+        return RoutedStatusReader.listeners(clusters.routed());
+    }
+
+    @Override
+    public List<io.loadwise.dispatcher.control.RateLimitStatus> rateLimitStatuses() {
+        return RoutedStatusReader.rateLimits(clusters.routed(), clusters.config().rateLimitsOrEmpty());
     }
 
     @Override
@@ -346,12 +359,35 @@ final class DispatcherControl implements ClusterControl {
     void setReplica(String id, Supplier<List<ReplicaInfo>> lister) {
         this.replicaId = id;
         this.replicaLister = lister;
+        if (replicaShare == null) {
+            replicaShare = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "loadwise-replica-share");
+                t.setDaemon(true);
+                return t;
+            });
+            replicaShare.scheduleWithFixedDelay(this::shareRateLimits, 0, REPLICA_SHARE_PERIOD_MS, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /**
+     * Each rate limit enforces 1/N of itself, N the live replicas: read off the event loops (an etcd round trip)
+     * every {@link #REPLICA_SHARE_PERIOD_MS}; while the registry cannot be read, the last share stays.
+     */
+    private void shareRateLimits() {
+        try {
+            clusters.routed().shareAmong(Math.max(1, replicaLister.get().size()));
+        } catch (RuntimeException e) {
+            log.debug("replica registry unreadable; rate limit shares stay: {}", e.toString());
+        }
     }
 
     /** Stops the registration sweeper; call with the {@link LiveClusters} lock held, before closing them. */
     void close() {
         if (registrationSweeper != null) {
             registrationSweeper.shutdownNow();
+        }
+        if (replicaShare != null) {
+            replicaShare.shutdownNow();
         }
     }
 }

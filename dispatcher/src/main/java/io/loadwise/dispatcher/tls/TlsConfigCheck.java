@@ -1,6 +1,7 @@
 package io.loadwise.dispatcher.tls;
 
 import io.loadwise.dispatcher.config.ClusterConfig;
+import io.loadwise.dispatcher.config.ListenerConfig;
 import io.loadwise.dispatcher.config.Http2Config;
 import io.loadwise.dispatcher.config.LoadwiseConfig;
 import io.loadwise.dispatcher.config.Mode;
@@ -52,6 +53,17 @@ public final class TlsConfigCheck {
         }
         if (cluster.nodeTls() != null) {
             checkNodeTls(at + ".nodeTls", cluster.nodeTls(), errors);
+        }
+    }
+
+    /** Adds every problem of a listener's TLS and HTTP/2 fields to {@code errors}, paths under {@code at}. */
+    public static void checkListener(String at, ListenerConfig listener, List<String> errors) {
+        boolean http2 = listener.http2() == null || listener.http2().enabledOrDefault();
+        if (listener.tls() != null) {
+            checkTls(at + ".tls", listener.tls(), http2, errors);
+        }
+        if (listener.http2() != null) {
+            checkHttp2(at + ".http2", listener.http2(), errors);
         }
     }
 

@@ -1,0 +1,34 @@
+package io.loadwise.dispatcher.control;
+
+import java.util.List;
+
+/**
+ * One of {@code listeners[]} as it runs: where it listens, its route table with each route's counters, and the
+ * connections it refused because one client held {@code maxConnectionsPerClient}.
+ *
+ * @param bound the address it bound ({@code host:port}), or null when it could not bind
+ * @param connections client connections open now
+ */
+public record RoutedListenerStatus(String name, String listen, String bound, boolean tls, int connections,
+        long rejectedPerClient, List<RouteStatus> routes) {
+
+    public RoutedListenerStatus {
+        routes = List.copyOf(routes);
+    }
+
+    /**
+     * One route: what it does and the requests it took, by status class.
+     *
+     * @param action {@code cluster}, {@code split}, {@code redirect} or {@code respond}
+     * @param targets the clusters it leads to (empty for redirect and respond)
+     * @param byStatusClass requests answered 1xx, 2xx, 3xx, 4xx, 5xx (499: the client left, counted as 4xx)
+     */
+    public record RouteStatus(int index, String name, String action, List<String> targets, long requests,
+            List<Long> byStatusClass) {
+
+        public RouteStatus {
+            targets = List.copyOf(targets);
+            byStatusClass = List.copyOf(byStatusClass);
+        }
+    }
+}
