@@ -12,6 +12,9 @@
 #   RUNS=1 DURATION=5s SIZES=1k CONNECTIONS=50 TARGETS="direct haproxy-1t loadwise-l7-1t" benchmarks/overhead/run-overhead.sh
 #   TARGETS="haproxy-1t loadwise-l7-1t loadwise-l7-uring-1t" SIZES=1k CONNECTIONS=50 benchmarks/overhead/run-overhead.sh
 #   TARGETS="haproxy-tcp-1t loadwise-l4-1t loadwise-l4-uring-1t" ...     # the same at layer 4
+#   TARGETS="loadwise-l7-1t loadwise-routes-1t haproxy-1t haproxy-routes-1t" SIZES=1k CONNECTIONS=50 ...
+#                                                        # a 20-route table, a header rewrite and a rate limit
+#                                                        # that never triggers, against the plain rows
 #                                                        # epoll (auto) against io_uring (run --transport io_uring)
 #   benchmarks/overhead/run-overhead.sh --only tls-h2    # HTTPS/1.1 and h2 over TLS instead (run-tls-h2.sh)
 #
@@ -36,7 +39,7 @@ DURATION="${DURATION:-10s}"
 WARMUP="${WARMUP:-30s}" # per target; on 2 saturated cores the JIT needs more than 10 s to settle
 SIZES="${SIZES:-1k 16k 256k}"
 CONNECTIONS="${CONNECTIONS:-50 200}"
-ALL_TARGETS="direct haproxy-1t haproxy-2t nginx-1w nginx-2w loadwise-l7-1t loadwise-l7-2t loadwise-l7-uring-1t dispatcher-l7-1t haproxy-tcp-1t haproxy-tcp-2t loadwise-l4-1t loadwise-l4-2t loadwise-l4-uring-1t"
+ALL_TARGETS="direct haproxy-1t haproxy-2t nginx-1w nginx-2w loadwise-l7-1t loadwise-l7-2t loadwise-l7-uring-1t dispatcher-l7-1t loadwise-routes-1t haproxy-routes-1t haproxy-tcp-1t haproxy-tcp-2t loadwise-l4-1t loadwise-l4-2t loadwise-l4-uring-1t"
 TARGETS="${TARGETS:-$ALL_TARGETS}"
 IDLE_CONNECTIONS="${IDLE_CONNECTIONS:-10000}"
 IDLE_SETTLE="${IDLE_SETTLE:-75}" # seconds the idle connections are held before the second RSS reading
@@ -119,6 +122,36 @@ JSON
   PORT[$target]="$port"
 }
 
+# The front door's row (issue 30): one listener with 20 routes (19 for other hosts and paths, then the one the
+# benchmark's requests take), a request header set and a per-client rate limit far above any rate reached here.
+start_loadwise_routes() { # target jar threads
+  local target=$1 jar=$2 threads=$3 port admin dir routes="" i
+  port="$(free_port)"; admin="$(free_port)"; dir="$WORK/$target"
+  mkdir -p "$dir"
+  for i in $(seq 1 19); do
+    routes+="{ \"match\": { \"host\": \"app$i.example\", \"pathPrefix\": \"/p$i\" }, \"cluster\": \"bench\" },"
+  done
+  cat > "$dir/loadwise.json" <<JSON
+{ "admin": { "listen": "127.0.0.1:$admin", "token": "overhead-benchmark-token-0123456789" },
+  "maxClientConnections": $(( IDLE_CONNECTIONS + 1000 )),
+  "clusters": [ { "name": "bench", "mode": "http", "policy": "round-robin",
+      "nodes": [ { "name": "node1", "address": "127.0.0.1:$NODE_PORT" } ] } ],
+  "listeners": [ { "name": "edge", "listen": "127.0.0.1:$port", "maxClientConnections": $(( IDLE_CONNECTIONS + 1000 )),
+      "routes": [ $routes
+        { "match": { "pathPrefix": "/" }, "cluster": "bench", "requestHeaders": { "set": { "x-env": "bench" } },
+          "rateLimit": "never" } ] } ],
+  "rateLimits": { "never": { "key": "clientIp", "requestsPerSecond": 1000000, "burst": 10000000 } } }
+JSON
+  # shellcheck disable=SC2086 # LOADWISE_JAVA_OPTS is a list of options
+  (cd "$dir" && LOADWISE_ADMIN_PASSWORD=overhead-benchmark-password \
+      exec java $LOADWISE_JAVA_OPTS -jar "$jar" run --config "$dir/loadwise.json" --worker-threads "$threads") \
+      > "$dir/loadwise.log" 2>&1 &
+  PIDS+=($!)
+  PID[$target]=$!
+  if ! wait_port "$port"; then cat "$dir/loadwise.log" >&2; exit 1; fi
+  PORT[$target]="$port"
+}
+
 start_haproxy() { # target mode threads
   local target=$1 mode=$2 threads=$3 port
   port="$(free_port)"
@@ -137,6 +170,7 @@ defaults
   timeout server 30s
 frontend web
   bind 127.0.0.1:$port
+$(haproxy_routes "$target")
   default_backend nodes
 backend nodes
   balance roundrobin
@@ -147,6 +181,20 @@ CONF
   PID[$target]=$!
   if ! wait_port "$port"; then cat "$WORK/$target.log" >&2; exit 1; fi
   PORT[$target]="$port"
+}
+
+haproxy_routes() { # target: the routes row's ACLs, header rewrite and never-triggering rate limit
+  [[ $1 == haproxy-routes-* ]] || return 0
+  local i
+  echo "  stick-table type ip size 100k expire 30s store http_req_rate(1s)"
+  echo "  http-request track-sc0 src"
+  echo "  http-request deny deny_status 429 if { sc_http_req_rate(0) gt 1000000 }"
+  for i in $(seq 1 19); do
+    echo "  acl host$i hdr(host) -i app$i.example"
+    echo "  acl path$i path_beg /p$i"
+    echo "  use_backend nodes if host$i path$i"
+  done
+  echo "  http-request set-header x-env bench"
 }
 
 start_nginx() { # target workers
@@ -190,8 +238,9 @@ for target in $TARGETS; do
   n="$(threads_of "$target")"
   case "$target" in
     haproxy-tcp-*) start_haproxy "$target" tcp "$n" ;;
-    haproxy-*) start_haproxy "$target" http "$n" ;;
+    haproxy-*) start_haproxy "$target" http "$n" ;; # haproxy-routes-*: with the routes row's ACLs
     nginx-*) start_nginx "$target" "$n" ;;
+    loadwise-routes-*) start_loadwise_routes "$target" "$JAR" "$n" ;;
     loadwise-l7-uring-*) start_loadwise "$target" "$JAR" http "$n" io_uring ;; # fails the start without io_uring
     loadwise-l7-*) start_loadwise "$target" "$JAR" http "$n" ;;
     loadwise-l4-uring-*) start_loadwise "$target" "$JAR" tcp "$n" io_uring ;;

@@ -46,7 +46,10 @@ final class ValidateCommand implements CliCommand {
         for (String warning : RouteWarnings.of(loaded)) {
             err.println(config + ": warning: " + warning);
         }
-        out.println("config OK: " + loaded.clustersOrEmpty().size() + " clusters");
+        int listeners = loaded.listenersOrEmpty().size();
+        int routes = loaded.listenersOrEmpty().stream().mapToInt(l -> l.routesOrEmpty().size()).sum();
+        out.println("config OK: " + loaded.clustersOrEmpty().size() + " clusters"
+                + (listeners == 0 ? "" : ", " + listeners + " listeners (" + routes + " routes)"));
         return Main.OK;
     }
 }
