@@ -160,6 +160,12 @@ final class StreamAdapter extends ChannelDuplexHandler {
                 malformed(ctx, "invalid value of " + name);
                 return;
             }
+            if (lower.equals(HOST) && authority != null && !AsciiString.contentEqualsIgnoreCase(value, authority)) {
+                // RFC 9113 §8.3.1: a Host naming another entity than :authority makes the request malformed;
+                // a route table would otherwise read one and the node the other
+                refuse(ctx, HttpResponseStatus.BAD_REQUEST, "host differs from :authority");
+                return;
+            }
             if (lower.equals(COOKIE)) {
                 cookies = cookies == null ? new StringBuilder(value) : cookies.append("; ").append(value);
             } else if (!(lower.equals(HOST) && authority != null)) {

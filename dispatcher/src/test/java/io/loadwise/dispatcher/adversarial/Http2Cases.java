@@ -67,6 +67,9 @@ final class Http2Cases {
                         c -> badField(c, "x-evil", "a\u007fb")),
                 new JavaCase(GROUP, "a-value-with-a-leading-space-gets-rst-stream-protocol-error", "RFC 9113 8.2.1",
                         c -> badField(c, "x-evil", " a")),
+                new JavaCase(GROUP, "a-host-other-than-the-authority-gets-400", "RFC 9113 8.3.1",
+                        Http2Cases::hostAgainstAuthority),
+                new JavaCase(GROUP, "routes-match-the-authority", "issue 30", Http2Cases::routedByAuthority),
                 new JavaCase(GROUP, "goaway-on-shutdown", "h2", Http2Cases::goAwayOnShutdown));
     }
 
@@ -94,6 +97,41 @@ final class Http2Cases {
         assertEquals((byte) 0x88, head.payload()[0], "not :status 200 (static index 8)");
         assertEquals(1, node.requests().size());
         assertEquals("GET /ok HTTP/1.1", node.requests().get(0).requestLine());
+    }
+
+    /** A Host naming another entity than :authority: one of them would route and the other reach the node. */
+    private static void hostAgainstAuthority(CaseContext ctx) throws Exception {
+        RawNode node = ctx.node(NodeScript.ECHO_LINE);
+        H2RawClient client = client(ctx, ctx.proxy(new ClusterOverrides(), node));
+        client.write(frame(HEADERS, END_HEADERS | END_STREAM, 1, H2RawClient.requestBlock("GET", "/a",
+                "host", "admin.internal")));
+        H2RawClient.Frame head = responseHeaders(client, 1);
+        assertNotNull(head, "no response");
+        assertEquals((byte) 0x8c, head.payload()[0], "not :status 400 (static index 12)");
+        assertEquals(0, node.requests().size());
+    }
+
+    /** Through a listener with routes: the stream's :authority is the host routes match. */
+    private static void routedByAuthority(CaseContext ctx) throws Exception {
+        RawNode node = ctx.node(NodeScript.ECHO_LINE);
+        ClusterOverrides routed = new ClusterOverrides()
+                .routes("[{\"match\":{\"host\":\"shop.example\"},\"cluster\":\"adversarial\"}]");
+        H2RawClient client = client(ctx, ctx.proxy(routed, node));
+        client.write(frame(HEADERS, END_HEADERS | END_STREAM, 1, H2RawClient.requestBlock("GET", "/a")));
+        H2RawClient.Frame other = responseHeaders(client, 1);
+        assertNotNull(other, "no response");
+        assertEquals((byte) 0x8d, other.payload()[0], "not :status 404 (static index 13) for :authority x");
+        ByteArrayOutputStream block = new ByteArrayOutputStream();
+        H2RawClient.literal(block, ":method", "GET");
+        H2RawClient.literal(block, ":scheme", "http");
+        H2RawClient.literal(block, ":path", "/b");
+        H2RawClient.literal(block, ":authority", "SHOP.example");
+        client.write(frame(HEADERS, END_HEADERS | END_STREAM, 3, block.toByteArray()));
+        H2RawClient.Frame shop = responseHeaders(client, 3);
+        assertNotNull(shop, "no response");
+        assertEquals((byte) 0x88, shop.payload()[0], "not :status 200 for :authority SHOP.example");
+        assertEquals(1, node.requests().size());
+        assertEquals("GET /b HTTP/1.1", node.requests().get(0).requestLine());
     }
 
     private static void rapidReset(CaseContext ctx) throws Exception {
