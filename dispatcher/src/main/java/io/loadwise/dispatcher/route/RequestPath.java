@@ -170,27 +170,19 @@ public final class RequestPath {
         return semicolon < 0 ? segment : segment.substring(0, semicolon);
     }
 
+    /** Path parameters dropped; a segment that was only a parameter leaves nothing ({@code /;x/admin} is /admin). */
     private static String stripParameters(String path) {
         if (path.indexOf(';') < 0) {
             return path;
         }
+        String[] segments = path.substring(1).split("/", -1);
         StringBuilder out = new StringBuilder(path.length());
-        boolean inParameter = false;
-        for (int i = 0; i < path.length(); i++) {
-            char c = path.charAt(i);
-            if (c == '/') {
-                inParameter = false;
-                // a segment that was only a parameter leaves no empty segment behind: /;x/admin is /admin
-                if (out.length() > 0 && out.charAt(out.length() - 1) == '/' && i + 1 < path.length()) {
-                    continue;
-                }
-            } else if (c == ';') {
-                inParameter = true;
-            }
-            if (!inParameter) {
-                out.append(c);
+        for (int i = 0; i < segments.length; i++) {
+            String bare = withoutParameters(segments[i]);
+            if (!bare.isEmpty() || i == segments.length - 1) {
+                out.append('/').append(bare);
             }
         }
-        return out.toString();
+        return out.length() == 0 ? "/" : out.toString();
     }
 }

@@ -33,6 +33,7 @@ class RequestPathTest {
         "/%7Euser           | /~user          | /~user",
         "/caf%C3%A9         | /caf%C3%A9      | /caf%C3%A9",
         "/x;jsessionid=ab/y | /x/y            | /x;jsessionid=ab/y",
+        "/a//;x/////        | /a/             | /a/;x/",
     })
     void normalises(String raw, String match, String forward) {
         RequestPath p = RequestPath.of(raw);
