@@ -13,7 +13,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import io.loadwise.testsupport.TestPki;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Every JSON example in docs/routing.md is a whole configuration that validates without a warning. */
 class RoutingDocTest {
@@ -28,12 +30,19 @@ class RoutingDocTest {
         return blocks;
     }
 
+    @TempDir
+    Path dir;
+
     @Test
     void everyExampleValidatesWithoutWarnings() throws Exception {
         List<String> examples = examples();
         assertEquals(3, examples.size(), "HTTP to HTTPS, two applications, a canary");
         ConfigValidator validator = new ConfigValidator(PolicyRegistry.load());
-        for (String json : examples) {
+        // the examples name certs/shop.pem and certs/shop.key, relative to where the dispatcher runs
+        TestPki.Issued shop = new TestPki(dir).issue("shop", "shop.example", "shop.example");
+        for (String example : examples) {
+            String json = example.replace("certs/shop.pem", shop.certificate().toString())
+                    .replace("certs/shop.key", shop.key().toString());
             LoadwiseConfig config = ConfigLoader.parse(json);
             assertEquals(List.of(), validator.validate(config), json);
             assertEquals(List.of(), RouteWarnings.of(config), json);
