@@ -111,10 +111,17 @@ final class AdaptiveMemory {
      * hold as long as the penalty itself keeps the node from filling ({@link AdaptiveCost#slowness}).
      */
     final long[] perRequestMeasuredNanos;
+    /**
+     * Per node: the exponentially weighted variance of the measurements {@link #perRequestMillis} smooths, with
+     * the same weights (West's update); 0 after the first. What tells a node slower beyond chance
+     * ({@link AdaptiveCost#SLOWNESS_CONFIDENCE}).
+     */
+    final double[] perRequestVariance;
 
     private AdaptiveMemory(int size, long builtNanos) {
         this.builtNanos = builtNanos;
         perRequestMillis = new double[size];
+        perRequestVariance = new double[size];
         perRequestMeasuredNanos = new long[size];
         names = new String[size];
         samples = new AgentSample[size];
@@ -183,8 +190,11 @@ final class AdaptiveMemory {
             }
             memory.rampStartNanos[i] = ramp;
             double measured = perRequestNow(node, memory.filtered[i]);
-            memory.perRequestMillis[i] = perRequest(measured, before < 0 ? Double.NaN
-                    : previous.perRequestMillis[before], before < 0 ? 0 : nowNanos - previous.builtNanos);
+            double previousMean = before < 0 ? Double.NaN : previous.perRequestMillis[before];
+            long elapsed = before < 0 ? 0 : nowNanos - previous.builtNanos;
+            memory.perRequestMillis[i] = perRequest(measured, previousMean, elapsed);
+            memory.perRequestVariance[i] = perRequestVariance(measured, previousMean,
+                    before < 0 ? 0 : previous.perRequestVariance[before], elapsed);
             memory.perRequestMeasuredNanos[i] = !Double.isNaN(measured) ? nowNanos
                     : before < 0 ? NEVER : previous.perRequestMeasuredNanos[before];
         }
@@ -255,6 +265,23 @@ final class AdaptiveMemory {
         }
         double weight = 1 - Math.exp(-Math.max(0, elapsedNanos) / PER_REQUEST_TAU_NANOS);
         return previous + weight * (now - previous);
+    }
+
+    /**
+     * The variance of the measurements behind {@link #perRequest}: {@code (1-w)(previous + w·d²)}, {@code d}
+     * the new measurement's distance from the previous mean and {@code w} its weight; unchanged without a
+     * measurement, 0 at the first.
+     */
+    static double perRequestVariance(double now, double previousMean, double previousVariance, long elapsedNanos) {
+        if (Double.isNaN(now)) {
+            return previousVariance;
+        }
+        if (Double.isNaN(previousMean)) {
+            return 0;
+        }
+        double weight = 1 - Math.exp(-Math.max(0, elapsedNanos) / PER_REQUEST_TAU_NANOS);
+        double d = now - previousMean;
+        return (1 - weight) * (previousVariance + weight * d * d);
     }
 
     /**
