@@ -105,7 +105,7 @@ public final class ConfigValidator {
         Map<String, Mode> modes = new HashMap<>();
         clusters.stream().filter(c -> c != null && c.name() != null && c.mode() != null)
                 .forEach(c -> modes.putIfAbsent(c.name(), c.mode()));
-        ListenerChecks.check(config, modes, ports, (at, listen) -> checkListen(at, listen, errors), errors);
+        ListenerChecks.check(config, modes, ports, errors);
         return errors;
     }
 

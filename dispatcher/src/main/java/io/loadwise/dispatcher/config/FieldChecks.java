@@ -26,7 +26,8 @@ final class FieldChecks {
             return false;
         }
         if (!ConfigValidator.NAME.matcher(name).matches()) {
-            errors.add(at + ": '" + name + "' must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit");
+            errors.add(at + ": '" + ListenerChecks.printable(name)
+                    + "' must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit");
             return false;
         }
         return true;

@@ -7,7 +7,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.BiFunction;
 
 /**
  * Checks {@code listeners} and {@code rateLimits}: names, ports, each route's match, action and filters.
@@ -23,7 +22,6 @@ final class ListenerChecks {
     /** Framing and hop-by-hop headers: editing them would break the exchange; Host has {@code rewrite.host}. */
     static final Set<String> PROTECTED_HEADERS = Set.of("host", "content-length", "transfer-encoding",
             "connection", "upgrade", "te", "trailer", "keep-alive", "proxy-connection");
-    private static final java.util.regex.Pattern NAME = java.util.regex.Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
     private static final java.util.regex.Pattern HOST = java.util.regex.Pattern.compile(
             "(\\*\\.)?[A-Za-z0-9]([A-Za-z0-9-]{0,62})?(\\.[A-Za-z0-9]([A-Za-z0-9-]{0,62})?)*\\.?");
     private static final java.util.regex.Pattern AUTHORITY = java.util.regex.Pattern.compile(
@@ -35,10 +33,9 @@ final class ListenerChecks {
     /**
      * @param clusters the mode of each cluster, by name
      * @param ports ports already taken, with who took them; the listeners' ports are added
-     * @param listenPort parses a {@code listen} value, adding an error at the given path; null when it fails
      */
     static void check(LoadwiseConfig config, Map<String, Mode> clusters, Map<Integer, String> ports,
-            BiFunction<String, String, Integer> listenPort, List<String> errors) {
+            List<String> errors) {
         Map<String, RateLimitConfig> limits = config.rateLimitsOrEmpty();
         limits.forEach((name, limit) -> checkRateLimit("rateLimits." + name, name, limit, errors));
         Map<String, Integer> names = new HashMap<>();
@@ -50,27 +47,27 @@ final class ListenerChecks {
                 errors.add(at + ": missing");
                 continue;
             }
-            if (name(at + ".name", listener.name(), errors)) {
+            if (FieldChecks.checkName(at + ".name", listener.name(), errors)) {
                 Integer first = names.putIfAbsent(listener.name(), i);
                 if (first != null) {
                     errors.add(at + ".name: duplicate listener name '" + listener.name() + "' (also listeners["
                             + first + "])");
                 }
             }
-            Integer port = listenPort.apply(at + ".listen", listener.listen());
+            Integer port = FieldChecks.checkListen(at + ".listen", listener.listen(), errors);
             if (port != null && port != 0) {
                 String owner = ports.putIfAbsent(port, at + ".listen");
                 if (owner != null) {
                     errors.add(at + ".listen: port " + port + " already used by " + owner);
                 }
             }
-            ConfigValidator.range(at + ".maxClientConnections", listener.maxClientConnections(), 1,
+            FieldChecks.range(at + ".maxClientConnections", listener.maxClientConnections(), 1,
                     ConfigValidator.MAX_CLIENT_CONNECTIONS, errors);
-            ConfigValidator.range(at + ".maxConnectionsPerClient", listener.maxConnectionsPerClient(), 1,
+            FieldChecks.range(at + ".maxConnectionsPerClient", listener.maxConnectionsPerClient(), 1,
                     ConfigValidator.MAX_CLIENT_CONNECTIONS, errors);
-            ConfigValidator.range(at + ".idleTimeoutMs", listener.idleTimeoutMs(), 1, Integer.MAX_VALUE, errors);
-            ConfigValidator.range(at + ".headerTimeoutMs", listener.headerTimeoutMs(), 1, Integer.MAX_VALUE, errors);
-            ConfigValidator.range(at + ".maxHeaderBytes", listener.maxHeaderBytes(), 1024, 1024 * 1024, errors);
+            FieldChecks.range(at + ".idleTimeoutMs", listener.idleTimeoutMs(), 1, Integer.MAX_VALUE, errors);
+            FieldChecks.range(at + ".headerTimeoutMs", listener.headerTimeoutMs(), 1, Integer.MAX_VALUE, errors);
+            FieldChecks.range(at + ".maxHeaderBytes", listener.maxHeaderBytes(), 1024, 1024 * 1024, errors);
             for (String proxy : listener.trustedProxiesOrEmpty()) {
                 if (proxy == null || !proxy.matches("[0-9A-Fa-f.:]+(/[0-9]{1,3})?")) {
                     errors.add(at + ".trustedProxies: '" + printable(String.valueOf(proxy))
@@ -97,7 +94,7 @@ final class ListenerChecks {
             return;
         }
         if (route.name() != null) {
-            name(at + ".name", route.name(), errors);
+            FieldChecks.checkName(at + ".name", route.name(), errors);
         }
         checkMatch(at + ".match", route.match(), errors);
         int actions = (route.cluster() != null ? 1 : 0) + (route.split() != null ? 1 : 0)
@@ -218,7 +215,7 @@ final class ListenerChecks {
             if (t.weight() == null) {
                 errors.add(at + "[" + i + "].weight: missing");
             } else {
-                ConfigValidator.range(at + "[" + i + "].weight", t.weight(), 0, MAX_SPLIT_WEIGHT, errors);
+                FieldChecks.range(at + "[" + i + "].weight", t.weight(), 0, MAX_SPLIT_WEIGHT, errors);
                 total += Math.max(0, t.weight());
             }
         }
@@ -237,7 +234,7 @@ final class ListenerChecks {
         if (r.host() != null && (r.host().startsWith("*") || !HOST.matcher(r.host()).matches())) {
             errors.add(at + ".host: '" + printable(r.host()) + "' is not a host name (give the port as port)");
         }
-        ConfigValidator.range(at + ".port", r.port(), 1, 65_535, errors);
+        FieldChecks.range(at + ".port", r.port(), 1, 65_535, errors);
         if (r.path() != null && r.pathPrefix() != null) {
             errors.add(at + ": at most one of path, pathPrefix");
         }
@@ -253,7 +250,7 @@ final class ListenerChecks {
         if (r.status() == null) {
             errors.add(at + ".status: missing");
         } else {
-            ConfigValidator.range(at + ".status", r.status(), 200, 599, errors);
+            FieldChecks.range(at + ".status", r.status(), 200, 599, errors);
         }
         if (r.body() != null && r.body().getBytes(java.nio.charset.StandardCharsets.UTF_8).length > MAX_RESPOND_BODY_BYTES) {
             errors.add(at + ".body: over " + MAX_RESPOND_BODY_BYTES + " bytes");
@@ -308,7 +305,7 @@ final class ListenerChecks {
     }
 
     private static void checkRateLimit(String at, String name, RateLimitConfig limit, List<String> errors) {
-        name(at, name, errors);
+        FieldChecks.checkName(at, name, errors);
         if (limit == null) {
             errors.add(at + ": missing");
             return;
@@ -323,21 +320,8 @@ final class ListenerChecks {
         } else if (!(rps > 0) || rps > MAX_REQUESTS_PER_SECOND) {
             errors.add(at + ".requestsPerSecond: " + rps + " out of range (0, " + (long) MAX_REQUESTS_PER_SECOND + "]");
         }
-        ConfigValidator.range(at + ".burst", limit.burst(), 1, 10_000_000, errors);
-        ConfigValidator.range(at + ".maxKeys", limit.maxKeys(), 16, RateLimitConfig.MAX_MAX_KEYS, errors);
-    }
-
-    private static boolean name(String at, String name, List<String> errors) {
-        if (name == null || name.isBlank()) {
-            errors.add(at + ": missing");
-            return false;
-        }
-        if (!NAME.matcher(name).matches()) {
-            errors.add(at + ": '" + printable(name) + "' must be 1-64 letters, digits, '.', '_' or '-', starting "
-                    + "with a letter or digit");
-            return false;
-        }
-        return true;
+        FieldChecks.range(at + ".burst", limit.burst(), 1, 10_000_000, errors);
+        FieldChecks.range(at + ".maxKeys", limit.maxKeys(), 16, RateLimitConfig.MAX_MAX_KEYS, errors);
     }
 
     private static boolean wellEscaped(String s) {
