@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# h2spec (the HTTP/2 conformance tester) against the shipped Loadwise: one h2c listener (prior knowledge)
-# and one TLS listener (h2 by ALPN), in front of one NGINX node, with a throw-away certificate.
-# Results: benchmarks/results/<date>-h2spec/ (h2c.txt, tls.txt: h2spec's own report).
+# h2spec (the HTTP/2 conformance tester) against the shipped Loadwise: one h2c listener (prior knowledge,
+# HTTP/1.1 on the same port), one h2c listener with http2.priorKnowledgeOnly, and one TLS listener (h2 by
+# ALPN), in front of one NGINX node, with a throw-away certificate.
+# Results: benchmarks/results/<date>-h2spec/ (h2c.txt, h2c-prior-knowledge-only.txt, tls.txt: h2spec's reports).
 #
 #   benchmarks/h2spec/run-h2spec.sh
 #
@@ -55,11 +56,14 @@ openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$W
     -out "$WORK/server.pem" -days 2 -subj "/CN=localhost" -addext "subjectAltName=DNS:localhost,IP:127.0.0.1" \
     2>/dev/null
 
-H2C_PORT="$(free_port)"; TLS_PORT="$(free_port)"; ADMIN_PORT="$(free_port)"
+H2C_PORT="$(free_port)"; PK_PORT="$(free_port)"; TLS_PORT="$(free_port)"; ADMIN_PORT="$(free_port)"
 cat > "$WORK/loadwise.json" <<JSON
 { "admin": { "listen": "127.0.0.1:$ADMIN_PORT", "token": "h2spec-benchmark-token-0123456789" },
   "clusters": [
     { "name": "h2c", "mode": "http", "listen": "127.0.0.1:$H2C_PORT", "policy": "round-robin",
+      "nodes": [ { "name": "node1", "address": "127.0.0.1:$NODE_PORT" } ] },
+    { "name": "h2c-only", "mode": "http", "listen": "127.0.0.1:$PK_PORT", "policy": "round-robin",
+      "http2": { "priorKnowledgeOnly": true },
       "nodes": [ { "name": "node1", "address": "127.0.0.1:$NODE_PORT" } ] },
     { "name": "tls", "mode": "http", "listen": "127.0.0.1:$TLS_PORT", "policy": "round-robin",
       "tls": { "certificate": "$WORK/server.pem", "key": "$WORK/server.key" },
@@ -70,12 +74,14 @@ JSON
 PIDS+=($!)
 wait_port "$H2C_PORT" || { cat "$WORK/loadwise.log" >&2; exit 1; }
 wait_port "$TLS_PORT"
+wait_port "$PK_PORT"
 
 mkdir -p "$OUT"
 status=0
 "$H2SPEC" -h 127.0.0.1 -p "$H2C_PORT" -o "$TIMEOUT" > "$OUT/h2c.txt" 2>&1 || status=$?
+"$H2SPEC" -h 127.0.0.1 -p "$PK_PORT" -o "$TIMEOUT" > "$OUT/h2c-prior-knowledge-only.txt" 2>&1 || status=$?
 "$H2SPEC" -h 127.0.0.1 -p "$TLS_PORT" -t -k -o "$TIMEOUT" > "$OUT/tls.txt" 2>&1 || status=$?
-for f in "$OUT/h2c.txt" "$OUT/tls.txt"; do
+for f in "$OUT/h2c.txt" "$OUT/h2c-prior-knowledge-only.txt" "$OUT/tls.txt"; do
   sed -i 's/\x1b\[[0-9;]*m//g' "$f" # no colour codes in the committed report
   echo "$(basename "$f" .txt): $(tail -n 3 "$f" | grep -E 'tests,' || echo 'no summary')"
 done

@@ -9,6 +9,7 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.handler.codec.http2.Http2CodecUtil;
 import io.netty.handler.codec.http2.Http2FrameCodec;
 import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
 import io.netty.handler.codec.http2.Http2MultiplexHandler;
@@ -61,6 +62,8 @@ public final class Http2Frontend implements Http2Support {
     private final int maxConcurrentStreams;
     private final int maxHeaderListSize;
     private final boolean secure;
+    /** Clear text, HTTP/2 only: the first bytes go to the codec, which closes a connection without the preface. */
+    private final boolean priorKnowledgeOnly;
     private final ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
 
     public Http2Frontend(HttpListener listener, Http2Config config, int maxHeaderBytes, boolean secure) {
@@ -68,13 +71,14 @@ public final class Http2Frontend implements Http2Support {
         this.maxConcurrentStreams = config.maxConcurrentStreamsOrDefault();
         this.maxHeaderListSize = config.maxHeaderListSize() != null ? config.maxHeaderListSize() : maxHeaderBytes;
         this.secure = secure;
+        this.priorKnowledgeOnly = !secure && config.priorKnowledgeOnlyOrDefault();
     }
 
     /** Adds the detectors of HTTP/2 (ALPN h2, the connection preface, and on clear text Upgrade: h2c). */
     @Override
     public void addDetectors(ChannelPipeline pipeline) {
-        pipeline.addBefore(HttpListener.CODEC, "h2-detect", new PrefaceDetector(this));
-        if (!secure) {
+        pipeline.addBefore(HttpListener.CODEC, "h2-detect", new PrefaceDetector(this, priorKnowledgeOnly));
+        if (!secure && !priorKnowledgeOnly) {
             pipeline.addAfter(HttpListener.CODEC, "h2c-upgrade", new H2cUpgrade(this));
         }
     }
@@ -127,7 +131,11 @@ public final class Http2Frontend implements Http2Support {
             pipeline.remove("h2c-upgrade");
         }
         pipeline.addLast(FLUSH, newFlushBatcher());
-        pipeline.addLast("h2-codec", newCodec());
+        Http2FrameCodec codec = newCodec();
+        // the client preface (24 bytes) comes first on this path: prior knowledge, or right after ALPN
+        pipeline.addLast("h2-stream-states", new StreamStateGuard(codec.connection(),
+                Http2CodecUtil.connectionPrefaceBuf().readableBytes()));
+        pipeline.addLast("h2-codec", codec);
         pipeline.addLast(afterCodec());
         connections.add(channel);
     }

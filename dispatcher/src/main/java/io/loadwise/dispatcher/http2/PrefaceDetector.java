@@ -20,10 +20,13 @@ final class PrefaceDetector extends ChannelInboundHandlerAdapter {
     private static final ByteBuf PREFACE = Http2CodecUtil.connectionPrefaceBuf();
 
     private final Http2Frontend http2;
+    /** Every connection is HTTP/2: its first bytes go to the codec, whatever they are. */
+    private final boolean always;
     private ByteBuf received;
 
-    PrefaceDetector(Http2Frontend http2) {
+    PrefaceDetector(Http2Frontend http2, boolean always) {
         this.http2 = http2;
+        this.always = always;
     }
 
     @Override
@@ -49,6 +52,10 @@ final class PrefaceDetector extends ChannelInboundHandlerAdapter {
             received = bytes;
         } else {
             received = ctx.alloc().compositeBuffer().addComponents(true, received, bytes);
+        }
+        if (always) {
+            switchTo(ctx, true); // the codec checks the preface, and closes the connection without it
+            return;
         }
         int length = Math.min(received.readableBytes(), PREFACE.readableBytes());
         boolean prefix = ByteBufUtil.equals(received, received.readerIndex(), PREFACE, 0, length);

@@ -50,6 +50,7 @@ public final class TlsConfigCheck {
         }
         if (cluster.http2() != null) {
             checkHttp2(at + ".http2", cluster.http2(), errors);
+            priorKnowledgeOnClearText(at + ".http2", cluster.http2(), cluster.tls() != null, errors);
         }
         if (cluster.nodeTls() != null) {
             checkNodeTls(at + ".nodeTls", cluster.nodeTls(), errors);
@@ -64,6 +65,13 @@ public final class TlsConfigCheck {
         }
         if (listener.http2() != null) {
             checkHttp2(at + ".http2", listener.http2(), errors);
+            priorKnowledgeOnClearText(at + ".http2", listener.http2(), listener.tls() != null, errors);
+        }
+    }
+
+    private static void priorKnowledgeOnClearText(String at, Http2Config http2, boolean tls, List<String> errors) {
+        if (http2.priorKnowledgeOnlyOrDefault() && (tls || !http2.enabledOrDefault())) {
+            errors.add(at + ".priorKnowledgeOnly: only for a clear-text listener with HTTP/2 enabled (TLS picks h2 by ALPN)");
         }
     }
 

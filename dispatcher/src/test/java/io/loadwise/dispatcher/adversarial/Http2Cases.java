@@ -47,8 +47,14 @@ final class Http2Cases {
                         Http2Cases::dataShortOfContentLength),
                 new JavaCase(GROUP, "data-on-a-half-closed-stream-gets-rst-stream-stream-closed", "RFC 9113 5.1",
                         c -> frameOnHalfClosedStream(c, false)),
-                new JavaCase(GROUP, "headers-on-a-half-closed-stream-get-rst-stream-protocol-error", "RFC 9113 5.1",
+                new JavaCase(GROUP, "headers-on-a-half-closed-stream-get-goaway-stream-closed", "h2spec 5.1/6",
                         c -> frameOnHalfClosedStream(c, true)),
+                new JavaCase(GROUP, "headers-on-a-closed-stream-get-goaway-stream-closed", "h2spec 5.1/12",
+                        Http2Cases::headersOnClosedStream),
+                new JavaCase(GROUP, "a-lower-unused-stream-id-gets-goaway-protocol-error", "h2spec 5.1.1/2",
+                        Http2Cases::lowerStreamId),
+                new JavaCase(GROUP, "prior-knowledge-only-closes-on-an-invalid-preface", "h2spec 3.5/2",
+                        Http2Cases::invalidPreface),
                 new JavaCase(GROUP, "a-stream-window-beyond-2^31-1-gets-rst-stream-flow-control-error",
                         "RFC 9113 6.9.1", Http2Cases::streamWindowOverflow),
                 new JavaCase(GROUP, "a-priority-frame-of-4-bytes-gets-rst-stream-frame-size-error", "RFC 9113 6.3",
@@ -338,12 +344,75 @@ final class Http2Cases {
             // the response may begin first
         }
         assertNotNull(frame, "neither RST_STREAM nor GOAWAY");
-        assertEquals(RST_STREAM, frame.type());
-        assertEquals(headers ? PROTOCOL_ERROR : STREAM_CLOSED, rstError(frame));
+        if (headers) { // a connection error (RFC 9113 5.1 allows it for a stream error; h2spec 5.1/6 accepts it)
+            assertEquals(H2RawClient.GOAWAY, frame.type());
+            assertEquals(STREAM_CLOSED, frame.goAwayError());
+        } else {
+            assertEquals(RST_STREAM, frame.type());
+            assertEquals(STREAM_CLOSED, rstError(frame));
+        }
         for (NodeRequest request : node.requests()) {
             assertTrue(new String(request.raw(), StandardCharsets.ISO_8859_1).indexOf("late") < 0,
                     "a frame after END_STREAM reached the node");
         }
+    }
+
+    /** HEADERS again on a stream whose request and response both ended: RFC 9113 5.1, a connection error. */
+    private static void headersOnClosedStream(CaseContext ctx) throws Exception {
+        RawNode node = ctx.node(NodeScript.ECHO_LINE);
+        H2RawClient client = client(ctx, ctx.proxy(new ClusterOverrides(), node));
+        client.write(frame(HEADERS, END_HEADERS | END_STREAM, 1, H2RawClient.requestBlock("GET", "/first")));
+        H2RawClient.Frame frame;
+        while ((frame = client.read()) != null && !(frame.stream() == 1 && (frame.flags() & END_STREAM) != 0)) {
+            // until the response's last frame
+        }
+        assertNotNull(frame, "the first request was not answered");
+        client.write(frame(HEADERS, END_HEADERS | END_STREAM, 1, H2RawClient.requestBlock("GET", "/again")));
+        H2RawClient.Frame goAway = goAway(client);
+        assertNotNull(goAway, "no GOAWAY");
+        assertEquals(STREAM_CLOSED, goAway.goAwayError());
+        assertEquals(1, node.requests().size(), "the second HEADERS reached the node");
+    }
+
+    /** HEADERS opening stream 3 after stream 5: RFC 9113 5.1.1, a connection error PROTOCOL_ERROR. */
+    private static void lowerStreamId(CaseContext ctx) throws Exception {
+        RawNode node = ctx.node(NodeScript.ECHO_LINE);
+        H2RawClient client = client(ctx, ctx.proxy(new ClusterOverrides(), node));
+        ByteArrayOutputStream both = new ByteArrayOutputStream();
+        both.writeBytes(frame(HEADERS, END_HEADERS | END_STREAM, 5, H2RawClient.requestBlock("GET", "/five")));
+        both.writeBytes(frame(HEADERS, END_HEADERS | END_STREAM, 3, H2RawClient.requestBlock("GET", "/three")));
+        client.write(both.toByteArray());
+        H2RawClient.Frame goAway = goAway(client);
+        assertNotNull(goAway, "no GOAWAY");
+        assertEquals(PROTOCOL_ERROR, goAway.goAwayError());
+        for (NodeRequest request : node.requests()) {
+            assertTrue(!request.requestLine().contains("/three"), "stream 3 reached the node");
+        }
+    }
+
+    /** With priorKnowledgeOnly, bytes that are not the client preface close the connection (RFC 9113 3.4). */
+    private static void invalidPreface(CaseContext ctx) throws Exception {
+        RawNode node = ctx.node(NodeScript.ECHO_LINE);
+        ProxyUnderTest proxy = ctx.proxy(new ClusterOverrides().with(b -> b.http2(
+                new io.loadwise.dispatcher.config.Http2Config(null, null, null, true))), node);
+        RawClient client = ctx.client(proxy);
+        client.write("GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+        ByteArrayOutputStream answer = new ByteArrayOutputStream();
+        assertTrue(client.closed(answer), "the connection stayed open");
+        assertTrue(!answer.toString(StandardCharsets.ISO_8859_1).startsWith("HTTP/"),
+                "answered as HTTP/1.1: " + Escapes.show(answer.toString(StandardCharsets.ISO_8859_1)));
+        assertEquals(0, node.requests().size());
+    }
+
+    /** The first GOAWAY the server sends, or null when the connection ends without one. */
+    private static H2RawClient.Frame goAway(H2RawClient client) throws Exception {
+        H2RawClient.Frame frame;
+        while ((frame = client.read()) != null) {
+            if (frame.type() == H2RawClient.GOAWAY) {
+                return frame;
+            }
+        }
+        return null;
     }
 
     private static void streamWindowOverflow(CaseContext ctx) throws Exception {
