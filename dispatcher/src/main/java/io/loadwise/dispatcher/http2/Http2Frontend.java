@@ -130,11 +130,12 @@ public final class Http2Frontend implements Http2Support {
         if (pipeline.get("h2c-upgrade") != null) {
             pipeline.remove("h2c-upgrade");
         }
-        pipeline.addLast(FLUSH, newFlushBatcher());
         Http2FrameCodec codec = newCodec();
-        // the client preface (24 bytes) comes first on this path: prior knowledge, or right after ALPN
+        // the client preface (24 bytes) comes first on this path: prior knowledge, or right after ALPN; the
+        // guard only reads inbound bytes, so it goes before the batcher, which must sit right before the codec
         pipeline.addLast("h2-stream-states", new StreamStateGuard(codec.connection(),
                 Http2CodecUtil.connectionPrefaceBuf().readableBytes()));
+        pipeline.addLast(FLUSH, newFlushBatcher());
         pipeline.addLast("h2-codec", codec);
         pipeline.addLast(afterCodec());
         connections.add(channel);
