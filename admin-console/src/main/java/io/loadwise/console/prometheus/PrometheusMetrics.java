@@ -10,6 +10,8 @@ import io.loadwise.dispatcher.control.GroupStatus;
 import io.loadwise.dispatcher.control.HealthStatus;
 import io.loadwise.dispatcher.tls.CertificateInfo;
 import io.loadwise.dispatcher.control.NodeStatus;
+import io.loadwise.dispatcher.control.RateLimitStatus;
+import io.loadwise.dispatcher.control.RoutedListenerStatus;
 import io.loadwise.dispatcher.metrics.CounterReading;
 import io.loadwise.dispatcher.metrics.MetricsSnapshot;
 import io.loadwise.policy.AgentSample;
@@ -66,7 +68,9 @@ public final class PrometheusMetrics {
         out.family("loadwise_agent_sample_age_seconds", Type.GAUGE, "Age of the node agent's latest sample");
         out.family("loadwise_tls_certificate_expiry_seconds", Type.GAUGE,
                 "Seconds until the listener's certificate expires (negative once expired)");
+        declareRouting(out);
         long now = System.currentTimeMillis();
+        routing(out, control);
         for (ClusterStatus cluster : control.clusterStatuses()) {
             String name = cluster.name();
             if (cluster.listener() != null) {
@@ -117,6 +121,43 @@ public final class PrometheusMetrics {
             }
         }
         return out.render();
+    }
+
+    private static void declareRouting(TextExposition out) {
+        out.family("loadwise_route_requests_total", Type.COUNTER,
+                "Requests a route of a listener took, by the status class answered (a client that left counts as 4xx)");
+        out.family("loadwise_listener_active_connections", Type.GAUGE, "Client connections open now on the listener");
+        out.family("loadwise_listener_rejected_per_client_total", Type.COUNTER,
+                "Connections the listener refused because one client held maxConnectionsPerClient");
+        out.family("loadwise_rate_limited_total", Type.COUNTER, "Requests answered 429 by the named rate limit");
+        out.family("loadwise_rate_limit_keys", Type.GAUGE, "Keys (clients) in the rate limit's table now");
+        out.family("loadwise_rate_limit_max_keys", Type.GAUGE, "Keys the rate limit's table holds at most");
+        out.family("loadwise_rate_limit_table_bytes", Type.GAUGE, "Memory of the rate limit's key table, approximately");
+        out.family("loadwise_rate_limit_enforced_requests_per_second", Type.GAUGE,
+                "Requests per second per key this replica enforces: requestsPerSecond / live replicas");
+    }
+
+    private static void routing(TextExposition out, ClusterControl control) {
+        for (RoutedListenerStatus listener : control.listenerStatuses()) {
+            String name = listener.name();
+            out.sample("loadwise_listener_active_connections", listener.connections(), "listener", name);
+            out.sample("loadwise_listener_rejected_per_client_total", listener.rejectedPerClient(), "listener", name);
+            for (RoutedListenerStatus.RouteStatus route : listener.routes()) {
+                for (int k = 0; k < route.byStatusClass().size(); k++) {
+                    out.sample("loadwise_route_requests_total", route.byStatusClass().get(k), "listener", name,
+                            "route", route.name(), "code_class", (k + 1) + "xx");
+                }
+            }
+        }
+        for (RateLimitStatus limit : control.rateLimitStatuses()) {
+            String name = limit.name();
+            out.sample("loadwise_rate_limited_total", limit.limited(), "limit", name);
+            out.sample("loadwise_rate_limit_keys", limit.keys(), "limit", name);
+            out.sample("loadwise_rate_limit_max_keys", limit.maxKeys(), "limit", name);
+            out.sample("loadwise_rate_limit_table_bytes", limit.tableBytes(), "limit", name);
+            out.sample("loadwise_rate_limit_enforced_requests_per_second", limit.enforcedRequestsPerSecond(),
+                    "limit", name);
+        }
     }
 
     private static void declareCounters(TextExposition out, String prefix, String whose) {

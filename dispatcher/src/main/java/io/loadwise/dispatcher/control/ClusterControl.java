@@ -2,7 +2,9 @@ package io.loadwise.dispatcher.control;
 
 import io.loadwise.dispatcher.config.ClusterConfig;
 import io.loadwise.dispatcher.config.ConfigValidationException;
+import io.loadwise.dispatcher.config.ListenerConfig;
 import io.loadwise.dispatcher.config.LoadwiseConfig;
+import io.loadwise.dispatcher.config.RateLimitConfig;
 import io.loadwise.dispatcher.metrics.MetricsSnapshot;
 import io.loadwise.policy.PolicyRegistry;
 import java.util.List;
@@ -62,6 +64,29 @@ public interface ClusterControl {
     void updateCluster(String name, ClusterConfig cluster) throws ConfigValidationException;
 
     void deleteCluster(String name) throws ConfigValidationException;
+
+    /** Adds one of {@code listeners[]}, validated and persisted; it binds its port at once. */
+    default void createListener(ListenerConfig listener) throws ConfigValidationException {
+        throw new ConfigValidationException("listeners cannot be edited here");
+    }
+
+    /**
+     * Replaces the listener with this name (its route table is swapped atomically; the port is kept when
+     * {@code listen} and TLS stay).
+     */
+    default void updateListener(String name, ListenerConfig listener) throws ConfigValidationException {
+        throw new ConfigValidationException("listeners cannot be edited here");
+    }
+
+    /** Removes a listener: it stops accepting and closes once its requests in flight have ended. */
+    default void deleteListener(String name) throws ConfigValidationException {
+        throw new ConfigValidationException("listeners cannot be edited here");
+    }
+
+    /** Replaces the whole {@code rateLimits} object, validated and persisted. */
+    default void updateRateLimits(Map<String, RateLimitConfig> limits) throws ConfigValidationException {
+        throw new ConfigValidationException("rate limits cannot be edited here");
+    }
 
     /**
      * Re-reads the configuration (the file, or the file and etcd), validates it and applies the difference

@@ -271,6 +271,29 @@ public final class Dispatcher implements ClusterControl, ReplicaHost, AutoClosea
         control.deleteCluster(name);
     }
 
+    @Override
+    public void createListener(io.loadwise.dispatcher.config.ListenerConfig listener)
+            throws ConfigValidationException {
+        control.createListener(listener);
+    }
+
+    @Override
+    public void updateListener(String name, io.loadwise.dispatcher.config.ListenerConfig listener)
+            throws ConfigValidationException {
+        control.updateListener(name, listener);
+    }
+
+    @Override
+    public void deleteListener(String name) throws ConfigValidationException {
+        control.deleteListener(name);
+    }
+
+    @Override
+    public void updateRateLimits(java.util.Map<String, io.loadwise.dispatcher.config.RateLimitConfig> limits)
+            throws ConfigValidationException {
+        control.updateRateLimits(limits);
+    }
+
     /**
      * Re-reads the configuration source (the file, or the file and etcd), validates it and applies the
      * difference ({@link #apply}). An invalid configuration changes nothing.
