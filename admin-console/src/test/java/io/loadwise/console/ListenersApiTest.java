@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
 import io.loadwise.console.prometheus.ExpositionParser;
 import io.loadwise.console.testing.ApiClient;
+import io.loadwise.dispatcher.config.ConfigLoader;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.ConnectException;
@@ -99,6 +100,7 @@ class ListenersApiTest extends ApiTestBase {
         JsonNode onDisk = configOnDisk().path("listeners").get(0);
         assertEquals("edge", onDisk.path("name").asText());
         assertEquals("shop", onDisk.path("routes").get(1).path("cluster").asText());
+        assertEquals(control.config().listeners(), ConfigLoader.load(configFile).listeners(), "the file reads back");
 
         assertEquals("ok", fetch(created, "/healthz").body());
         assertEquals("shop /cart", fetch(created, "/cart").body());
