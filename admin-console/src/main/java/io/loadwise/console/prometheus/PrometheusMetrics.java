@@ -41,34 +41,7 @@ public final class PrometheusMetrics {
     public static String scrape(ClusterControl control) {
         String replica = control.replicaId();
         TextExposition out = replica == null ? new TextExposition() : new TextExposition("replica", replica);
-        declareCounters(out, "loadwise_cluster_", "of the cluster");
-        declareCounters(out, "loadwise_", "sent to the node");
-        out.family("loadwise_cluster_last_second", Type.GAUGE,
-                "Seed Table 2 figures of the cluster for the last second (metric = seed name; ms, req/s, MB/s)");
-        out.family("loadwise_node_last_second", Type.GAUGE,
-                "Seed Table 2 figures of the node for the last second (metric = seed name; ms, req/s, MB/s)");
-        out.family("loadwise_cluster_active_priority", Type.GAUGE,
-                "Priority of the least preferred group in use (the backup group: the largest priority plus 1)");
-        out.family("loadwise_cluster_backup_active", Type.GAUGE, "1 while the cluster's backup group is in use, else 0");
-        out.family("loadwise_cluster_panic", Type.GAUGE,
-                "1 while picks spread over every node that accepts connections (panic threshold), else 0");
-        out.family("loadwise_node_up", Type.GAUGE, "1 when the node is enabled, not draining and healthy, else 0");
-        out.family("loadwise_node_weight", Type.GAUGE, "Configured weight of the node");
-        out.family("loadwise_node_health_up", Type.GAUGE,
-                "Active health check: 1 up, 0 down; absent while no check has concluded or none is configured");
-        out.family("loadwise_node_health_check_ok", Type.GAUGE, "1 when the latest active health check passed, else 0");
-        out.family("loadwise_node_health_check_duration_seconds", Type.GAUGE, "How long the latest health check took");
-        out.family("loadwise_node_ejected", Type.GAUGE, "1 while outlier detection holds the node out, else 0");
-        out.family("loadwise_node_slow_start_share", Type.GAUGE,
-                "Share of its picks the node keeps while it ramps up after a return (1 when it does not ramp)");
-        out.family("loadwise_node_policy_metric", Type.GAUGE,
-                "Seed Table 6 figures of the node (NODE_NMA_RSPS_TIME ms, NODE_AVAILABILITY% 0-100)");
-        out.family("loadwise_agent_metric", Type.GAUGE,
-                "Latest metric reported by the node agent (metric = seed name, tables 3-5; % 0-100, MB, ms)");
-        out.family("loadwise_agent_sample_age_seconds", Type.GAUGE, "Age of the node agent's latest sample");
-        out.family("loadwise_tls_certificate_expiry_seconds", Type.GAUGE,
-                "Seconds until the listener's certificate expires (negative once expired)");
-        declareRouting(out);
+        declare(out);
         long now = System.currentTimeMillis();
         routing(out, control);
         for (ClusterStatus cluster : control.clusterStatuses()) {
@@ -121,6 +94,44 @@ public final class PrometheusMetrics {
             }
         }
         return out.render();
+    }
+
+    /** The name of every family {@link #scrape} may emit: what {@code docs/metrics.md} must list. */
+    static java.util.Set<String> familyNames() {
+        TextExposition out = new TextExposition();
+        declare(out);
+        return out.familyNames();
+    }
+
+    private static void declare(TextExposition out) {
+        declareCounters(out, "loadwise_cluster_", "of the cluster");
+        declareCounters(out, "loadwise_", "sent to the node");
+        out.family("loadwise_cluster_last_second", Type.GAUGE,
+                "Seed Table 2 figures of the cluster for the last second (metric = seed name; ms, req/s, MB/s)");
+        out.family("loadwise_node_last_second", Type.GAUGE,
+                "Seed Table 2 figures of the node for the last second (metric = seed name; ms, req/s, MB/s)");
+        out.family("loadwise_cluster_active_priority", Type.GAUGE,
+                "Priority of the least preferred group in use (the backup group: the largest priority plus 1)");
+        out.family("loadwise_cluster_backup_active", Type.GAUGE, "1 while the cluster's backup group is in use, else 0");
+        out.family("loadwise_cluster_panic", Type.GAUGE,
+                "1 while picks spread over every node that accepts connections (panic threshold), else 0");
+        out.family("loadwise_node_up", Type.GAUGE, "1 when the node is enabled, not draining and healthy, else 0");
+        out.family("loadwise_node_weight", Type.GAUGE, "Configured weight of the node");
+        out.family("loadwise_node_health_up", Type.GAUGE,
+                "Active health check: 1 up, 0 down; absent while no check has concluded or none is configured");
+        out.family("loadwise_node_health_check_ok", Type.GAUGE, "1 when the latest active health check passed, else 0");
+        out.family("loadwise_node_health_check_duration_seconds", Type.GAUGE, "How long the latest health check took");
+        out.family("loadwise_node_ejected", Type.GAUGE, "1 while outlier detection holds the node out, else 0");
+        out.family("loadwise_node_slow_start_share", Type.GAUGE,
+                "Share of its picks the node keeps while it ramps up after a return (1 when it does not ramp)");
+        out.family("loadwise_node_policy_metric", Type.GAUGE,
+                "Seed Table 6 figures of the node (NODE_NMA_RSPS_TIME ms, NODE_AVAILABILITY% 0-100)");
+        out.family("loadwise_agent_metric", Type.GAUGE,
+                "Latest metric reported by the node agent (metric = seed name, tables 3-5; % 0-100, MB, ms)");
+        out.family("loadwise_agent_sample_age_seconds", Type.GAUGE, "Age of the node agent's latest sample");
+        out.family("loadwise_tls_certificate_expiry_seconds", Type.GAUGE,
+                "Seconds until the listener's certificate expires (negative once expired)");
+        declareRouting(out);
     }
 
     private static void declareRouting(TextExposition out) {
