@@ -268,4 +268,28 @@ class ListenersApiTest extends ApiTestBase {
         assertEquals(404, api.delete("/api/rate-limits/nope").status());
         assertNotNull(configOnDisk().path("rateLimits").get("per-client"));
     }
+
+    /** The body of the {@code curl ... -d '...'} example in docs/rest-api.md that follows {@code command}. */
+    private static String docExample(String command) throws IOException {
+        String doc = Files.readString(java.nio.file.Path.of(System.getProperty("user.dir"))
+                .resolve("../docs/rest-api.md").normalize());
+        int at = doc.indexOf(command + " -d '");
+        assertTrue(at >= 0, "docs/rest-api.md has no example " + command);
+        int start = at + command.length() + " -d '".length();
+        return doc.substring(start, doc.indexOf("'", start)).replace("0.0.0.0:8080", "127.0.0.1:0");
+    }
+
+    @Test
+    void theExamplesOfTheRestApiDocWork() throws Exception {
+        ApiClient.Response limit = api.put("/api/rate-limits/per-client", docExample("-X PUT $API/rate-limits/per-client"));
+        assertEquals(201, limit.status(), limit.body());
+        ApiClient.Response created = api.post("/api/listeners", docExample("-X POST $API/listeners"));
+        assertEquals(201, created.status(), created.body());
+        assertEquals("ok", fetch(created, "/healthz").body());
+        ApiClient.Response routes = api.put("/api/listeners/edge/routes", docExample("-X PUT $API/listeners/edge/routes"));
+        assertEquals(200, routes.status(), routes.body());
+        HttpResponse<String> answer = fetch(created, "/healthz");
+        assertEquals(503, answer.statusCode());
+        assertEquals("back soon", answer.body());
+    }
 }
