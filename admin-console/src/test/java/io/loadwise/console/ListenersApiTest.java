@@ -206,6 +206,15 @@ class ListenersApiTest extends ApiTestBase {
         assertEquals(created.json().path("listen").path("bound").asText(),
                 api.get("/api/listeners/edge").json().path("listen").path("bound").asText(), "the port is kept");
 
+        ApiClient.Response whole = api.put("/api/listeners/edge", """
+                {"listen": "127.0.0.1:0", "maxConnectionsPerClient": 4,
+                 "routes": [{"name": "again", "cluster": "shop"}]}
+                """);
+        assertEquals(200, whole.status(), whole.body());
+        assertEquals("edge", whole.json().path("name").asText(), "the name comes from the URL");
+        assertEquals(4, configOnDisk().path("listeners").get(0).path("maxConnectionsPerClient").asInt());
+        assertEquals("shop /cart", fetch(whole, "/cart").body());
+
         assertEquals(204, api.delete("/api/listeners/edge").status());
         assertTrue(configOnDisk().path("listeners").isMissingNode(), configOnDisk().toString());
         assertEquals(404, api.get("/api/listeners/edge").status());

@@ -16,6 +16,7 @@ import io.loadwise.dispatcher.config.RateLimitConfig;
 import io.loadwise.dispatcher.config.RouteConfig;
 import io.loadwise.dispatcher.config.StoreConfig;
 import io.loadwise.dispatcher.control.ConfigConflictException;
+import io.loadwise.dispatcher.control.RateLimitStatus;
 import io.loadwise.dispatcher.net.Transport;
 import io.loadwise.dispatcher.runtime.Dispatcher;
 import io.loadwise.dispatcher.runtime.HttpNodes.Node;
@@ -26,6 +27,7 @@ import io.loadwise.dispatcher.testsupport.Configs;
 import io.loadwise.policy.PolicyRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -126,6 +128,18 @@ class EtcdListenersTest {
             try (StrictClient client = new StrictClient(replica.routedListening().get("edge").getPort())) {
                 assertEquals("n1", client.get("/cart"));
             }
+        }
+    }
+
+    @Test
+    void eachReplicaEnforcesItsShareOfARateLimit() {
+        // the registry is re-read every 5 s off the event loops: wait for both replicas to count each other
+        for (Dispatcher replica : replicas) {
+            Await.until("the replica enforces half of the limit", Duration.ofSeconds(15), () -> replica
+                    .rateLimitStatuses().stream().anyMatch(s -> s.name().equals("per-client") && s.replicas() == 2));
+            RateLimitStatus status = replica.rateLimitStatuses().get(0);
+            assertEquals(100.0, status.requestsPerSecond());
+            assertEquals(50.0, status.enforcedRequestsPerSecond());
         }
     }
 
