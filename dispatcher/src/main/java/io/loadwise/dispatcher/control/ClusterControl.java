@@ -3,6 +3,7 @@ package io.loadwise.dispatcher.control;
 import io.loadwise.dispatcher.config.ClusterConfig;
 import io.loadwise.dispatcher.config.ConfigValidationException;
 import io.loadwise.dispatcher.config.ListenerConfig;
+import io.loadwise.dispatcher.config.ListenerEdits;
 import io.loadwise.dispatcher.config.LoadwiseConfig;
 import io.loadwise.dispatcher.config.RateLimitConfig;
 import io.loadwise.dispatcher.metrics.MetricsSnapshot;
@@ -65,9 +66,24 @@ public interface ClusterControl {
 
     void deleteCluster(String name) throws ConfigValidationException;
 
+    /** A change of the whole configuration in force: returns the next one, or throws to refuse. */
+    @FunctionalInterface
+    interface ConfigEdit {
+        LoadwiseConfig apply(LoadwiseConfig inForce) throws ConfigValidationException;
+    }
+
+    /**
+     * Applies {@code edit} to the configuration in force, atomically with respect to every other command: the
+     * result is validated exactly like the file, persisted (the file, or etcd with its revision checks), then
+     * applied. The listener and rate-limit commands below are edits.
+     */
+    default void edit(ConfigEdit edit) throws ConfigValidationException {
+        throw new ConfigValidationException("the configuration cannot be edited here");
+    }
+
     /** Adds one of {@code listeners[]}, validated and persisted; it binds its port at once. */
     default void createListener(ListenerConfig listener) throws ConfigValidationException {
-        throw new ConfigValidationException("listeners cannot be edited here");
+        edit(config -> ListenerEdits.add(config, listener));
     }
 
     /**
@@ -75,17 +91,17 @@ public interface ClusterControl {
      * {@code listen} and TLS stay).
      */
     default void updateListener(String name, ListenerConfig listener) throws ConfigValidationException {
-        throw new ConfigValidationException("listeners cannot be edited here");
+        edit(config -> ListenerEdits.replace(config, name, listener));
     }
 
-    /** Removes a listener: it stops accepting and closes once its requests in flight have ended. */
+    /** Removes a listener: it stops accepting; connections already open finish on their own. */
     default void deleteListener(String name) throws ConfigValidationException {
-        throw new ConfigValidationException("listeners cannot be edited here");
+        edit(config -> ListenerEdits.remove(config, name));
     }
 
     /** Replaces the whole {@code rateLimits} object, validated and persisted. */
     default void updateRateLimits(Map<String, RateLimitConfig> limits) throws ConfigValidationException {
-        throw new ConfigValidationException("rate limits cannot be edited here");
+        edit(config -> config.withListeners(config.listeners(), limits.isEmpty() ? null : limits));
     }
 
     /**

@@ -272,26 +272,8 @@ public final class Dispatcher implements ClusterControl, ReplicaHost, AutoClosea
     }
 
     @Override
-    public void createListener(io.loadwise.dispatcher.config.ListenerConfig listener)
-            throws ConfigValidationException {
-        control.createListener(listener);
-    }
-
-    @Override
-    public void updateListener(String name, io.loadwise.dispatcher.config.ListenerConfig listener)
-            throws ConfigValidationException {
-        control.updateListener(name, listener);
-    }
-
-    @Override
-    public void deleteListener(String name) throws ConfigValidationException {
-        control.deleteListener(name);
-    }
-
-    @Override
-    public void updateRateLimits(java.util.Map<String, io.loadwise.dispatcher.config.RateLimitConfig> limits)
-            throws ConfigValidationException {
-        control.updateRateLimits(limits);
+    public void edit(ConfigEdit edit) throws ConfigValidationException {
+        control.edit(edit);
     }
 
     /**

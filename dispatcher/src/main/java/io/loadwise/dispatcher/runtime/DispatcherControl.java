@@ -4,9 +4,7 @@ import io.loadwise.dispatcher.cluster.VirtualCluster;
 import io.loadwise.dispatcher.config.ClusterConfig;
 import io.loadwise.dispatcher.config.ConfigValidationException;
 import io.loadwise.dispatcher.config.ConfigValidator;
-import io.loadwise.dispatcher.config.ListenerConfig;
 import io.loadwise.dispatcher.config.LoadwiseConfig;
-import io.loadwise.dispatcher.config.RateLimitConfig;
 import io.loadwise.dispatcher.control.ClusterControl;
 import io.loadwise.dispatcher.control.ClusterStatus;
 import io.loadwise.dispatcher.control.NodeRegistration;
@@ -179,51 +177,10 @@ final class DispatcherControl implements ClusterControl {
     }
 
     @Override
-    public void createListener(ListenerConfig listener) throws ConfigValidationException {
+    public void edit(ConfigEdit edit) throws ConfigValidationException {
         synchronized (clusters) {
-            LoadwiseConfig config = clusters.config();
-            List<ListenerConfig> list = new ArrayList<>(config.listenersOrEmpty());
-            list.add(listener);
-            change(config.withListeners(list, config.rateLimits()));
+            change(edit.apply(clusters.config()));
         }
-    }
-
-    @Override
-    public void updateListener(String name, ListenerConfig listener) throws ConfigValidationException {
-        synchronized (clusters) {
-            LoadwiseConfig config = clusters.config();
-            List<ListenerConfig> list = new ArrayList<>(config.listenersOrEmpty());
-            list.set(listenerIndex(name), listener);
-            change(config.withListeners(list, config.rateLimits()));
-        }
-    }
-
-    @Override
-    public void deleteListener(String name) throws ConfigValidationException {
-        synchronized (clusters) {
-            LoadwiseConfig config = clusters.config();
-            List<ListenerConfig> list = new ArrayList<>(config.listenersOrEmpty());
-            list.remove(listenerIndex(name));
-            change(config.withListeners(list.isEmpty() ? null : list, config.rateLimits()));
-        }
-    }
-
-    @Override
-    public void updateRateLimits(Map<String, RateLimitConfig> limits) throws ConfigValidationException {
-        synchronized (clusters) {
-            LoadwiseConfig config = clusters.config();
-            change(config.withListeners(config.listeners(), limits.isEmpty() ? null : limits));
-        }
-    }
-
-    private int listenerIndex(String name) throws ConfigValidationException {
-        List<ListenerConfig> list = clusters.config().listenersOrEmpty();
-        for (int i = 0; i < list.size(); i++) {
-            if (name.equals(list.get(i).name())) {
-                return i;
-            }
-        }
-        throw new ConfigValidationException("listener '" + name + "': no such listener");
     }
 
     /**
