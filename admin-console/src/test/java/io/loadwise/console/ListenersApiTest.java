@@ -129,6 +129,20 @@ class ListenersApiTest extends ApiTestBase {
     }
 
     @Test
+    void aChangeComputedFromAnOlderConfigurationConflictsAndChangesNothing() throws Exception {
+        io.loadwise.dispatcher.config.LoadwiseConfig stale = control.config();
+        createEdge();
+        String before = Files.readString(configFile);
+        io.loadwise.dispatcher.control.ConfigConflictException e = assertThrows(
+                io.loadwise.dispatcher.control.ConfigConflictException.class,
+                () -> control.replaceListeners(stale, null, null));
+        assertEquals("the configuration changed meanwhile; nothing was changed. Read it again and repeat the change.",
+                e.getMessage());
+        assertEquals(1, control.config().listenersOrEmpty().size(), "the listener created meanwhile stays");
+        assertEquals(before, Files.readString(configFile));
+    }
+
+    @Test
     void unknownListenerIs404DuplicateIs409AndRenamingIs400() {
         createEdge();
         for (ApiClient.Response missing : List.of(api.get("/api/listeners/nope"), api.put("/api/listeners/nope", EDGE),

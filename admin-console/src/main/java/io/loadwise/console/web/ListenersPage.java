@@ -14,6 +14,8 @@ import io.loadwise.dispatcher.config.RateLimitConfig;
 import io.loadwise.dispatcher.config.RouteConfig;
 import io.loadwise.dispatcher.config.RouteMatch;
 import io.loadwise.dispatcher.control.ClusterControl;
+import io.loadwise.dispatcher.control.ConfigConflictException;
+import io.loadwise.dispatcher.control.ConfigUnavailableException;
 import io.loadwise.dispatcher.control.RateLimitStatus;
 import io.loadwise.dispatcher.control.RoutedListenerStatus;
 import jakarta.servlet.http.HttpServletRequest;
@@ -65,8 +67,9 @@ final class ListenersPage {
             return;
         } catch (ConfigValidationException e) {
             errors.addAll(e.errors());
-        } catch (IllegalArgumentException | IllegalStateException e) {
-            errors.add(e.getMessage());
+        } catch (IllegalArgumentException | IllegalStateException | ConfigConflictException
+                | ConfigUnavailableException e) {
+            errors.add(e.getMessage()); // a conflict: another edit came first; etcd unreachable: nothing written
         }
         show(request, response, 400, name, text, errors);
     }

@@ -66,24 +66,23 @@ public interface ClusterControl {
 
     void deleteCluster(String name) throws ConfigValidationException;
 
-    /** A change of the whole configuration in force: returns the next one, or throws to refuse. */
-    @FunctionalInterface
-    interface ConfigEdit {
-        LoadwiseConfig apply(LoadwiseConfig inForce) throws ConfigValidationException;
-    }
-
     /**
-     * Applies {@code edit} to the configuration in force, atomically with respect to every other command: the
-     * result is validated exactly like the file, persisted (the file, or etcd with its revision checks), then
-     * applied. The listener and rate-limit commands below are edits.
+     * Makes {@code listeners} and {@code rateLimits} ({@code null} for none) the ones in force, validated and
+     * persisted like every change, provided the configuration in force still equals {@code base} (what
+     * {@link #config()} returned when the change was computed).
+     *
+     * @throws ConfigConflictException when the configuration changed since {@code base}: nothing is changed, so
+     *     a concurrent edit is never lost (read it again and repeat)
      */
-    default void edit(ConfigEdit edit) throws ConfigValidationException {
-        throw new ConfigValidationException("the configuration cannot be edited here");
+    default void replaceListeners(LoadwiseConfig base, List<ListenerConfig> listeners,
+            Map<String, RateLimitConfig> rateLimits) throws ConfigValidationException {
+        throw new ConfigValidationException("listeners cannot be edited here");
     }
 
     /** Adds one of {@code listeners[]}, validated and persisted; it binds its port at once. */
     default void createListener(ListenerConfig listener) throws ConfigValidationException {
-        edit(config -> ListenerEdits.add(config, listener));
+        LoadwiseConfig base = config();
+        replaceListeners(base, ListenerEdits.add(base, listener));
     }
 
     /**
@@ -91,17 +90,24 @@ public interface ClusterControl {
      * {@code listen} and TLS stay).
      */
     default void updateListener(String name, ListenerConfig listener) throws ConfigValidationException {
-        edit(config -> ListenerEdits.replace(config, name, listener));
+        LoadwiseConfig base = config();
+        replaceListeners(base, ListenerEdits.replace(base, name, listener));
     }
 
     /** Removes a listener: it stops accepting; connections already open finish on their own. */
     default void deleteListener(String name) throws ConfigValidationException {
-        edit(config -> ListenerEdits.remove(config, name));
+        LoadwiseConfig base = config();
+        replaceListeners(base, ListenerEdits.remove(base, name));
     }
 
     /** Replaces the whole {@code rateLimits} object, validated and persisted. */
     default void updateRateLimits(Map<String, RateLimitConfig> limits) throws ConfigValidationException {
-        edit(config -> config.withListeners(config.listeners(), limits.isEmpty() ? null : limits));
+        LoadwiseConfig base = config();
+        replaceListeners(base, base.listeners(), limits.isEmpty() ? null : limits);
+    }
+
+    private void replaceListeners(LoadwiseConfig base, LoadwiseConfig next) throws ConfigValidationException {
+        replaceListeners(base, next.listeners(), next.rateLimits());
     }
 
     /**
