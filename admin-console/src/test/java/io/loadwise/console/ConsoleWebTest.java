@@ -126,10 +126,43 @@ class ConsoleWebTest {
 
     @Test
     void pagesNeedALogin() throws Exception {
-        for (String path : new String[] {"/", "/clusters", "/graphs", "/logs", "/jvm", "/docs"}) {
+        for (String path : new String[] {"/", "/clusters", "/listeners", "/graphs", "/logs", "/jvm", "/docs"}) {
             HttpResponse<String> r = new Session().get(path);
             assertEquals(302, r.statusCode(), path);
             assertTrue(r.headers().firstValue("Location").orElse("").endsWith("/login"), path);
+        }
+    }
+
+    @Test
+    void listenersPageEscapesConfiguredTextAndRefusesBadTablesByField() throws Exception {
+        fixture.dispatcher.createListener(io.loadwise.dispatcher.config.ConfigLoader.parseListener("""
+                {"name": "probe", "listen": "127.0.0.1:0",
+                 "routes": [{"match": {"headers": {"x-probe": "<script>alert(1)</script>"}}, "cluster": "shop"}]}
+                """));
+        try {
+            Session s = admin();
+            HttpResponse<String> page = s.get("/listeners");
+            assertEquals(200, page.statusCode());
+            assertTrue(page.body().contains("<td class=\"match\">header x-probe=&lt;script&gt;alert(1)&lt;/script&gt;</td>"),
+                    page.body());
+            assertFalse(page.body().contains("<script>alert"), "configured text is never markup");
+
+            HttpResponse<String> broken = s.post("/listeners/routes", form("_csrf", s.csrf, "name", "probe",
+                    "routes", "[{\"cluster\": \"shop\"}, {\"cluster\": \"shop\"} x"));
+            assertEquals(400, broken.statusCode());
+            assertTrue(broken.body().contains("<li class=\"field-error\" data-field=\"routes\"><code>routes</code>:"
+                    + " invalid JSON at line 1, column "), broken.body());
+            HttpResponse<String> duplicate = s.post("/listeners/routes", form("_csrf", s.csrf, "name", "probe",
+                    "routes", "[{\"cluster\": \"shop\", \"cluster\": \"other\"}]"));
+            assertEquals(400, duplicate.statusCode());
+            assertTrue(duplicate.body().contains("Duplicate field &#39;cluster&#39;"), duplicate.body());
+            HttpResponse<String> unknown = s.post("/listeners/routes", form("_csrf", s.csrf, "name", "nope",
+                    "routes", "[]"));
+            assertEquals(404, unknown.statusCode());
+            assertEquals("<script>alert(1)</script>", fixture.dispatcher.config().listeners().get(0).routes().get(0)
+                    .match().headers().get("x-probe").exact(), "nothing changed");
+        } finally {
+            fixture.dispatcher.deleteListener("probe");
         }
     }
 

@@ -51,6 +51,8 @@ public final class ApiServlet extends HttpServlet {
         MetricStoresResource storeUsage = new MetricStoresResource(stores);
         PrometheusResource prometheus = new PrometheusResource(control);
         ReloadResource reload = new ReloadResource(control);
+        ListenersResource listeners = new ListenersResource(control);
+        RateLimitsResource rateLimits = new RateLimitsResource(control);
         ReplicaFiguresResource replicaFigures = new ReplicaFiguresResource(control, peers);
         RegistrationsResource registrations = new RegistrationsResource(control, clock);
         ReplicaGraphsResource replicaGraphs = new ReplicaGraphsResource(control, graphs, new PeerSeries(peers));
@@ -73,6 +75,13 @@ public final class ApiServlet extends HttpServlet {
                 new Route("/api/clusters/{}/nodes/{}/graphs", Map.of("GET", graphs::listNode)),
                 new Route("/api/clusters/{}/nodes/{}/graphs/{}", Map.of("GET", graphs::nodeGraph)),
                 new Route("/api/clusters/{}/nodes/{}/series/{}", Map.of("GET", graphs::nodeSeries)),
+                new Route("/api/listeners", Map.of("GET", listeners::list, "POST", listeners::create)),
+                new Route("/api/listeners/{}",
+                        Map.of("GET", listeners::get, "PUT", listeners::replace, "DELETE", listeners::delete)),
+                new Route("/api/listeners/{}/routes", Map.of("GET", listeners::routes, "PUT", listeners::replaceRoutes)),
+                new Route("/api/rate-limits", Map.of("GET", rateLimits::list, "PUT", rateLimits::replaceAll)),
+                new Route("/api/rate-limits/{}",
+                        Map.of("GET", rateLimits::get, "PUT", rateLimits::put, "DELETE", rateLimits::delete)),
                 new Route("/api/metrics/stores", Map.of("GET", storeUsage::get)),
                 new Route("/api/reload", Map.of("POST", reload::reload)),
                 new Route("/api/replicas", Map.of("GET", reload::replicas)),

@@ -209,6 +209,14 @@ record ClusterView(String name, Mode mode, Listen listen, PolicyInForce policy, 
         if (tls == null) {
             return config;
         }
+        return config.toBuilder().tls(withoutKeyPasswords(tls)).build();
+    }
+
+    /** TLS settings with each key password replaced by {@link #KEY_PASSWORD_SET}; {@code null} stays null. */
+    static TlsConfig withoutKeyPasswords(TlsConfig tls) {
+        if (tls == null) {
+            return null;
+        }
         List<TlsConfig.SniCertificate> entries = null;
         if (tls.certificates() != null) {
             entries = new ArrayList<>();
@@ -217,8 +225,8 @@ record ClusterView(String name, Mode mode, Listen listen, PolicyInForce policy, 
                         entry.certificate(), entry.key(), hidden(entry.keyPassword())));
             }
         }
-        return config.toBuilder().tls(new TlsConfig(tls.certificate(), tls.key(), hidden(tls.keyPassword()),
-                tls.protocols(), tls.ciphers(), tls.clientCa(), tls.clientAuth(), entries, tls.reloadCheckMs())).build();
+        return new TlsConfig(tls.certificate(), tls.key(), hidden(tls.keyPassword()),
+                tls.protocols(), tls.ciphers(), tls.clientCa(), tls.clientAuth(), entries, tls.reloadCheckMs());
     }
 
     /** What the API shows for a TLS key password; a {@code PUT} that sends it back keeps the password in force. */

@@ -92,10 +92,16 @@ final class ClustersResource {
      * password: that means "the password in force for this key file". Any other value replaces it.
      */
     private static ClusterConfig keepHiddenKeyPasswords(ClusterConfig body, ClusterConfig inForce) {
-        TlsConfig tls = body.tls();
-        TlsConfig old = inForce.tls();
-        if (tls == null || old == null) {
+        if (body.tls() == null || inForce.tls() == null) {
             return body;
+        }
+        return body.toBuilder().tls(keepHiddenKeyPasswords(body.tls(), inForce.tls())).build();
+    }
+
+    /** {@code tls} with each {@value ClusterView#KEY_PASSWORD_SET} replaced by the password in force in {@code old}. */
+    static TlsConfig keepHiddenKeyPasswords(TlsConfig tls, TlsConfig old) {
+        if (tls == null || old == null) {
+            return tls;
         }
         List<TlsConfig.SniCertificate> entries = null;
         if (tls.certificates() != null) {
@@ -105,8 +111,8 @@ final class ClustersResource {
                         entry.key(), inForce(entry.keyPassword(), entry.key(), old)));
             }
         }
-        return body.toBuilder().tls(new TlsConfig(tls.certificate(), tls.key(), inForce(tls.keyPassword(), tls.key(), old),
-                tls.protocols(), tls.ciphers(), tls.clientCa(), tls.clientAuth(), entries, tls.reloadCheckMs())).build();
+        return new TlsConfig(tls.certificate(), tls.key(), inForce(tls.keyPassword(), tls.key(), old),
+                tls.protocols(), tls.ciphers(), tls.clientCa(), tls.clientAuth(), entries, tls.reloadCheckMs());
     }
 
     /** The password in force for {@code key} when {@code given} is the mask; {@code given} otherwise. */
@@ -134,7 +140,7 @@ final class ClustersResource {
         return Reply.noContent();
     }
 
-    private static String encode(String segment) {
+    static String encode(String segment) {
         return URLEncoder.encode(segment, StandardCharsets.UTF_8).replace("+", "%20");
     }
 }

@@ -10,6 +10,8 @@ import io.loadwise.dispatcher.control.GroupStatus;
 import io.loadwise.dispatcher.control.HealthStatus;
 import io.loadwise.dispatcher.tls.CertificateInfo;
 import io.loadwise.dispatcher.control.NodeStatus;
+import io.loadwise.dispatcher.control.RateLimitStatus;
+import io.loadwise.dispatcher.control.RoutedListenerStatus;
 import io.loadwise.dispatcher.metrics.CounterReading;
 import io.loadwise.dispatcher.metrics.MetricsSnapshot;
 import io.loadwise.policy.AgentSample;
@@ -39,34 +41,9 @@ public final class PrometheusMetrics {
     public static String scrape(ClusterControl control) {
         String replica = control.replicaId();
         TextExposition out = replica == null ? new TextExposition() : new TextExposition("replica", replica);
-        declareCounters(out, "loadwise_cluster_", "of the cluster");
-        declareCounters(out, "loadwise_", "sent to the node");
-        out.family("loadwise_cluster_last_second", Type.GAUGE,
-                "Seed Table 2 figures of the cluster for the last second (metric = seed name; ms, req/s, MB/s)");
-        out.family("loadwise_node_last_second", Type.GAUGE,
-                "Seed Table 2 figures of the node for the last second (metric = seed name; ms, req/s, MB/s)");
-        out.family("loadwise_cluster_active_priority", Type.GAUGE,
-                "Priority of the least preferred group in use (the backup group: the largest priority plus 1)");
-        out.family("loadwise_cluster_backup_active", Type.GAUGE, "1 while the cluster's backup group is in use, else 0");
-        out.family("loadwise_cluster_panic", Type.GAUGE,
-                "1 while picks spread over every node that accepts connections (panic threshold), else 0");
-        out.family("loadwise_node_up", Type.GAUGE, "1 when the node is enabled, not draining and healthy, else 0");
-        out.family("loadwise_node_weight", Type.GAUGE, "Configured weight of the node");
-        out.family("loadwise_node_health_up", Type.GAUGE,
-                "Active health check: 1 up, 0 down; absent while no check has concluded or none is configured");
-        out.family("loadwise_node_health_check_ok", Type.GAUGE, "1 when the latest active health check passed, else 0");
-        out.family("loadwise_node_health_check_duration_seconds", Type.GAUGE, "How long the latest health check took");
-        out.family("loadwise_node_ejected", Type.GAUGE, "1 while outlier detection holds the node out, else 0");
-        out.family("loadwise_node_slow_start_share", Type.GAUGE,
-                "Share of its picks the node keeps while it ramps up after a return (1 when it does not ramp)");
-        out.family("loadwise_node_policy_metric", Type.GAUGE,
-                "Seed Table 6 figures of the node (NODE_NMA_RSPS_TIME ms, NODE_AVAILABILITY% 0-100)");
-        out.family("loadwise_agent_metric", Type.GAUGE,
-                "Latest metric reported by the node agent (metric = seed name, tables 3-5; % 0-100, MB, ms)");
-        out.family("loadwise_agent_sample_age_seconds", Type.GAUGE, "Age of the node agent's latest sample");
-        out.family("loadwise_tls_certificate_expiry_seconds", Type.GAUGE,
-                "Seconds until the listener's certificate expires (negative once expired)");
+        declare(out);
         long now = System.currentTimeMillis();
+        routing(out, control);
         for (ClusterStatus cluster : control.clusterStatuses()) {
             String name = cluster.name();
             if (cluster.listener() != null) {
@@ -117,6 +94,81 @@ public final class PrometheusMetrics {
             }
         }
         return out.render();
+    }
+
+    /** The name of every family {@link #scrape} may emit: what {@code docs/metrics.md} must list. */
+    static java.util.Set<String> familyNames() {
+        TextExposition out = new TextExposition();
+        declare(out);
+        return out.familyNames();
+    }
+
+    private static void declare(TextExposition out) {
+        declareCounters(out, "loadwise_cluster_", "of the cluster");
+        declareCounters(out, "loadwise_", "sent to the node");
+        out.family("loadwise_cluster_last_second", Type.GAUGE,
+                "Seed Table 2 figures of the cluster for the last second (metric = seed name; ms, req/s, MB/s)");
+        out.family("loadwise_node_last_second", Type.GAUGE,
+                "Seed Table 2 figures of the node for the last second (metric = seed name; ms, req/s, MB/s)");
+        out.family("loadwise_cluster_active_priority", Type.GAUGE,
+                "Priority of the least preferred group in use (the backup group: the largest priority plus 1)");
+        out.family("loadwise_cluster_backup_active", Type.GAUGE, "1 while the cluster's backup group is in use, else 0");
+        out.family("loadwise_cluster_panic", Type.GAUGE,
+                "1 while picks spread over every node that accepts connections (panic threshold), else 0");
+        out.family("loadwise_node_up", Type.GAUGE, "1 when the node is enabled, not draining and healthy, else 0");
+        out.family("loadwise_node_weight", Type.GAUGE, "Configured weight of the node");
+        out.family("loadwise_node_health_up", Type.GAUGE,
+                "Active health check: 1 up, 0 down; absent while no check has concluded or none is configured");
+        out.family("loadwise_node_health_check_ok", Type.GAUGE, "1 when the latest active health check passed, else 0");
+        out.family("loadwise_node_health_check_duration_seconds", Type.GAUGE, "How long the latest health check took");
+        out.family("loadwise_node_ejected", Type.GAUGE, "1 while outlier detection holds the node out, else 0");
+        out.family("loadwise_node_slow_start_share", Type.GAUGE,
+                "Share of its picks the node keeps while it ramps up after a return (1 when it does not ramp)");
+        out.family("loadwise_node_policy_metric", Type.GAUGE,
+                "Seed Table 6 figures of the node (NODE_NMA_RSPS_TIME ms, NODE_AVAILABILITY% 0-100)");
+        out.family("loadwise_agent_metric", Type.GAUGE,
+                "Latest metric reported by the node agent (metric = seed name, tables 3-5; % 0-100, MB, ms)");
+        out.family("loadwise_agent_sample_age_seconds", Type.GAUGE, "Age of the node agent's latest sample");
+        out.family("loadwise_tls_certificate_expiry_seconds", Type.GAUGE,
+                "Seconds until the listener's certificate expires (negative once expired)");
+        declareRouting(out);
+    }
+
+    private static void declareRouting(TextExposition out) {
+        out.family("loadwise_route_requests_total", Type.COUNTER,
+                "Requests a route of a listener took, by the status class answered (a client that left counts as 4xx)");
+        out.family("loadwise_listener_active_connections", Type.GAUGE, "Client connections open now on the listener");
+        out.family("loadwise_listener_rejected_per_client_total", Type.COUNTER,
+                "Connections the listener refused because one client held maxConnectionsPerClient");
+        out.family("loadwise_rate_limited_total", Type.COUNTER, "Requests answered 429 by the named rate limit");
+        out.family("loadwise_rate_limit_keys", Type.GAUGE, "Keys (clients) in the rate limit's table now");
+        out.family("loadwise_rate_limit_max_keys", Type.GAUGE, "Keys the rate limit's table holds at most");
+        out.family("loadwise_rate_limit_table_bytes", Type.GAUGE, "Memory of the rate limit's key table, approximately");
+        out.family("loadwise_rate_limit_enforced_requests_per_second", Type.GAUGE,
+                "Requests per second per key this replica enforces: requestsPerSecond / live replicas");
+    }
+
+    private static void routing(TextExposition out, ClusterControl control) {
+        for (RoutedListenerStatus listener : control.listenerStatuses()) {
+            String name = listener.name();
+            out.sample("loadwise_listener_active_connections", listener.connections(), "listener", name);
+            out.sample("loadwise_listener_rejected_per_client_total", listener.rejectedPerClient(), "listener", name);
+            for (RoutedListenerStatus.RouteStatus route : listener.routes()) {
+                for (int k = 0; k < route.byStatusClass().size(); k++) {
+                    out.sample("loadwise_route_requests_total", route.byStatusClass().get(k), "listener", name,
+                            "route", route.name(), "code_class", (k + 1) + "xx");
+                }
+            }
+        }
+        for (RateLimitStatus limit : control.rateLimitStatuses()) {
+            String name = limit.name();
+            out.sample("loadwise_rate_limited_total", limit.limited(), "limit", name);
+            out.sample("loadwise_rate_limit_keys", limit.keys(), "limit", name);
+            out.sample("loadwise_rate_limit_max_keys", limit.maxKeys(), "limit", name);
+            out.sample("loadwise_rate_limit_table_bytes", limit.tableBytes(), "limit", name);
+            out.sample("loadwise_rate_limit_enforced_requests_per_second", limit.enforcedRequestsPerSecond(),
+                    "limit", name);
+        }
     }
 
     private static void declareCounters(TextExposition out, String prefix, String whose) {

@@ -69,6 +69,11 @@ final class TextExposition {
         family.samples().add(line.toString());
     }
 
+    /** The declared families, in declaration order. */
+    java.util.Set<String> familyNames() {
+        return java.util.Collections.unmodifiableSet(families.keySet());
+    }
+
     /** The document; families without samples are left out. */
     String render() {
         StringBuilder out = new StringBuilder();

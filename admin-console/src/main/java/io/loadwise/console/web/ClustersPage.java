@@ -269,11 +269,11 @@ final class ClustersPage {
                 + Html.text(name) + "'</h1><p><a href=\"/clusters\">Back to the configuration</a></p>");
     }
 
-    private static void setFlash(HttpServletRequest request, String message) {
+    static void setFlash(HttpServletRequest request, String message) {
         request.getSession(true).setAttribute(FLASH, message);
     }
 
-    private static String flash(HttpServletRequest request) {
+    static String flash(HttpServletRequest request) {
         HttpSession session = request.getSession(false);
         Object message = session == null ? null : session.getAttribute(FLASH);
         if (message == null) {

@@ -24,6 +24,7 @@ public final class ConsoleServlet extends HttpServlet {
     private final transient LoginPage login;
     private final transient OverviewPage overview;
     private final transient ClustersPage clusters;
+    private final transient ListenersPage listeners;
     private final transient MetricsPage metrics;
     private final transient LogsPage logs;
     private final transient ReplicasPage replicas;
@@ -35,6 +36,7 @@ public final class ConsoleServlet extends HttpServlet {
         this.login = new LoginPage(guard);
         this.overview = new OverviewPage(control);
         this.clusters = new ClustersPage(control);
+        this.listeners = new ListenersPage(control);
         this.metrics = new MetricsPage(control);
         this.logs = new LogsPage(control);
         this.replicas = new ReplicasPage(control, peers);
@@ -108,6 +110,7 @@ public final class ConsoleServlet extends HttpServlet {
             case "/clusters" -> clusters.list(request, response);
             case "/clusters/new" -> clusters.newForm(request, response);
             case "/clusters/edit" -> clusters.editForm(request, response);
+            case "/listeners" -> listeners.list(request, response);
             case "/graphs" -> metrics.get(request, response);
             case "/replicas" -> replicas.get(request, response);
             case "/logs" -> logs.list(request, response);
@@ -129,6 +132,7 @@ public final class ConsoleServlet extends HttpServlet {
             case "/clusters/delete" -> clusters.delete(request, response);
             case "/clusters/policy" -> clusters.switchPolicy(request, response);
             case "/clusters/node" -> clusters.node(request, response);
+            case "/listeners/routes" -> listeners.saveRoutes(request, response);
             default -> {
                 return false;
             }

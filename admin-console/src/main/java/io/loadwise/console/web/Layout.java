@@ -17,6 +17,7 @@ final class Layout {
     private static final List<String[]> NAV = List.of(
             new String[] {"/", "Overview"},
             new String[] {"/clusters", "Configuration"},
+            new String[] {"/listeners", "Listeners"},
             new String[] {"/replicas", "Replicas"},
             new String[] {"/graphs", "Metrics"},
             new String[] {"/logs", "Logs"},

@@ -19,9 +19,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** {@code loadwise config push|pull}: moves the clusters of a file into etcd or out of it. */
+/** {@code loadwise config push|pull}: moves the clusters, listeners and rate limits of a file into etcd or out. */
 @Command(name = "config",
-        description = {"Move the clusters between a file and etcd (config.store etcd, docs/scale-out.md)."},
+        description = {"Move the clusters, listeners and rate limits between a file and etcd (config.store etcd,",
+                "docs/scale-out.md)."},
         subcommands = {ConfigCommand.Push.class, ConfigCommand.Pull.class},
         footer = {"Examples: loadwise config push --config site.json",
             "          loadwise config pull --config replica.json --output current.json"})
@@ -42,8 +43,8 @@ final class ConfigCommand {
     }
 
     @Command(name = "push",
-            description = {"Validate FILE and make its clusters the ones in etcd, in one transaction: clusters",
-                "not in FILE are deleted. Every replica applies the result within a second."},
+            description = {"Validate FILE and make its clusters, listeners and rate limits the ones in etcd, in one",
+                "transaction: those not in FILE are deleted. Every replica applies the result within a second."},
             footer = {"Exit codes: 0 pushed, 1 invalid file or etcd unreachable, 2 usage error."})
     static final class Push implements CliCommand {
 
@@ -62,7 +63,9 @@ final class ConfigCommand {
                 if (errors.isEmpty()) {
                     EtcdConfigSource etcd = etcdOf(config, loaded);
                     long revision = etcd.push(loaded);
-                    out.println("pushed " + loaded.clustersOrEmpty().size() + " clusters to " + etcd.describe()
+                    out.println("pushed " + loaded.clustersOrEmpty().size() + " clusters, "
+                            + loaded.listenersOrEmpty().size() + " listeners and " + loaded.rateLimitsOrEmpty().size()
+                            + " rate limits to " + etcd.describe()
                             + " (revision " + revision + ")");
                     return Main.OK;
                 }
@@ -78,7 +81,8 @@ final class ConfigCommand {
     }
 
     @Command(name = "pull",
-            description = {"Print FILE with its clusters replaced by those in etcd (or write it to --output)."},
+            description = {"Print FILE with its clusters, listeners and rate limits replaced by those in etcd (or write",
+                "it to --output)."},
             footer = {"Exit codes: 0 pulled, 1 etcd unreachable or its content invalid, 2 usage error."})
     static final class Pull implements CliCommand {
 

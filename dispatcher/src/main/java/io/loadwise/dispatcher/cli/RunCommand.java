@@ -137,8 +137,9 @@ final class RunCommand implements CliCommand {
             source = shared.source();
             effective = shared.source().read(); // the clusters from etcd; invalid or unreachable: not started
             new ConfigValidator(policies).check(effective);
-            LoggerFactory.getLogger(Main.class).info("configuration: {} clusters from {}",
-                    effective.clustersOrEmpty().size(), source.describe());
+            LoggerFactory.getLogger(Main.class).info("configuration: {} clusters, {} listeners and {} rate limits"
+                    + " from {}", effective.clustersOrEmpty().size(), effective.listenersOrEmpty().size(),
+                    effective.rateLimitsOrEmpty().size(), source.describe());
         }
         // Before anything listens: from the moment a port answers, a SIGHUP must reload, not end the JVM (129).
         reloadSignal = ReloadSignal.install();

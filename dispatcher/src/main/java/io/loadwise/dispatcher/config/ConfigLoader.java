@@ -81,6 +81,34 @@ public final class ConfigLoader {
         }
     }
 
+    /** Parses one listener (an API request body, an etcd value) with the same strictness. */
+    public static ListenerConfig parseListener(String json) throws ConfigValidationException {
+        return parsePart(json, MAPPER.constructType(ListenerConfig.class));
+    }
+
+    /** Parses one rate limit (an API request body, an etcd value) with the same strictness. */
+    public static RateLimitConfig parseRateLimit(String json) throws ConfigValidationException {
+        return parsePart(json, MAPPER.constructType(RateLimitConfig.class));
+    }
+
+    /** Parses the whole {@code rateLimits} object (an API request body) with the same strictness. */
+    public static java.util.Map<String, RateLimitConfig> parseRateLimits(String json)
+            throws ConfigValidationException {
+        return parsePart(json, MAPPER.getTypeFactory().constructMapType(java.util.LinkedHashMap.class, String.class,
+                RateLimitConfig.class));
+    }
+
+    private static <T> T parsePart(String json, com.fasterxml.jackson.databind.JavaType type)
+            throws ConfigValidationException {
+        try {
+            T part = MAPPER.readValue(json, type);
+            rejectUnpairedSurrogates(json);
+            return part;
+        } catch (JsonProcessingException e) {
+            throw new ConfigValidationException(describe(e));
+        }
+    }
+
     /** Text the file could not store as it is (see {@link UnpairedSurrogates}); found by ConfigLoaderFuzzTest. */
     private static void rejectUnpairedSurrogates(String json)
             throws JsonProcessingException, ConfigValidationException {

@@ -23,7 +23,8 @@ import java.util.Map;
 public record RouteMatch(String host, String path, String pathPrefix, String pathRegex, List<String> methods,
         Map<String, ValueMatch> headers, Map<String, ValueMatch> query) {
 
-    /** True when nothing is asked: the route matches every request. */
+    /** True when nothing is asked: the route matches every request. Not a field: the file never holds it. */
+    @com.fasterxml.jackson.annotation.JsonIgnore
     public boolean isEmpty() {
         return host == null && path == null && pathPrefix == null && pathRegex == null
                 && (methods == null || methods.isEmpty()) && (headers == null || headers.isEmpty())

@@ -2,7 +2,10 @@ package io.loadwise.dispatcher.control;
 
 import io.loadwise.dispatcher.config.ClusterConfig;
 import io.loadwise.dispatcher.config.ConfigValidationException;
+import io.loadwise.dispatcher.config.ListenerConfig;
+import io.loadwise.dispatcher.config.ListenerEdits;
 import io.loadwise.dispatcher.config.LoadwiseConfig;
+import io.loadwise.dispatcher.config.RateLimitConfig;
 import io.loadwise.dispatcher.metrics.MetricsSnapshot;
 import io.loadwise.policy.PolicyRegistry;
 import java.util.List;
@@ -62,6 +65,50 @@ public interface ClusterControl {
     void updateCluster(String name, ClusterConfig cluster) throws ConfigValidationException;
 
     void deleteCluster(String name) throws ConfigValidationException;
+
+    /**
+     * Makes {@code listeners} and {@code rateLimits} ({@code null} for none) the ones in force, validated and
+     * persisted like every change, provided the configuration in force still equals {@code base} (what
+     * {@link #config()} returned when the change was computed).
+     *
+     * @throws ConfigConflictException when the configuration changed since {@code base}: nothing is changed, so
+     *     a concurrent edit is never lost (read it again and repeat)
+     */
+    default void replaceListeners(LoadwiseConfig base, List<ListenerConfig> listeners,
+            Map<String, RateLimitConfig> rateLimits) throws ConfigValidationException {
+        throw new ConfigValidationException("listeners cannot be edited here");
+    }
+
+    /** Adds one of {@code listeners[]}, validated and persisted; it binds its port at once. */
+    default void createListener(ListenerConfig listener) throws ConfigValidationException {
+        LoadwiseConfig base = config();
+        replaceListeners(base, ListenerEdits.add(base, listener));
+    }
+
+    /**
+     * Replaces the listener with this name (its route table is swapped atomically; the port is kept when
+     * {@code listen} and TLS stay).
+     */
+    default void updateListener(String name, ListenerConfig listener) throws ConfigValidationException {
+        LoadwiseConfig base = config();
+        replaceListeners(base, ListenerEdits.replace(base, name, listener));
+    }
+
+    /** Removes a listener: it stops accepting; connections already open finish on their own. */
+    default void deleteListener(String name) throws ConfigValidationException {
+        LoadwiseConfig base = config();
+        replaceListeners(base, ListenerEdits.remove(base, name));
+    }
+
+    /** Replaces the whole {@code rateLimits} object, validated and persisted. */
+    default void updateRateLimits(Map<String, RateLimitConfig> limits) throws ConfigValidationException {
+        LoadwiseConfig base = config();
+        replaceListeners(base, base.listeners(), limits.isEmpty() ? null : limits);
+    }
+
+    private void replaceListeners(LoadwiseConfig base, LoadwiseConfig next) throws ConfigValidationException {
+        replaceListeners(base, next.listeners(), next.rateLimits());
+    }
 
     /**
      * Re-reads the configuration (the file, or the file and etcd), validates it and applies the difference

@@ -201,12 +201,12 @@ public final class Dispatcher implements ClusterControl, ReplicaHost, AutoClosea
 
     @Override
     public List<io.loadwise.dispatcher.control.RoutedListenerStatus> listenerStatuses() {
-        return control.listenerStatuses();
+        return RoutedStatusReader.listeners(clusters.routed());
     }
 
     @Override
     public List<io.loadwise.dispatcher.control.RateLimitStatus> rateLimitStatuses() {
-        return control.rateLimitStatuses();
+        return RoutedStatusReader.rateLimits(clusters.routed(), clusters.config().rateLimitsOrEmpty());
     }
 
     /** The address each of {@code listeners[]} bound, by name, in configuration order. */
@@ -269,6 +269,13 @@ public final class Dispatcher implements ClusterControl, ReplicaHost, AutoClosea
     @Override
     public void deleteCluster(String name) throws ConfigValidationException {
         control.deleteCluster(name);
+    }
+
+    @Override
+    public void replaceListeners(LoadwiseConfig base, List<io.loadwise.dispatcher.config.ListenerConfig> listeners,
+            Map<String, io.loadwise.dispatcher.config.RateLimitConfig> rateLimits)
+            throws ConfigValidationException {
+        control.replaceListeners(base, listeners, rateLimits);
     }
 
     /**

@@ -4,9 +4,12 @@ import io.loadwise.dispatcher.cluster.VirtualCluster;
 import io.loadwise.dispatcher.config.ClusterConfig;
 import io.loadwise.dispatcher.config.ConfigValidationException;
 import io.loadwise.dispatcher.config.ConfigValidator;
+import io.loadwise.dispatcher.config.ListenerConfig;
 import io.loadwise.dispatcher.config.LoadwiseConfig;
+import io.loadwise.dispatcher.config.RateLimitConfig;
 import io.loadwise.dispatcher.control.ClusterControl;
 import io.loadwise.dispatcher.control.ClusterStatus;
+import io.loadwise.dispatcher.control.ConfigConflictException;
 import io.loadwise.dispatcher.control.NodeRegistration;
 import io.loadwise.dispatcher.control.RegistrationRefusedException;
 import io.loadwise.dispatcher.control.RegistrationReply;
@@ -69,16 +72,6 @@ final class DispatcherControl implements ClusterControl {
     @Override
     public PolicyRegistry policies() {
         return policies;
-    }
-
-    @Override
-    public List<io.loadwise.dispatcher.control.RoutedListenerStatus> listenerStatuses() {
-        return RoutedStatusReader.listeners(clusters.routed());
-    }
-
-    @Override
-    public List<io.loadwise.dispatcher.control.RateLimitStatus> rateLimitStatuses() {
-        return RoutedStatusReader.rateLimits(clusters.routed(), clusters.config().rateLimitsOrEmpty());
     }
 
     @Override
@@ -173,6 +166,18 @@ final class DispatcherControl implements ClusterControl {
             List<ClusterConfig> list = new ArrayList<>(clusters.config().clustersOrEmpty());
             list.remove(index);
             change(clusters.config().withClusters(list));
+        }
+    }
+
+    @Override
+    public void replaceListeners(LoadwiseConfig base, List<ListenerConfig> listeners,
+            Map<String, RateLimitConfig> rateLimits) throws ConfigValidationException {
+        synchronized (clusters) {
+            if (!clusters.config().equals(base)) {
+                throw new ConfigConflictException("the configuration changed meanwhile; nothing was changed. Read"
+                        + " it again and repeat the change.");
+            }
+            change(base.withListeners(listeners, rateLimits));
         }
     }
 

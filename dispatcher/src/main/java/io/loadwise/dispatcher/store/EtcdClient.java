@@ -57,7 +57,12 @@ public final class EtcdClient {
 
     /** Every key starting with {@code prefix}. */
     public Range rangePrefix(String prefix) throws IOException {
-        ObjectNode body = JSON.createObjectNode().put("key", b64(prefix)).put("range_end", b64(prefixEnd(prefix)));
+        return range(prefix, prefixEnd(prefix));
+    }
+
+    /** Every key from {@code from} (included) to {@code to} (excluded), read at one revision. */
+    public Range range(String from, String to) throws IOException {
+        ObjectNode body = JSON.createObjectNode().put("key", b64(from)).put("range_end", b64(to));
         JsonNode reply = call("/v3/kv/range", body);
         List<KeyValue> kvs = new ArrayList<>();
         for (JsonNode kv : reply.path("kvs")) {
@@ -124,8 +129,13 @@ public final class EtcdClient {
      * thread interrupted); then throws.
      */
     public void watchPrefix(String prefix, long startRevision, Consumer<Long> onChange) throws IOException {
+        watchRange(prefix, prefixEnd(prefix), startRevision, onChange);
+    }
+
+    /** As {@link #watchPrefix} for the keys from {@code from} (included) to {@code to} (excluded). */
+    public void watchRange(String from, String to, long startRevision, Consumer<Long> onChange) throws IOException {
         ObjectNode create = JSON.createObjectNode();
-        create.putObject("create_request").put("key", b64(prefix)).put("range_end", b64(prefixEnd(prefix)))
+        create.putObject("create_request").put("key", b64(from)).put("range_end", b64(to))
                 .put("start_revision", startRevision);
         IOException last = null;
         for (URI endpoint : endpoints) {

@@ -4,7 +4,9 @@ import io.loadwise.dispatcher.config.ClusterConfig;
 import io.loadwise.dispatcher.config.ConfigLoader;
 import io.loadwise.dispatcher.config.ConfigStore;
 import io.loadwise.dispatcher.config.ConfigValidationException;
+import io.loadwise.dispatcher.config.ListenerConfig;
 import io.loadwise.dispatcher.config.LoadwiseConfig;
+import io.loadwise.dispatcher.config.RateLimitConfig;
 import io.loadwise.dispatcher.control.ConfigConflictException;
 import io.loadwise.dispatcher.control.ConfigUnavailableException;
 import java.io.IOException;
@@ -18,13 +20,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The clusters in etcd, one key per cluster ({@code <prefix>/clusters/<name>}, its JSON as in the file), and
- * the rest from this replica's file. A change is one etcd transaction that writes each changed cluster only
- * if its key still has the revision this replica last read: a concurrent edit of the same cluster on another
- * replica makes it fail ({@link ConfigConflictException}, 409), never a lost update. Edits of different
- * clusters do not conflict.
+ * The shared part of the configuration in etcd, one key per entry, its JSON as in the file:
+ * {@code <prefix>/clusters/<name>}, {@code <prefix>/listeners/<name>} and {@code <prefix>/rateLimits/<name>}; the
+ * rest comes from this replica's file (whose own clusters, listeners and rate limits are not used). A change is
+ * one etcd transaction that writes each changed entry only if its key still has the revision this replica last
+ * read: a concurrent edit of the same cluster, listener or rate limit on another replica makes it fail
+ * ({@link ConfigConflictException}, 409), never a lost update. Edits of different entries do not conflict.
  *
- * <p>{@link #watch} follows the prefix from a thread of its own and hands every new state to the dispatcher,
+ * <p>{@link #watch} follows those keys from a thread of its own and hands every new state to the dispatcher,
  * which applies it through the same path as a local edit. When etcd cannot be reached the replica keeps the
  * configuration in force, edits are refused ({@link ConfigUnavailableException}, 503), and the watch retries
  * every half second and catches up with a full read when etcd is back. A value that does not parse or
@@ -35,10 +38,16 @@ public final class EtcdConfigSource implements ConfigSource {
     private static final Logger log = LoggerFactory.getLogger(EtcdConfigSource.class);
     private static final long RETRY_MILLIS = 500;
 
+    /** The kinds of entry, each under {@code <prefix>/<kind>/}; in key order, so one range reads them all. */
+    private static final String CLUSTERS = "clusters";
+    private static final String LISTENERS = "listeners";
+    private static final String RATE_LIMITS = "rateLimits";
+
     private final EtcdClient etcd;
+    private final String base;
     private final String clustersPrefix;
     private final ConfigStore localFile;
-    /** Each cluster as last read, with its key's revision: what edits compare against. */
+    /** Each entry as last read, by key, with the key's revision: what edits compare against. */
     private final Map<String, Stored> revisions = new HashMap<>();
     private volatile boolean available = true;
     private volatile String lastRejection;
@@ -46,44 +55,77 @@ public final class EtcdConfigSource implements ConfigSource {
     private final Object retry = new Object();
     private volatile boolean closed;
 
-    /** @param localFile this replica's file: everything but the clusters */
-    /** A cluster as read from etcd and the revision of its key then. */
-    private record Stored(ClusterConfig cluster, long modRevision) {
+    /** An entry (a cluster, listener or rate limit) as read from etcd and the revision of its key then. */
+    private record Stored(Object entry, long modRevision) {
     }
 
+    /** @param localFile this replica's file: everything but the clusters, listeners and rate limits */
     public EtcdConfigSource(EtcdClient etcd, String prefix, ConfigStore localFile) {
         this.etcd = etcd;
-        this.clustersPrefix = prefix + "/clusters/";
+        this.base = prefix + "/";
+        this.clustersPrefix = base + CLUSTERS + "/";
         this.localFile = localFile;
+    }
+
+    /** The first key of the shared entries ({@code clusters/} sorts first). */
+    private String firstKey() {
+        return clustersPrefix;
+    }
+
+    /** Just past the last key of the shared entries ({@code rateLimits/} sorts last, before {@code replicas/}). */
+    private String endKey() {
+        return EtcdClient.prefixEnd(base + RATE_LIMITS + "/");
     }
 
     @Override
     public LoadwiseConfig read() throws ConfigValidationException {
-        LoadwiseConfig local = localFile.load();
-        return local.withClusters(readClusters(local).clusters());
+        return readShared(localFile.load());
     }
 
-    private LoadwiseConfig readClusters(LoadwiseConfig local) throws ConfigValidationException {
+    private LoadwiseConfig readShared(LoadwiseConfig local) throws ConfigValidationException {
         EtcdClient.Range range;
         try {
-            range = etcd.rangePrefix(clustersPrefix);
+            range = etcd.range(firstKey(), endKey());
             available = true;
         } catch (IOException e) {
             available = false;
             throw new ConfigValidationException("etcd " + etcd.describe() + " cannot be reached: " + e.getMessage());
         }
         List<ClusterConfig> clusters = new ArrayList<>();
+        List<ListenerConfig> listeners = new ArrayList<>();
+        Map<String, RateLimitConfig> limits = new LinkedHashMap<>();
         Map<String, Stored> read = new HashMap<>();
         List<String> errors = new ArrayList<>();
         for (EtcdClient.KeyValue kv : range.kvs()) {
-            String name = kv.key().substring(clustersPrefix.length());
+            String path = kv.key().substring(base.length());
+            int slash = path.indexOf('/');
+            String kind = slash < 0 ? path : path.substring(0, slash);
+            String name = slash < 0 ? "" : path.substring(slash + 1);
             try {
-                ClusterConfig cluster = ConfigLoader.parseCluster(kv.value());
-                if (!name.equals(cluster.name())) {
-                    errors.add("etcd " + kv.key() + ": name '" + cluster.name() + "' does not match the key");
+                Object entry;
+                switch (kind) {
+                    case CLUSTERS -> {
+                        ClusterConfig cluster = ConfigLoader.parseCluster(kv.value());
+                        nameMatches(kv.key(), name, cluster.name(), errors);
+                        clusters.add(cluster);
+                        entry = cluster;
+                    }
+                    case LISTENERS -> {
+                        ListenerConfig listener = ConfigLoader.parseListener(kv.value());
+                        nameMatches(kv.key(), name, listener.name(), errors);
+                        listeners.add(listener);
+                        entry = listener;
+                    }
+                    case RATE_LIMITS -> {
+                        RateLimitConfig limit = ConfigLoader.parseRateLimit(kv.value());
+                        limits.put(name, limit);
+                        entry = limit;
+                    }
+                    default -> {
+                        continue; // another kind of key between them (none today): not Loadwise's configuration
+                    }
                 }
-                clusters.add(cluster);
-                read.put(name, new Stored(cluster, kv.modRevision()));
+                read.put(kv.key(), new Stored(entry, kv.modRevision()));
             } catch (ConfigValidationException e) {
                 for (String error : e.errors()) {
                     errors.add("etcd " + kv.key() + ": " + error);
@@ -97,29 +139,35 @@ public final class EtcdConfigSource implements ConfigSource {
             revisions.clear();
             revisions.putAll(read);
         }
-        return local.withClusters(clusters);
+        return local.withClusters(clusters).withListeners(listeners.isEmpty() ? null : listeners,
+                limits.isEmpty() ? null : limits);
+    }
+
+    private static void nameMatches(String key, String name, String inValue, List<String> errors) {
+        if (!name.equals(inValue)) {
+            errors.add("etcd " + key + ": name '" + inValue + "' does not match the key");
+        }
     }
 
     @Override
     public void write(LoadwiseConfig previous, LoadwiseConfig next) {
-        Map<String, ClusterConfig> before = byName(previous);
-        Map<String, ClusterConfig> after = byName(next);
+        Map<String, Object> before = entries(previous);
+        Map<String, Object> after = entries(next);
         EtcdClient.Txn txn = new EtcdClient.Txn();
         List<String> touched = new ArrayList<>();
         synchronized (revisions) {
-            for (ClusterConfig cluster : after.values()) {
-                if (!Objects.equals(before.get(cluster.name()), cluster)) {
-                    String key = clustersPrefix + cluster.name();
-                    txn.modRevisionIs(key, expectedRevision(cluster.name(), before.get(cluster.name())))
-                            .put(key, ConfigLoader.toJson(cluster), 0);
-                    touched.add(cluster.name());
+            for (Map.Entry<String, Object> e : after.entrySet()) {
+                String key = e.getKey();
+                if (!Objects.equals(before.get(key), e.getValue())) {
+                    txn.modRevisionIs(key, expectedRevision(key, before.get(key)))
+                            .put(key, ConfigLoader.toJson(e.getValue()), 0);
+                    touched.add(key);
                 }
             }
-            for (String name : before.keySet()) {
-                if (!after.containsKey(name)) {
-                    String key = clustersPrefix + name;
-                    txn.modRevisionIs(key, expectedRevision(name, before.get(name))).delete(key);
-                    touched.add(name);
+            for (String key : before.keySet()) {
+                if (!after.containsKey(key)) {
+                    txn.modRevisionIs(key, expectedRevision(key, before.get(key))).delete(key);
+                    touched.add(key);
                 }
             }
         }
@@ -137,15 +185,19 @@ public final class EtcdConfigSource implements ConfigSource {
                     + " refused until etcd is back.");
         }
         if (revision < 0) {
-            throw new ConfigConflictException("cluster " + touched + " was changed meanwhile (by another replica or"
-                    + " config push); nothing was written. Read it again and repeat the change.");
+            List<String> what = new ArrayList<>();
+            for (String key : touched) {
+                what.add(key.substring(base.length()));
+            }
+            throw new ConfigConflictException(String.join(", ", what) + " was changed meanwhile (by another replica"
+                    + " or config push); nothing was written. Read it again and repeat the change.");
         }
         synchronized (revisions) {
-            for (String name : touched) {
-                if (after.containsKey(name)) {
-                    revisions.put(name, new Stored(after.get(name), revision));
+            for (String key : touched) {
+                if (after.containsKey(key)) {
+                    revisions.put(key, new Stored(after.get(key), revision));
                 } else {
-                    revisions.remove(name);
+                    revisions.remove(key);
                 }
             }
         }
@@ -157,32 +209,35 @@ public final class EtcdConfigSource implements ConfigSource {
      * {@code base} (the watch has not applied it yet), the change is based on an old version: -1 makes the
      * compare fail, so it is refused as a conflict instead of overwriting what it never saw.
      */
-    private long expectedRevision(String name, ClusterConfig base) {
-        Stored stored = revisions.get(name);
+    private long expectedRevision(String key, Object base) {
+        Stored stored = revisions.get(key);
         if (stored == null) {
             return base == null ? 0 : -1;
         }
-        return stored.cluster().equals(base) ? stored.modRevision() : -1;
+        return stored.entry().equals(base) ? stored.modRevision() : -1;
     }
 
-    /** Replaces every cluster under the prefix with those of {@code config} in one transaction (config push). */
+    /**
+     * Replaces every cluster, listener and rate limit under the prefix with those of {@code config} in one
+     * transaction (config push).
+     */
     public long push(LoadwiseConfig config) throws IOException {
-        // etcd refuses a transaction that deletes and puts the same key, so only the clusters no longer there
+        // etcd refuses a transaction that deletes and puts the same key, so only the entries no longer there
         // are deleted; the key set read is pinned with compares, so the whole push is one atomic step.
         EtcdClient.Txn txn = new EtcdClient.Txn();
-        Map<String, ClusterConfig> pushed = byName(config);
-        for (EtcdClient.KeyValue kv : etcd.rangePrefix(clustersPrefix).kvs()) {
+        Map<String, Object> pushed = entries(config);
+        for (EtcdClient.KeyValue kv : etcd.range(firstKey(), endKey()).kvs()) {
             txn.modRevisionIs(kv.key(), kv.modRevision());
-            if (!pushed.containsKey(kv.key().substring(clustersPrefix.length()))) {
+            if (!pushed.containsKey(kv.key())) {
                 txn.delete(kv.key());
             }
         }
-        for (ClusterConfig cluster : pushed.values()) {
-            txn.put(clustersPrefix + cluster.name(), ConfigLoader.toJson(cluster), 0);
+        for (Map.Entry<String, Object> e : pushed.entrySet()) {
+            txn.put(e.getKey(), ConfigLoader.toJson(e.getValue()), 0);
         }
         long revision = etcd.commit(txn);
         if (revision < 0) {
-            throw new IOException("the clusters in etcd changed while they were being replaced; push again");
+            throw new IOException("the configuration in etcd changed while it was being replaced; push again");
         }
         return revision;
     }
@@ -199,13 +254,13 @@ public final class EtcdConfigSource implements ConfigSource {
         while (!closed) {
             long revision;
             try {
-                revision = etcd.rangePrefix(clustersPrefix).revision();
+                revision = etcd.range(firstKey(), endKey()).revision();
                 if (!available) {
                     log.info("etcd {} is back; catching up", etcd.describe());
                 }
                 available = true;
                 deliver(applier);
-                etcd.watchPrefix(clustersPrefix, revision + 1, changed -> deliver(applier));
+                etcd.watchRange(firstKey(), endKey(), revision + 1, changed -> deliver(applier));
             } catch (IOException | RuntimeException e) {
                 if (closed) {
                     return;
@@ -256,7 +311,7 @@ public final class EtcdConfigSource implements ConfigSource {
 
     @Override
     public String describe() {
-        return "etcd " + etcd.describe() + " " + clustersPrefix;
+        return "etcd " + etcd.describe() + " " + base;
     }
 
     @Override
@@ -271,11 +326,16 @@ public final class EtcdConfigSource implements ConfigSource {
         }
     }
 
-    private static Map<String, ClusterConfig> byName(LoadwiseConfig config) {
-        Map<String, ClusterConfig> map = new LinkedHashMap<>();
+    /** Every shared entry of {@code config} by its etcd key. */
+    private Map<String, Object> entries(LoadwiseConfig config) {
+        Map<String, Object> map = new LinkedHashMap<>();
         for (ClusterConfig cluster : config.clustersOrEmpty()) {
-            map.put(cluster.name(), cluster);
+            map.put(clustersPrefix + cluster.name(), cluster);
         }
+        for (ListenerConfig listener : config.listenersOrEmpty()) {
+            map.put(base + LISTENERS + "/" + listener.name(), listener);
+        }
+        config.rateLimitsOrEmpty().forEach((name, limit) -> map.put(base + RATE_LIMITS + "/" + name, limit));
         return map;
     }
 }

@@ -46,7 +46,7 @@ class ConfigCommandTest {
             Files.writeString(file, ConfigLoader.toJson(site));
 
             assertEquals(0, run("config", "push", "--config", file.toString()), err.toString());
-            assertTrue(out.toString().startsWith("pushed 1 clusters to etcd"), out.toString());
+            assertTrue(out.toString().startsWith("pushed 1 clusters, 0 listeners and 0 rate limits to etcd"), out.toString());
 
             Path replica = dir.resolve("replica.json");
             Files.writeString(replica, ConfigLoader.toJson(site.withClusters(null)));
