@@ -84,6 +84,7 @@ class AdversarialSuiteTest {
         all.addAll(Http2Cases.all());
         all.addAll(TlsCases.all());
         all.addAll(ReadmissionProbeCases.all());
+        all.addAll(RateLimitCases.all());
         return all;
     }
 

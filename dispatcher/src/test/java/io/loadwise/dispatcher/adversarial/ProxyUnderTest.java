@@ -29,12 +29,20 @@ final class ProxyUnderTest implements AutoCloseable {
 
     private final HttpProxyServer server;
     private final HttpListener routed;
+    private final Map<String, ClientRateLimit> limits;
     private final InetSocketAddress address;
 
-    private ProxyUnderTest(HttpProxyServer server, HttpListener routed, InetSocketAddress address) {
+    private ProxyUnderTest(HttpProxyServer server, HttpListener routed, Map<String, ClientRateLimit> limits,
+            InetSocketAddress address) {
         this.server = server;
         this.routed = routed;
+        this.limits = limits;
         this.address = address;
+    }
+
+    /** The rate limits of a case with {@code routes:}, by name; empty otherwise. */
+    Map<String, ClientRateLimit> limits() {
+        return limits;
     }
 
     static ProxyUnderTest start(Transport transport, ClusterOverrides overrides, List<String> nodeAddresses)
@@ -44,7 +52,7 @@ final class ProxyUnderTest implements AutoCloseable {
         HttpProxyServer server = new HttpProxyServer(cluster, transport, null, Http2Frontend::new);
         InetSocketAddress own = server.start();
         if (overrides.routes() == null) {
-            return new ProxyUnderTest(server, null, own);
+            return new ProxyUnderTest(server, null, Map.of(), own);
         }
         LoadwiseConfig whole = routedConfig(config, overrides);
         ListenerConfig listener = whole.listenersOrEmpty().get(0);
@@ -54,7 +62,7 @@ final class ProxyUnderTest implements AutoCloseable {
                 new RouteTableStage(listener, Map.of(config.name(), server), limits, new java.util.HashMap<>(),
                         System::nanoTime), null, transport, null, Http2Frontend::new);
         try {
-            return new ProxyUnderTest(server, routed, routed.start());
+            return new ProxyUnderTest(server, routed, limits, routed.start());
         } catch (IOException | RuntimeException e) {
             server.close();
             throw e;
