@@ -1,9 +1,11 @@
 package io.loadwise.dispatcher.runtime;
 
+import io.loadwise.dispatcher.cluster.NodeState;
 import io.loadwise.dispatcher.cluster.VirtualCluster;
 import io.loadwise.dispatcher.config.ClusterConfig;
 import io.loadwise.dispatcher.config.ConfigValidationException;
 import io.loadwise.dispatcher.config.ConfigValidator;
+import io.loadwise.dispatcher.config.DrainMode;
 import io.loadwise.dispatcher.config.LoadwiseConfig;
 import io.loadwise.dispatcher.control.ClusterControl;
 import io.loadwise.dispatcher.control.ClusterStatus;
@@ -121,6 +123,26 @@ final class DispatcherControl implements ClusterControl {
                 VirtualCluster vc = clusters.live(cluster);
                 vc.setDraining(vc.node(node), drain);
             }
+        }
+    }
+
+    @Override
+    public DrainMode drainNode(String cluster, String node, DrainMode mode, long deadlineMs, long sessionIdleMs)
+            throws ConfigValidationException {
+        if (deadlineMs < 0) {
+            throw new ConfigValidationException("deadlineMs: " + deadlineMs + " must be 0 (none) or more");
+        }
+        if (sessionIdleMs < 1) {
+            throw new ConfigValidationException("sessionIdleMs: " + sessionIdleMs + " must be at least 1");
+        }
+        synchronized (clusters) {
+            indexOf(cluster);
+            VirtualCluster vc = clusters.live(cluster);
+            NodeState state = vc.node(node);
+            if (state == null) {
+                throw new ConfigValidationException("cluster '" + cluster + "': no node named '" + node + "'");
+            }
+            return vc.setDrain(state, mode, deadlineMs, sessionIdleMs);
         }
     }
 

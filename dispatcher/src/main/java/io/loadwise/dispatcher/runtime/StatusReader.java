@@ -103,7 +103,7 @@ final class StatusReader {
                 node.draining(), healthy, node.connectDown(), node.activeConnections(), node.inFlightRequests(),
                 node.recentResponseTimeMillis(), node.counters().read(), agent, health(node.health()), node.ejected(),
                 node.ejectedUntilMillis(), slowStartShare, false, List.of(), node.awaitingReadiness(),
-                node.gate().name().toLowerCase(java.util.Locale.ROOT));
+                node.gate().name().toLowerCase(java.util.Locale.ROOT), node.drainProgress());
     }
 
     private static HealthStatus health(HealthReport report) {
