@@ -3,9 +3,11 @@ package io.loadwise.console.prometheus;
 import io.loadwise.console.prometheus.TextExposition.Type;
 import io.loadwise.console.store.LastSecond;
 import io.loadwise.console.store.SeriesCatalog;
+import io.loadwise.dispatcher.config.DrainMode;
 import io.loadwise.dispatcher.control.AgentPolling;
 import io.loadwise.dispatcher.control.ClusterControl;
 import io.loadwise.dispatcher.control.ClusterStatus;
+import io.loadwise.dispatcher.control.DrainStatus;
 import io.loadwise.dispatcher.control.GroupStatus;
 import io.loadwise.dispatcher.control.HealthStatus;
 import io.loadwise.dispatcher.tls.CertificateInfo;
@@ -52,6 +54,12 @@ public final class PrometheusMetrics {
                 "1 while picks spread over every node that accepts connections (panic threshold), else 0");
         out.family("loadwise_node_up", Type.GAUGE, "1 when the node is enabled, not draining and healthy, else 0");
         out.family("loadwise_node_weight", Type.GAUGE, "Configured weight of the node");
+        out.family("loadwise_node_draining", Type.GAUGE,
+                "1 while the node drains (mode = immediate or sessions; state = draining, drained, deadline-passed)");
+        out.family("loadwise_node_drain_sessions_left", Type.GAUGE,
+                "Active sessions a draining node's agent reports; absent when unknown");
+        out.family("loadwise_node_drain_pinned_last_minute", Type.GAUGE,
+                "Requests pinned to a session-draining node that reached it during the last minute");
         out.family("loadwise_node_health_up", Type.GAUGE,
                 "Active health check: 1 up, 0 down; absent while no check has concluded or none is configured");
         out.family("loadwise_node_health_check_ok", Type.GAUGE, "1 when the latest active health check passed, else 0");
@@ -97,6 +105,7 @@ public final class PrometheusMetrics {
                 }
                 out.sample("loadwise_node_up", node.inService() ? 1 : 0, labels);
                 out.sample("loadwise_node_weight", node.weight(), labels);
+                drain(out, node.drain(), labels);
                 health(out, node.health(), labels);
                 out.sample("loadwise_node_ejected", node.ejected() ? 1 : 0, labels);
                 out.sample("loadwise_node_slow_start_share", node.slowStartShare(), labels);
@@ -117,6 +126,19 @@ public final class PrometheusMetrics {
             }
         }
         return out.render();
+    }
+
+    private static void drain(TextExposition out, DrainStatus drain, String[] labels) {
+        if (drain == null) {
+            return;
+        }
+        out.sample("loadwise_node_draining", 1, with(with(labels, "mode", drain.mode().id()), "state", drain.state()));
+        if (drain.sessionsLeft() >= 0) {
+            out.sample("loadwise_node_drain_sessions_left", drain.sessionsLeft(), labels);
+        }
+        if (drain.mode() == DrainMode.SESSIONS) {
+            out.sample("loadwise_node_drain_pinned_last_minute", drain.pinnedLastMinute(), labels);
+        }
     }
 
     private static void declareCounters(TextExposition out, String prefix, String whose) {

@@ -1,6 +1,5 @@
 package io.loadwise.dispatcher.control;
 
-import io.loadwise.dispatcher.cluster.DrainProgress;
 import io.loadwise.dispatcher.metrics.CounterReading;
 import java.net.InetSocketAddress;
 import java.util.List;
@@ -39,7 +38,7 @@ public record NodeStatus(String name, InetSocketAddress address, String route, i
         boolean draining, boolean healthy, boolean connectDown, int activeConnections, int inFlightRequests,
         double recentResponseTimeMillis, CounterReading counters, AgentStatus agent, HealthStatus health,
         boolean ejected, long ejectedUntilMillis, double slowStartShare, boolean registered, List<String> contexts,
-        boolean awaitingReadiness, String groupState, DrainProgress drain) {
+        boolean awaitingReadiness, String groupState, DrainStatus drain) {
 
     /** Every node of a cluster without priority groups, out of panic. */
     public static final String GROUP_ACTIVE = "active";
