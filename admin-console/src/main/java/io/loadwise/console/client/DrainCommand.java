@@ -64,7 +64,12 @@ public final class DrainCommand implements CliCommand {
 
     @Override
     public int run(PrintStream out, PrintStream err, Map<String, String> env) {
-        DrainMode drain = mode(mode);
+        DrainMode drain;
+        try {
+            drain = mode(mode);
+        } catch (UsageException e) {
+            throw new UsageException("--mode: " + e.getMessage());
+        }
         if (drain != DrainMode.SESSIONS && (deadlineMs != null || sessionIdleMs != null)) {
             throw new UsageException((deadlineMs != null ? "--deadline-ms" : "--session-idle-ms")
                     + ": only with --mode sessions");
@@ -115,7 +120,7 @@ public final class DrainCommand implements CliCommand {
             case "sessions" -> DrainMode.SESSIONS;
             case "immediate" -> DrainMode.IMMEDIATE;
             case "none" -> DrainMode.NONE;
-            default -> throw new UsageException("--mode: '" + text + "' is not sessions, immediate or none");
+            default -> throw new UsageException("'" + text + "' is not sessions, immediate or none");
         };
     }
 }

@@ -3,6 +3,7 @@ package io.loadwise.console.client;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.loadwise.console.client.AdminClient.AdminCallException;
+import io.loadwise.dispatcher.config.DrainMode;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -17,7 +18,7 @@ import java.util.Map;
 final class Rollout {
 
     /** What the options say. */
-    record Settings(String command, long nodeTimeoutMs, long commandTimeoutMs, double maxFailurePercent,
+    record Settings(String command, DrainMode drainMode, long nodeTimeoutMs, long commandTimeoutMs, double maxFailurePercent,
             long drainDeadlineMs, Long sessionIdleMs, long pollMs) {
     }
 
@@ -86,14 +87,14 @@ final class Rollout {
     private void restart(String step, String node, String address)
             throws Stop, AdminCallException, InterruptedException {
         requireAnotherInService(node);
-        ObjectNode drain = AdminClient.json().createObjectNode().put("drain", "sessions");
+        ObjectNode drain = AdminClient.json().createObjectNode().putPOJO("drain", settings.drainMode().json());
         if (settings.drainDeadlineMs() > 0) {
             drain.put("deadlineMs", settings.drainDeadlineMs());
         }
         if (settings.sessionIdleMs() != null) {
             drain.put("sessionIdleMs", settings.sessionIdleMs());
         }
-        out.println(step + "drain sessions: " + admin.updateNode(cluster, node, drain).path("drainChange").asText());
+        out.println(step + "drain " + settings.drainMode().id() + ": " + admin.updateNode(cluster, node, drain).path("drainChange").asText());
         switch (new DrainWatch(admin, out, settings.pollMs()).await(cluster, node)) {
             case DRAINED -> out.println(step + "drained");
             case DEADLINE_PASSED -> out.println(step + "the drain deadline passed: the sessions left on it are lost");

@@ -5,6 +5,7 @@ import io.loadwise.cli.HelpOption;
 import io.loadwise.cli.UsageException;
 import io.loadwise.console.client.AdminClient.AdminCallException;
 import io.loadwise.dispatcher.cli.CliCommand;
+import io.loadwise.dispatcher.config.DrainMode;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -65,6 +66,11 @@ public final class RolloutCommand implements CliCommand {
             description = "stop once this share of the cluster's requests since the start failed (default 1)")
     double maxFailurePercent;
 
+    @Option(names = "--drain-mode", paramLabel = "MODE", defaultValue = "sessions",
+            description = "sessions (default), or immediate (\"drain\": true: sessions on the node are lost; "
+                    + "for comparison)")
+    String drainMode;
+
     @Option(names = "--drain-deadline-ms", paramLabel = "MS",
             description = "the longest session drain; after it the node's sessions left are lost (default: none)")
     Long drainDeadlineMs;
@@ -115,7 +121,7 @@ public final class RolloutCommand implements CliCommand {
                 printPlan(out, plan, recorded);
                 return 0;
             }
-            Rollout.Settings settings = new Rollout.Settings(restartCommand, nodeTimeoutMs,
+            Rollout.Settings settings = new Rollout.Settings(restartCommand, DrainCommand.mode(drainMode), nodeTimeoutMs,
                     commandTimeoutMs != null ? commandTimeoutMs : nodeTimeoutMs, maxFailurePercent,
                     drainDeadlineMs == null ? 0 : drainDeadlineMs, sessionIdleMs, pollMs);
             return new Rollout(client, cluster, settings, recorded, out, err).run(plan);
@@ -130,6 +136,20 @@ public final class RolloutCommand implements CliCommand {
     }
 
     private void checkOptions() {
+        DrainMode mode;
+        try {
+            mode = DrainCommand.mode(drainMode);
+        } catch (UsageException e) {
+            throw new UsageException("--drain-mode: " + e.getMessage());
+        }
+        if (mode == DrainMode.NONE) {
+            throw new UsageException("--drain-mode: 'none' is not sessions or immediate");
+        }
+        if (mode != DrainMode.SESSIONS
+                && (drainDeadlineMs != null || sessionIdleMs != null)) {
+            throw new UsageException((drainDeadlineMs != null ? "--drain-deadline-ms" : "--session-idle-ms")
+                    + ": only with --drain-mode sessions");
+        }
         if (restartCommand.isBlank()) {
             throw new UsageException("--restart-command: empty");
         }
@@ -198,7 +218,7 @@ public final class RolloutCommand implements CliCommand {
                 out.println(step + "done in an earlier run, skipped");
                 continue;
             }
-            out.println(step + "drain sessions" + (drainDeadlineMs == null ? "" : " (deadline " + drainDeadlineMs
+            out.println(step + "drain " + drainMode + (drainDeadlineMs == null ? "" : " (deadline " + drainDeadlineMs
                     + " ms)") + ", wait until drained");
             out.println(step + "run: " + restartCommand + "   with " + RestartRun.environment(cluster,
                     node.getKey(), node.getValue()) + ", at most " + (commandTimeoutMs != null ? commandTimeoutMs

@@ -181,6 +181,22 @@ class RolloutTest {
         assertEquals("[\"r1\",\"r2\",\"r3\"]", state().path("done").toString());
     }
 
+    /** The control: the same rollout with today's {@code "drain": true} logs out the users of each node. */
+    @Test
+    void withAnImmediateDrainTheUsersOfEachRestartedNodeAreLoggedOut() throws Exception {
+        Run run;
+        SessionUsers.Tally tally;
+        try (SessionUsers users = SessionUsers.start(dispatcher.boundAddress("shop"), 4)) {
+            users.awaitRequests(200);
+            run = rollout("--restart-command", "sh " + restartScript, "--drain-mode", "immediate");
+            tally = users.stop();
+        }
+        assertEquals(0, run.code(), run.out() + run.err());
+        assertTrue(run.out().contains("[1/3] node r1: drain immediate: drain started (immediate)"), run.out());
+        assertTrue(tally.loggedOut() > 0, "an immediate drain moves pinned users to nodes without their session: "
+                + tally);
+    }
+
     @Test
     void aFailingCommandStopsAtItsNodeAndResumeGoesOnFromThere() throws Exception {
         Run failed = rollout("--nodes", "r2,r1,r3", "--restart-command", "exit 3");
@@ -254,6 +270,10 @@ class RolloutTest {
         assertTrue(rollout("--restart-command", "true", "--node-timeout-ms", "0").err()
                 .contains("--node-timeout-ms: 0 must be at least 1"));
         assertTrue(rollout("--restart-command", "true", "--resume").err().contains("--resume: no state file"));
+        assertTrue(rollout("--restart-command", "true", "--drain-mode", "none").err()
+                .contains("--drain-mode: 'none' is not sessions or immediate"));
+        assertTrue(rollout("--restart-command", "true", "--drain-mode", "immediate", "--drain-deadline-ms", "5").err()
+                .contains("--drain-deadline-ms: only with --drain-mode sessions"));
         Run noToken = new Run(Main.runCommand(new RolloutCommand(), new String[] {"--cluster", "shop",
                 "--restart-command", "true", "--admin-url", adminUrl}, System.out, System.err, Map.of()), "", "");
         assertEquals(2, noToken.code());
