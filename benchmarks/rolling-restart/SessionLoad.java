@@ -4,7 +4,9 @@
 // register 2 %) with its own cookies (JSESSIONID, LWROUTE) and a think time, until the stop file appears. It
 // counts requests, failures (any status but 200, or an I/O error) and users logged out: a request that carried
 // a JSESSIONID, after an action other than logout, answered as a fresh login (X-Trade-Action: login), which is
-// what the trade app does when the session is gone. Prints one JSON line at the end.
+// what the trade app does when the session is gone. A logout ends the user's visit: its cookies are cleared
+// (a new browser, as JMeter's "clear cookies each iteration"); a browser that kept the old JSESSIONID would
+// log in again on the node its route names, draining or not. Prints one JSON line at the end.
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -87,6 +89,10 @@ public class SessionLoad {
                     }
                 }
                 lastAction = action;
+                if (action.equals("logout")) {
+                    cookies.clear(); // the visit ends; the next one starts without cookies
+                    lastAction = "";
+                }
             } catch (Exception e) {
                 requests.incrementAndGet();
                 failed.incrementAndGet();

@@ -10,13 +10,15 @@
 # and per node `set server trade/tN state drain` on the runtime API, HAPROXY_DRAIN_S seconds (HAProxy cannot
 # tell when the sessions are gone), the same restart, `state ready` once the node answers.
 #
-# Environment: USERS (30), THINK_MS (500), WARM_S (20), AFTER_S (20), DEADLINE_MS (180000),
-# HAPROXY_DRAIN_S (30), OUT.
+# Environment: MODES ("sessions immediate haproxy"), USERS (30), THINK_MS (500), WARM_S (20), AFTER_S (20),
+# DEADLINE_MS (180000), HAPROXY_DRAIN_S (30), OUT. A mode's row replaces its row of an earlier run in
+# $OUT/runs.txt; the table holds every mode run so far.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 OUT="${OUT:-$ROOT/benchmarks/results/2026-11-28-rolling-restart}"
 USERS="${USERS:-30}"; THINK_MS="${THINK_MS:-500}"; WARM_S="${WARM_S:-20}"; AFTER_S="${AFTER_S:-20}"
 DEADLINE_MS="${DEADLINE_MS:-180000}"; HAPROXY_DRAIN_S="${HAPROXY_DRAIN_S:-30}"
+MODES="${MODES:-sessions immediate haproxy}"
 LAUNCHER="$ROOT/benchmarks/node-launcher/target/loadwise-node-launcher.jar"
 CONSOLE="$ROOT/admin-console/target/loadwise.jar"
 AGENT="$(find "$ROOT/node-agent/jakarta/target" -maxdepth 1 -name 'loadwise-agent-jakarta-*.jar' ! -name '*-tests.jar' | head -n 1)"
@@ -45,7 +47,8 @@ DB="jdbc:h2:tcp://127.0.0.1:$DB_PORT/trade"
 
 cat > "$W/start-node.sh" <<SCRIPT
 #!/usr/bin/env bash
-# start-node.sh NAME PORT: a trade-app node in the background; its pid in $W/NAME.pid
+# start-node.sh NAME PORT: a trade-app node in the background, on a fresh work directory; its pid in $W/NAME.pid
+rm -rf "$W/\$1"
 nohup java -Xmx384m -jar "$LAUNCHER" --name "\$1" --port "\$2" --db-url "$DB" --agent-jar "$AGENT" \
     --work-dir "$W/\$1" > "$W/\$1.out" 2>&1 &
 echo \$! > "$W/\$1.pid"
@@ -121,11 +124,13 @@ run() { # mode
   touch "$stop"
   wait "$load"
   echo "$mode rollout exit $code in $((end - start)) s: $(cat "$OUT/$mode-load.json")"
-  echo "$mode $code $((end - start))" >> "$W/runs.txt"
+  { grep -v "^$mode " "$OUT/runs.txt" 2>/dev/null || true; echo "$mode $code $((end - start))"; } > "$W/runs.new"
+  mv "$W/runs.new" "$OUT/runs.txt"
 }
-run sessions
-run immediate
-if command -v haproxy > /dev/null; then
+for mode in $MODES; do
+  [[ "$mode" == haproxy ]] || run "$mode"
+done
+if [[ " $MODES " == *" haproxy "* ]] && command -v haproxy > /dev/null; then
   cat > "$W/haproxy.cfg" <<CFG
 global
   stats socket ipv4@127.0.0.1:$HAPROXY_API level admin
@@ -157,8 +162,8 @@ fi
     j="$OUT/$mode-load.json"
     val() { sed -E "s/.*\"$1\":([0-9.]+).*/\1/" "$j"; }
     echo "| $mode | $code | $secs | $(val requests) | $(val failed) | $(val loggedOut) | $(val logins) |"
-  done < "$W/runs.txt"
+  done < "$OUT/runs.txt"
 } | tee "$OUT/table.md"
-cp "$W/restarts.log" "$OUT/restarts.log"
+cp "$W/restarts.log" "$OUT/restarts-$(echo $MODES | tr ' ' '-').log"
 echo "users $USERS, think $THINK_MS ms, warm-up $WARM_S s, after $AFTER_S s, session drain deadline $DEADLINE_MS ms," \
     "HAProxy drain wait $HAPROXY_DRAIN_S s" >> "$OUT/table.md"

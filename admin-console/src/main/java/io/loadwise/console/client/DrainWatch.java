@@ -6,8 +6,8 @@ import java.io.PrintStream;
 
 /**
  * Polls one draining node until its drain ends: drained, its deadline passed, or it is no longer draining (an
- * operator undrained it). Prints a progress line whenever the progress changes, and at least every
- * {@value #QUIET_POLLS} polls.
+ * operator undrained it). Prints a progress line whenever its state or the sessions left change, and at least
+ * every {@value #QUIET_POLLS} polls.
  */
 final class DrainWatch {
 
@@ -34,10 +34,11 @@ final class DrainWatch {
         while (true) {
             JsonNode status = admin.node(cluster, node);
             JsonNode drain = status.path("drain");
-            String line = progress(node, status);
-            if (!line.equals(last) || ++quiet >= QUIET_POLLS) {
-                out.println(line);
-                last = line;
+            String key = drain.path("state").asText() + " " + drain.path("mode").asText() + " "
+                    + drain.path("sessionsLeft").asText();
+            if (!key.equals(last) || ++quiet >= QUIET_POLLS) {
+                out.println(progress(node, status));
+                last = key;
                 quiet = 0;
             }
             if (drain.isMissingNode() || drain.isNull()) {
