@@ -46,7 +46,7 @@ class ApiGoldenTest extends ApiTestBase {
     /** Clocks, ages, poll counts and timings of the traffic. */
     private static final Set<String> VARYING_FIELDS = Set.of("lastSampleAgeMs", "ageMs", "epochMillis", "pollsOk",
             "pollsFailed", "malformedReports", "NODE_NMA_RSPS_TIME", "NODE_AVAILABILITY%", "latencyMillis",
-            "wt1Millis", "wt2Millis", "ptMillis", "slowdown");
+            "wt1Millis", "wt2Millis", "ptMillis", "slowdown", "startedAt", "deadlineAt");
     /**
      * Figures of the last second, which may or may not hold the traffic: even whether they are null varies.
      * So do Table 2 figures ({@code TD_AVE_*}) and every average over the history.

@@ -377,7 +377,16 @@ class ConsoleWebTest {
         assertTrue(refused.body().contains("Not changed: weight: &#39;heavy&#39; is not a whole number"), refused.body());
         assertEquals(7, tmp.node("y").weight());
         String table = s.get("/clusters").body();
-        assertTrue(table.contains("<td class=\"state\">disabled</td>") && table.contains("<td class=\"state\">draining</td>"));
+        assertTrue(table.contains("<td class=\"state\">disabled</td>")
+                && table.contains("<td class=\"state\">drained (immediate)</td>"), table);
+        s.post("/clusters/node", form("_csrf", s.csrf, "cluster", "tmp", "node", "y", "action", "undrain"));
+        assertFalse(tmp.node("y").draining());
+        assertTrue(s.get("/clusters").body().contains(">drain sessions</button>"), "the session drain button");
+        s.post("/clusters/node", form("_csrf", s.csrf, "cluster", "tmp", "node", "y", "action", "drain-sessions"));
+        assertEquals(io.loadwise.dispatcher.config.DrainMode.SESSIONS, tmp.node("y").drainMode());
+        String sessions = s.get("/clusters").body();
+        assertTrue(sessions.contains("<td class=\"state\">draining (sessions: sessions unknown, 0 pinned requests in"
+                + " the last minute)</td>"), sessions);
 
         assertEquals(303, s.post("/clusters/delete", form("_csrf", s.csrf, "name", "tmp")).statusCode());
         assertNull(fixture.dispatcher.cluster("tmp"));

@@ -2,6 +2,7 @@ package io.loadwise.console.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.loadwise.dispatcher.config.DrainMode;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -86,6 +87,47 @@ final class BodyFields {
             }
         });
         return values;
+    }
+
+    /**
+     * {@code true}, {@code false} or {@code "sessions"} ({@link DrainMode}); {@code null} when absent. Anything
+     * else, JSON null included, is an error naming the field.
+     */
+    DrainMode optionalDrain(String name) {
+        JsonNode node = body.get(name);
+        if (node == null) {
+            return null;
+        }
+        try {
+            return DrainMode.of(node.isBoolean() ? node.booleanValue() : node.isTextual() ? node.textValue()
+                    : node.isArray() ? java.util.List.of() : node.isObject() ? java.util.Map.of()
+                    : node.isNumber() ? node.numberValue() : null);
+        } catch (IllegalArgumentException e) {
+            errors.add(name + ": " + e.getMessage());
+            return null;
+        }
+    }
+
+    /** A whole number of at least {@code min}; {@code null} when absent. */
+    Long optionalLong(String name, long min) {
+        JsonNode node = body.get(name);
+        if (node == null) {
+            return null;
+        }
+        if (!node.isIntegralNumber() || !node.canConvertToLong()) {
+            errors.add(name + ": expected a whole number, got " + node);
+            return null;
+        }
+        if (node.longValue() < min) {
+            errors.add(name + ": " + node.longValue() + " must be at least " + min);
+            return null;
+        }
+        return node.longValue();
+    }
+
+    /** Adds a problem that involves more than one field. */
+    void error(String problem) {
+        errors.add(problem);
     }
 
     boolean has(String name) {

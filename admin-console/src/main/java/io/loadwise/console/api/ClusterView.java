@@ -5,11 +5,13 @@ import io.loadwise.dispatcher.config.Affinity;
 import io.loadwise.dispatcher.config.AgentSettings;
 import io.loadwise.dispatcher.config.Balance;
 import io.loadwise.dispatcher.config.ClusterConfig;
+import io.loadwise.dispatcher.config.DrainMode;
 import io.loadwise.dispatcher.config.Mode;
 import io.loadwise.dispatcher.config.TlsConfig;
 import io.loadwise.dispatcher.control.AffinityCounts;
 import io.loadwise.dispatcher.control.AgentStatus;
 import io.loadwise.dispatcher.control.ClusterStatus;
+import io.loadwise.dispatcher.control.DrainStatus;
 import io.loadwise.dispatcher.control.GroupStatus;
 import io.loadwise.dispatcher.control.HealthStatus;
 import io.loadwise.dispatcher.control.ListenerStatus;
@@ -98,7 +100,7 @@ record ClusterView(String name, Mode mode, Listen listen, PolicyInForce policy, 
             HealthSummary health, boolean ejected, Long ejectedUntil, long ejections, double slowStartShare,
             @JsonInclude(JsonInclude.Include.NON_NULL) Boolean registered,
             @JsonInclude(JsonInclude.Include.NON_NULL) List<String> contexts, boolean awaitingReadiness,
-            String groupState) {
+            String groupState, @JsonInclude(JsonInclude.Include.NON_NULL) DrainView drain) {
 
         static NodeView of(PolicyStatus policy, NodeStatus node) {
             InetSocketAddress a = node.address();
@@ -114,7 +116,35 @@ record ClusterView(String name, Mode mode, Listen listen, PolicyInForce policy, 
                     node.ejected() ? node.ejectedUntilMillis() : null, node.counters().ejections(),
                     node.slowStartShare(), node.registered() ? Boolean.TRUE : null,
                     node.contexts().isEmpty() ? null : node.contexts(), node.awaitingReadiness(),
-                    node.groupState());
+                    node.groupState(), DrainView.of(node.drain()));
+        }
+    }
+
+    /**
+     * A draining node's progress; absent when it is not draining.
+     *
+     * @param mode {@code immediate} ({@code "drain": true}) or {@code sessions}
+     * @param state {@code draining}, {@code drained}, or {@code deadline-passed} (a session drain's deadline came
+     *     first: the node drains as {@code true} and the sessions left are lost)
+     * @param startedAt epoch ms
+     * @param deadlineAt epoch ms, {@code null} without a deadline
+     * @param sessionIdleMs session drain: without the agent's count, how long no pinned request must arrive
+     * @param sessionsLeft active sessions its agent reports, {@code null} when unknown
+     * @param pinnedLastMinute pinned requests that reached it during the last minute (session drain)
+     */
+    record DrainView(String mode, String state, long startedAt,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Long deadlineAt,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Long sessionIdleMs, Integer sessionsLeft,
+            int pinnedLastMinute, int inFlightRequests) {
+
+        static DrainView of(DrainStatus p) {
+            if (p == null) {
+                return null;
+            }
+            boolean sessions = p.mode() == DrainMode.SESSIONS;
+            return new DrainView(p.mode().id(), p.state(), p.startedAtMillis(),
+                    p.deadlineAtMillis() > 0 ? p.deadlineAtMillis() : null, sessions ? p.sessionIdleMs() : null,
+                    p.sessionsLeft() < 0 ? null : p.sessionsLeft(), p.pinnedLastMinute(), p.inFlightRequests());
         }
     }
 

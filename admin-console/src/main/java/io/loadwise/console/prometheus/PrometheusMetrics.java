@@ -3,9 +3,11 @@ package io.loadwise.console.prometheus;
 import io.loadwise.console.prometheus.TextExposition.Type;
 import io.loadwise.console.store.LastSecond;
 import io.loadwise.console.store.SeriesCatalog;
+import io.loadwise.dispatcher.config.DrainMode;
 import io.loadwise.dispatcher.control.AgentPolling;
 import io.loadwise.dispatcher.control.ClusterControl;
 import io.loadwise.dispatcher.control.ClusterStatus;
+import io.loadwise.dispatcher.control.DrainStatus;
 import io.loadwise.dispatcher.control.GroupStatus;
 import io.loadwise.dispatcher.control.HealthStatus;
 import io.loadwise.dispatcher.tls.CertificateInfo;
@@ -42,6 +44,39 @@ public final class PrometheusMetrics {
         String replica = control.replicaId();
         TextExposition out = replica == null ? new TextExposition() : new TextExposition("replica", replica);
         declare(out);
+        declareCounters(out, "loadwise_cluster_", "of the cluster");
+        declareCounters(out, "loadwise_", "sent to the node");
+        out.family("loadwise_cluster_last_second", Type.GAUGE,
+                "Seed Table 2 figures of the cluster for the last second (metric = seed name; ms, req/s, MB/s)");
+        out.family("loadwise_node_last_second", Type.GAUGE,
+                "Seed Table 2 figures of the node for the last second (metric = seed name; ms, req/s, MB/s)");
+        out.family("loadwise_cluster_active_priority", Type.GAUGE,
+                "Priority of the least preferred group in use (the backup group: the largest priority plus 1)");
+        out.family("loadwise_cluster_backup_active", Type.GAUGE, "1 while the cluster's backup group is in use, else 0");
+        out.family("loadwise_cluster_panic", Type.GAUGE,
+                "1 while picks spread over every node that accepts connections (panic threshold), else 0");
+        out.family("loadwise_node_up", Type.GAUGE, "1 when the node is enabled, not draining and healthy, else 0");
+        out.family("loadwise_node_weight", Type.GAUGE, "Configured weight of the node");
+        out.family("loadwise_node_draining", Type.GAUGE,
+                "1 while the node drains (mode = immediate or sessions; state = draining, drained, deadline-passed)");
+        out.family("loadwise_node_drain_sessions_left", Type.GAUGE,
+                "Active sessions a draining node's agent reports; absent when unknown");
+        out.family("loadwise_node_drain_pinned_last_minute", Type.GAUGE,
+                "Requests pinned to a session-draining node that reached it during the last minute");
+        out.family("loadwise_node_health_up", Type.GAUGE,
+                "Active health check: 1 up, 0 down; absent while no check has concluded or none is configured");
+        out.family("loadwise_node_health_check_ok", Type.GAUGE, "1 when the latest active health check passed, else 0");
+        out.family("loadwise_node_health_check_duration_seconds", Type.GAUGE, "How long the latest health check took");
+        out.family("loadwise_node_ejected", Type.GAUGE, "1 while outlier detection holds the node out, else 0");
+        out.family("loadwise_node_slow_start_share", Type.GAUGE,
+                "Share of its picks the node keeps while it ramps up after a return (1 when it does not ramp)");
+        out.family("loadwise_node_policy_metric", Type.GAUGE,
+                "Seed Table 6 figures of the node (NODE_NMA_RSPS_TIME ms, NODE_AVAILABILITY% 0-100)");
+        out.family("loadwise_agent_metric", Type.GAUGE,
+                "Latest metric reported by the node agent (metric = seed name, tables 3-5; % 0-100, MB, ms)");
+        out.family("loadwise_agent_sample_age_seconds", Type.GAUGE, "Age of the node agent's latest sample");
+        out.family("loadwise_tls_certificate_expiry_seconds", Type.GAUGE,
+                "Seconds until the listener's certificate expires (negative once expired)");
         long now = System.currentTimeMillis();
         routing(out, control);
         for (ClusterStatus cluster : control.clusterStatuses()) {
@@ -74,6 +109,7 @@ public final class PrometheusMetrics {
                 }
                 out.sample("loadwise_node_up", node.inService() ? 1 : 0, labels);
                 out.sample("loadwise_node_weight", node.weight(), labels);
+                drain(out, node.drain(), labels);
                 health(out, node.health(), labels);
                 out.sample("loadwise_node_ejected", node.ejected() ? 1 : 0, labels);
                 out.sample("loadwise_node_slow_start_share", node.slowStartShare(), labels);
@@ -168,6 +204,19 @@ public final class PrometheusMetrics {
             out.sample("loadwise_rate_limit_table_bytes", limit.tableBytes(), "limit", name);
             out.sample("loadwise_rate_limit_enforced_requests_per_second", limit.enforcedRequestsPerSecond(),
                     "limit", name);
+        }
+    }
+
+    private static void drain(TextExposition out, DrainStatus drain, String[] labels) {
+        if (drain == null) {
+            return;
+        }
+        out.sample("loadwise_node_draining", 1, with(with(labels, "mode", drain.mode().id()), "state", drain.state()));
+        if (drain.sessionsLeft() >= 0) {
+            out.sample("loadwise_node_drain_sessions_left", drain.sessionsLeft(), labels);
+        }
+        if (drain.mode() == DrainMode.SESSIONS) {
+            out.sample("loadwise_node_drain_pinned_last_minute", drain.pinnedLastMinute(), labels);
         }
     }
 

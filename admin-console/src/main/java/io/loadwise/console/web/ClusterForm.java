@@ -3,6 +3,7 @@ package io.loadwise.console.web;
 import io.loadwise.dispatcher.config.Affinity;
 import io.loadwise.dispatcher.config.Balance;
 import io.loadwise.dispatcher.config.ClusterConfig;
+import io.loadwise.dispatcher.config.DrainMode;
 import io.loadwise.dispatcher.config.HealthCheckConfig;
 import io.loadwise.dispatcher.config.Mode;
 import io.loadwise.dispatcher.config.NodeConfig;
@@ -115,6 +116,7 @@ final class ClusterForm {
             List<String> contexts = null; // nor the contexts it serves
             Integer priority = null; // nor its priority group
             Boolean backup = null;
+            DrainMode drain = null; // nor a drain kept in the file
             if (base != null) {
                 for (NodeConfig old : base.nodesOrEmpty()) {
                     if (old.name() != null && old.name().equals(row.name())) {
@@ -124,12 +126,13 @@ final class ClusterForm {
                         contexts = old.contexts();
                         priority = old.priority();
                         backup = old.backup();
+                        drain = old.drain();
                     }
                 }
             }
             nodes.add(new NodeConfig(row.name().trim(), row.address().trim(), weight, row.enabled() ? null : false,
                     http ? emptyToNull(row.route()) : null, agentPath, healthCheck, http ? maxConnections : null,
-                    http ? contexts : null, priority, backup));
+                    http ? contexts : null, priority, backup, drain));
             rowOfNode.add(r);
         }
         if (!fieldErrors.isEmpty()) {

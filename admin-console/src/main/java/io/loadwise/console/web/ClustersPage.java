@@ -3,7 +3,9 @@ package io.loadwise.console.web;
 import io.loadwise.dispatcher.config.ClusterConfig;
 import io.loadwise.dispatcher.config.ConfigValidationException;
 import io.loadwise.dispatcher.config.ConfigValidator;
+import io.loadwise.dispatcher.config.DrainMode;
 import io.loadwise.dispatcher.config.Mode;
+import io.loadwise.dispatcher.config.NodeConfig;
 import io.loadwise.dispatcher.control.ClusterControl;
 import io.loadwise.dispatcher.control.ClusterStatus;
 import io.loadwise.dispatcher.control.ListenerStatus;
@@ -113,6 +115,7 @@ final class ClustersPage {
                     .append("<input name=\"weight\" size=\"4\" value=\"").append(node.weight())
                     .append("\"> <button type=\"submit\">Set</button></form></td><td>")
                     .append(nodeButton(request, name, n, node.enabled() ? "disable" : "enable"))
+                    .append(node.draining() ? "" : nodeButton(request, name, n, "drain-sessions"))
                     .append(nodeButton(request, name, n, node.draining() ? "undrain" : "drain"))
                     .append("</td></tr>");
         }
@@ -139,7 +142,8 @@ final class ClustersPage {
     }
 
     private static String nodeButton(HttpServletRequest request, String cluster, String node, String action) {
-        return Layout.button(request, "/clusters/node", action, "small", "cluster", cluster, "node", node, "action", action);
+        return Layout.button(request, "/clusters/node", action.replace('-', ' '), "small", "cluster", cluster, "node", node,
+                "action", action);
     }
 
     private static String hidden(String name, String value) {
@@ -210,8 +214,12 @@ final class ClustersPage {
         Action change = switch (action) {
             case "enable" -> () -> control.updateNode(cluster, node, true, null, null);
             case "disable" -> () -> control.updateNode(cluster, node, false, null, null);
-            case "drain" -> () -> control.updateNode(cluster, node, null, null, true);
-            case "undrain" -> () -> control.updateNode(cluster, node, null, null, false);
+            case "drain" -> () -> control.drainNode(cluster, node, DrainMode.IMMEDIATE, 0,
+                    NodeConfig.DEFAULT_SESSION_IDLE_MS);
+            case "drain-sessions" -> () -> control.drainNode(cluster, node, DrainMode.SESSIONS, 0,
+                    NodeConfig.DEFAULT_SESSION_IDLE_MS);
+            case "undrain" -> () -> control.drainNode(cluster, node, DrainMode.NONE, 0,
+                    NodeConfig.DEFAULT_SESSION_IDLE_MS);
             case "weight" -> () -> control.updateNode(cluster, node, null, weight(request.getParameter("weight")), null);
             default -> () -> {
                 throw new IllegalArgumentException("unknown node action '" + action + "'");

@@ -1,7 +1,9 @@
 package io.loadwise.console.web;
 
+import io.loadwise.dispatcher.config.DrainMode;
 import io.loadwise.dispatcher.control.ClusterControl;
 import io.loadwise.dispatcher.control.ClusterStatus;
+import io.loadwise.dispatcher.control.DrainStatus;
 import io.loadwise.dispatcher.control.GroupStatus;
 import io.loadwise.dispatcher.control.HealthStatus;
 import io.loadwise.dispatcher.control.NodeStatus;
@@ -97,13 +99,26 @@ final class OverviewPage {
                 ? " <span class=\"bad\">panic: picking every node that accepts connections</span>" : "") + "</dd>";
     }
 
+    /** "draining (sessions: 3 sessions left, 12 pinned requests in the last minute)", "drained (immediate)", ... */
+    static String drainState(DrainStatus drain) {
+        if (drain == null) {
+            return "draining";
+        }
+        StringBuilder b = new StringBuilder(drain.state()).append(" (").append(drain.mode().id());
+        if (drain.mode() == DrainMode.SESSIONS && DrainStatus.DRAINING.equals(drain.state())) {
+            b.append(": ").append(drain.sessionsLeft() < 0 ? "sessions unknown" : drain.sessionsLeft() + " sessions left")
+                    .append(", ").append(drain.pinnedLastMinute()).append(" pinned requests in the last minute");
+        }
+        return b.append(')').toString();
+    }
+
     /** A one-word state a newcomer can read: why a node takes no work, if it takes none. */
     static String health(NodeStatus node) {
         if (!node.enabled()) {
             return "disabled";
         }
         if (node.draining()) {
-            return "draining";
+            return drainState(node.drain());
         }
         if (node.connectDown()) {
             return "down (connect failed)";

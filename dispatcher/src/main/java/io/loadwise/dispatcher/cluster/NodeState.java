@@ -1,5 +1,6 @@
 package io.loadwise.dispatcher.cluster;
 
+import io.loadwise.dispatcher.config.DrainMode;
 import io.loadwise.dispatcher.config.NodeConfig;
 import io.loadwise.dispatcher.metrics.TrafficCounters;
 import io.loadwise.dispatcher.net.NodeAddress;
@@ -35,7 +36,12 @@ public final class NodeState implements NodeView {
 
     private volatile int weight;
     private volatile boolean enabled;
-    private volatile boolean draining;
+    /** {@link DrainMode#NONE} unless draining. */
+    private volatile DrainMode drainMode = DrainMode.NONE;
+    /** Wall clock when the current drain mode began, for display. */
+    private volatile long drainStartedMillis;
+    /** The session drain under way ({@link DrainMode#SESSIONS}), else {@code null}. */
+    private volatile SessionDrain sessionDrain;
     /** What the cluster's {@link PriorityGroups} decided at the latest picker rebuild; read by {@link #usable()}. */
     private volatile GroupGate gate = GroupGate.ACTIVE;
     /** Its agent's latest sample and state. */
@@ -60,6 +66,7 @@ public final class NodeState implements NodeView {
         this.availability = new Availability(this, nanoClock);
         this.nanoClock = nanoClock;
         this.admissions = new Admissions(config.maxConnectionsOrDefault());
+        setDrain(config.drainOrDefault(), 0, NodeConfig.DEFAULT_SESSION_IDLE_MS);
     }
 
     @Override
@@ -97,7 +104,7 @@ public final class NodeState implements NodeView {
 
     @Override
     public boolean enabled() {
-        return enabled && !draining;
+        return enabled && drainMode == DrainMode.NONE;
     }
 
     public boolean configuredEnabled() {
@@ -108,13 +115,67 @@ public final class NodeState implements NodeView {
         this.enabled = enabled;
     }
 
-    /** Draining: takes no new work, finishes what it has. */
+    /** Draining, in either mode: takes no new session and no unpinned request, finishes what it has. */
     public boolean draining() {
-        return draining;
+        return drainMode != DrainMode.NONE;
+    }
+
+    public DrainMode drainMode() {
+        return drainMode;
     }
 
     void setDraining(boolean draining) {
-        this.draining = draining;
+        setDrain(draining ? DrainMode.IMMEDIATE : DrainMode.NONE, 0, 0);
+    }
+
+    /**
+     * Starts, switches or ends a drain. A drain already in {@code mode} goes on unchanged (its clock, deadline
+     * and idle time stay); a switch to {@link DrainMode#SESSIONS} starts a new wait. The caller
+     * ({@link VirtualCluster}) rebuilds the picker.
+     *
+     * @param deadlineMs session drain: how long it may last at most, 0 for no deadline
+     * @param sessionIdleMs session drain: without the agent's session count, how long no pinned request must
+     *     arrive before the node counts as drained (at least 1)
+     * @return the mode before
+     */
+    DrainMode setDrain(DrainMode mode, long deadlineMs, long sessionIdleMs) {
+        DrainMode before = drainMode;
+        if (mode == before) {
+            return before;
+        }
+        long nowMillis = System.currentTimeMillis();
+        sessionDrain = mode == DrainMode.SESSIONS
+                ? new SessionDrain(nanoClock.getAsLong(), nowMillis, deadlineMs, sessionIdleMs) : null;
+        drainStartedMillis = nowMillis;
+        drainMode = mode;
+        return before;
+    }
+
+    /**
+     * How the drain stands, or {@code null} when the node is not draining. An immediate drain is drained when
+     * no request is in flight; a session drain when its wait has ended ({@link SessionDrain}) and no request is
+     * in flight, or it says its deadline passed.
+     */
+    public DrainProgress drainProgress() {
+        DrainMode mode = drainMode;
+        if (mode == DrainMode.NONE) {
+            return null;
+        }
+        boolean idle = live.inFlightRequests() == 0 && live.activeConnections() == 0;
+        SessionDrain s = sessionDrain;
+        if (mode == DrainMode.IMMEDIATE || s == null) {
+            return new DrainProgress(DrainMode.IMMEDIATE, idle ? DrainState.DRAINED : DrainState.DRAINING,
+                    drainStartedMillis, 0, 0, SessionDrain.sessionsLeft(agent.freshSample()), 0,
+                    live.inFlightRequests());
+        }
+        long now = nanoClock.getAsLong();
+        AgentSample sample = agent.freshSample();
+        DrainState state = s.state(now, sample);
+        if (state == DrainState.DRAINED && !idle) {
+            state = DrainState.DRAINING;
+        }
+        return new DrainProgress(mode, state, s.startedAtMillis(), s.deadlineAtMillis(), s.sessionIdleMs(),
+                SessionDrain.sessionsLeft(sample), s.pinnedLastMinute(now), live.inFlightRequests());
     }
 
     /**
@@ -159,10 +220,20 @@ public final class NodeState implements NodeView {
     /**
      * Whether work already tied to this node (an affinity pin, a bound client connection) may go on to it: it
      * is usable, or in service in a group on standby. As HAProxy serves persistent sessions on a backup
-     * server, a session that moved to the backups while the primaries were down stays there.
+     * server, a session that moved to the backups while the primaries were down stays there. A node under
+     * {@code "drain": "sessions"} keeps its pinned work until its sessions are gone ({@link SessionDrain}).
      */
     public boolean keepsPinnedWork() {
-        return usable() || inService();
+        return usable() || inService() || pinnedWhileDraining();
+    }
+
+    /**
+     * A session drain lets a pinned request through while the node is enabled and healthy and the drain's wait
+     * goes on ({@link SessionDrain}); the request counts as one that arrived. Only pinned work asks.
+     */
+    private boolean pinnedWhileDraining() {
+        SessionDrain s = sessionDrain;
+        return s != null && enabled && healthy() && s.admitPinned(nanoClock.getAsLong(), agent.freshSample());
     }
 
     /** The priority groups' verdict for this node; only the cluster sets it, when it rebuilds its picker. */

@@ -1,6 +1,7 @@
 package io.loadwise.dispatcher.cluster;
 
 import io.loadwise.dispatcher.config.ClusterConfig;
+import io.loadwise.dispatcher.config.DrainMode;
 import io.loadwise.dispatcher.config.NodeConfig;
 import io.loadwise.dispatcher.metrics.TrafficCounters;
 import io.loadwise.policy.ClusterSnapshot;
@@ -377,12 +378,26 @@ public final class VirtualCluster {
     }
 
     public void setDraining(NodeState node, boolean draining) {
-        if (!draining && node.draining()) {
+        setDrain(node, draining ? DrainMode.IMMEDIATE : DrainMode.NONE, 0, 0);
+    }
+
+    /**
+     * Starts, switches or ends a node's drain ({@link NodeState#setDrain}); returns the mode before, so the
+     * caller can say whether this switched modes.
+     */
+    public DrainMode setDrain(NodeState node, DrainMode mode, long deadlineMs, long sessionIdleMs) {
+        if (mode == DrainMode.SESSIONS && sessionIdleMs < 1) {
+            throw new IllegalArgumentException("sessionIdleMs " + sessionIdleMs + " must be at least 1");
+        }
+        if (mode == DrainMode.NONE && node.draining()) {
             readmitting(node);
         }
-        node.setDraining(draining);
+        DrainMode before = node.setDrain(mode, deadlineMs, sessionIdleMs);
         refresh();
-        log.info("cluster {}: node {} {}", name(), node.name(), draining ? "draining" : "no longer draining");
+        if (before != mode) {
+            log.info("cluster {}: node {} drain {} (was {})", name(), node.name(), mode.id(), before.id());
+        }
+        return before;
     }
 
     public void setWeight(NodeState node, int weight) {

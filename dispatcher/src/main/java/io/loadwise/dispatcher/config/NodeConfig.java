@@ -20,11 +20,24 @@ import java.util.List;
  *     path. Only a cluster with registration enabled routes by context
  * @param priority the node's priority group, lower preferred; default 0 (one group)
  * @param backup whether the node is in the backup group, below every priority; default false
+ * @param drain {@code true} (takes no new work), {@code "sessions"} (keeps only the requests pinned to it, until
+ *     its sessions are gone; see {@link DrainMode}) or {@code false}; default false. Applied at start and when a
+ *     reload changes it; the admin API's drain does not write it
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record NodeConfig(String name, String address, Integer weight, Boolean enabled, String route, String agentPath,
         HealthCheckConfig healthCheck, Integer maxConnections, List<String> contexts, Integer priority,
-        Boolean backup) {
+        Boolean backup, DrainMode drain) {
+
+    /** How long a session drain from the configuration waits for a pinned request without the agent: 30 minutes. */
+    public static final long DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000L;
+
+    public NodeConfig(String name, String address, Integer weight, Boolean enabled, String route, String agentPath,
+            HealthCheckConfig healthCheck, Integer maxConnections, List<String> contexts, Integer priority,
+            Boolean backup) {
+        this(name, address, weight, enabled, route, agentPath, healthCheck, maxConnections, contexts, priority, backup,
+                null);
+    }
 
     public NodeConfig(String name, String address, Integer weight, Boolean enabled, String route, String agentPath,
             HealthCheckConfig healthCheck, Integer maxConnections, List<String> contexts) {
@@ -62,6 +75,10 @@ public record NodeConfig(String name, String address, Integer weight, Boolean en
         return backup != null && backup;
     }
 
+    public DrainMode drainOrDefault() {
+        return drain == null ? DrainMode.NONE : drain;
+    }
+
     public int weightOrDefault() {
         return weight == null ? 1 : weight;
     }
@@ -72,17 +89,17 @@ public record NodeConfig(String name, String address, Integer weight, Boolean en
 
     public NodeConfig withWeight(int newWeight) {
         return new NodeConfig(name, address, newWeight, enabled, route, agentPath, healthCheck, maxConnections,
-                contexts, priority, backup);
+                contexts, priority, backup, drain);
     }
 
     /** In the group given: {@code newPriority} (null: the default), {@code newBackup} (null: not a backup node). */
     public NodeConfig withGroup(Integer newPriority, Boolean newBackup) {
         return new NodeConfig(name, address, weight, enabled, route, agentPath, healthCheck, maxConnections,
-                contexts, newPriority, newBackup);
+                contexts, newPriority, newBackup, drain);
     }
 
     public NodeConfig withEnabled(boolean newEnabled) {
         return new NodeConfig(name, address, weight, newEnabled, route, agentPath, healthCheck, maxConnections,
-                contexts, priority, backup);
+                contexts, priority, backup, drain);
     }
 }

@@ -4,6 +4,7 @@ import io.loadwise.dispatcher.config.ClusterConfig;
 import io.loadwise.dispatcher.config.ConfigValidationException;
 import io.loadwise.dispatcher.config.ListenerConfig;
 import io.loadwise.dispatcher.config.ListenerEdits;
+import io.loadwise.dispatcher.config.DrainMode;
 import io.loadwise.dispatcher.config.LoadwiseConfig;
 import io.loadwise.dispatcher.config.RateLimitConfig;
 import io.loadwise.dispatcher.metrics.MetricsSnapshot;
@@ -50,6 +51,20 @@ public interface ClusterControl {
      * {@code weight} are persisted; {@code drain} is runtime-only.
      */
     void updateNode(String cluster, String node, Boolean enabled, Integer weight, Boolean drain)
+            throws ConfigValidationException;
+
+    /**
+     * Starts, switches or ends a node's drain, runtime-only: {@link DrainMode#IMMEDIATE} ({@code "drain": true})
+     * takes no new work at all; {@link DrainMode#SESSIONS} keeps the requests pinned to the node until its
+     * sessions are gone; {@link DrainMode#NONE} ends a drain. A drain already in {@code mode} goes on unchanged.
+     *
+     * @param deadlineMs session drain: the longest wait, 0 for none; after it the node drains as {@code true}
+     * @param sessionIdleMs session drain without the agent's session count: how long no pinned request must
+     *     arrive; at least 1
+     * @return the mode before, so a caller can say it switched modes
+     * @throws ConfigValidationException no such cluster or node, or a bad argument, each named
+     */
+    DrainMode drainNode(String cluster, String node, DrainMode mode, long deadlineMs, long sessionIdleMs)
             throws ConfigValidationException;
 
     /**

@@ -31,18 +31,31 @@ import java.util.List;
  * @param groupState what its priority group allows ({@code PriorityGroups}): {@code active} (picked when in
  *     service), {@code standby} (its group is not needed: not picked, but keeps pinned sessions) or
  *     {@code panic} (picked when it accepts connections, healthy or not)
+ * @param drain how its drain stands ({@code "drain": true} or {@code "sessions"}), {@code null} when it is not
+ *     draining
  */
 public record NodeStatus(String name, InetSocketAddress address, String route, int weight, boolean enabled,
         boolean draining, boolean healthy, boolean connectDown, int activeConnections, int inFlightRequests,
         double recentResponseTimeMillis, CounterReading counters, AgentStatus agent, HealthStatus health,
         boolean ejected, long ejectedUntilMillis, double slowStartShare, boolean registered, List<String> contexts,
-        boolean awaitingReadiness, String groupState) {
+        boolean awaitingReadiness, String groupState, DrainStatus drain) {
 
     /** Every node of a cluster without priority groups, out of panic. */
     public static final String GROUP_ACTIVE = "active";
 
     public NodeStatus {
         contexts = contexts == null ? List.of() : List.copyOf(contexts);
+    }
+
+    /** A node that is not draining, or whose drain progress is not read (code written before session drain). */
+    public NodeStatus(String name, InetSocketAddress address, String route, int weight, boolean enabled,
+            boolean draining, boolean healthy, boolean connectDown, int activeConnections, int inFlightRequests,
+            double recentResponseTimeMillis, CounterReading counters, AgentStatus agent, HealthStatus health,
+            boolean ejected, long ejectedUntilMillis, double slowStartShare, boolean registered, List<String> contexts,
+            boolean awaitingReadiness, String groupState) {
+        this(name, address, route, weight, enabled, draining, healthy, connectDown, activeConnections,
+                inFlightRequests, recentResponseTimeMillis, counters, agent, health, ejected, ejectedUntilMillis,
+                slowStartShare, registered, contexts, awaitingReadiness, groupState, null);
     }
 
     /** A configured node (code written before registration). */
@@ -60,7 +73,7 @@ public record NodeStatus(String name, InetSocketAddress address, String route, i
         return new NodeStatus(name, address, route, weight, enabled, draining, healthy, connectDown,
                 activeConnections, inFlightRequests, recentResponseTimeMillis, counters, agent, health, ejected,
                 ejectedUntilMillis, slowStartShare, isRegistered, servedContexts, awaitingReadiness,
-                groupState);
+                groupState, drain);
     }
 
     /** A node without health checks, ejection or slow start (code written before them). */

@@ -290,7 +290,9 @@ public final class NodeMonitor implements AutoCloseable {
             return; // unwatched, or a newer chain has taken over
         }
         long interval = cluster.config().agentPollIntervalMsOrDefault();
-        boolean agentDriven = cluster.policy().inputs().contains(PolicyInput.AGENT_METRICS);
+        // A draining node's agent is polled under any policy: its session count ends a session drain, and the
+        // first report after a restart tells a rolling restart that the node is back.
+        boolean agentDriven = cluster.policy().inputs().contains(PolicyInput.AGENT_METRICS) || node.draining();
         // Under other policies the agent is not polled: a node held out is probed, to readmit it, and a node
         // whose agent has not answered yet is asked once every agentReprobeMs whether it has one, so that a 404
         // after a restart can tell a deploying application from a node without an agent (Readiness).

@@ -7,6 +7,7 @@ import io.loadwise.dispatcher.config.ClusterConfig;
 import io.loadwise.dispatcher.config.ConfigStore;
 import io.loadwise.dispatcher.config.ConfigValidationException;
 import io.loadwise.dispatcher.config.ConfigValidator;
+import io.loadwise.dispatcher.config.DrainMode;
 import io.loadwise.dispatcher.config.LoadwiseConfig;
 import io.loadwise.dispatcher.config.Mode;
 import io.loadwise.dispatcher.control.ClusterControl;
@@ -248,6 +249,12 @@ public final class Dispatcher implements ClusterControl, ReplicaHost, AutoClosea
     public void updateNode(String cluster, String node, Boolean enabled, Integer weight, Boolean drain)
             throws ConfigValidationException {
         control.updateNode(cluster, node, enabled, weight, drain);
+    }
+
+    @Override
+    public DrainMode drainNode(String cluster, String node, DrainMode mode, long deadlineMs, long sessionIdleMs)
+            throws ConfigValidationException {
+        return control.drainNode(cluster, node, mode, deadlineMs, sessionIdleMs);
     }
 
     @Override

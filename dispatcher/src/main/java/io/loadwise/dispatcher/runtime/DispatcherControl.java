@@ -1,10 +1,12 @@
 package io.loadwise.dispatcher.runtime;
 
+import io.loadwise.dispatcher.cluster.NodeState;
 import io.loadwise.dispatcher.cluster.VirtualCluster;
 import io.loadwise.dispatcher.config.ClusterConfig;
 import io.loadwise.dispatcher.config.ConfigValidationException;
 import io.loadwise.dispatcher.config.ConfigValidator;
 import io.loadwise.dispatcher.config.ListenerConfig;
+import io.loadwise.dispatcher.config.DrainMode;
 import io.loadwise.dispatcher.config.LoadwiseConfig;
 import io.loadwise.dispatcher.config.RateLimitConfig;
 import io.loadwise.dispatcher.control.ClusterControl;
@@ -50,8 +52,7 @@ final class DispatcherControl implements ClusterControl {
     /** Removes lapsed and drained registrations; started with the first registration. */
     private ScheduledExecutorService registrationSweeper;
     /** Refreshes the rate limits' share of a replica of a shared store; null with the file. */
-    private ScheduledExecutorService replicaShare;
-    static final long REPLICA_SHARE_PERIOD_MS = 5_000;
+    private RateLimitShares replicaShare;
     private volatile String replicaId;
     /** The live replicas of a shared store; none with the file. */
     private volatile Supplier<List<ReplicaInfo>> replicaLister = List::of;
@@ -127,6 +128,26 @@ final class DispatcherControl implements ClusterControl {
                 VirtualCluster vc = clusters.live(cluster);
                 vc.setDraining(vc.node(node), drain);
             }
+        }
+    }
+
+    @Override
+    public DrainMode drainNode(String cluster, String node, DrainMode mode, long deadlineMs, long sessionIdleMs)
+            throws ConfigValidationException {
+        if (deadlineMs < 0) {
+            throw new ConfigValidationException("deadlineMs: " + deadlineMs + " must be 0 (none) or more");
+        }
+        if (sessionIdleMs < 1) {
+            throw new ConfigValidationException("sessionIdleMs: " + sessionIdleMs + " must be at least 1");
+        }
+        synchronized (clusters) {
+            indexOf(cluster);
+            VirtualCluster vc = clusters.live(cluster);
+            NodeState state = vc.node(node);
+            if (state == null) {
+                throw new ConfigValidationException("cluster '" + cluster + "': no node named '" + node + "'");
+            }
+            return vc.setDrain(state, mode, deadlineMs, sessionIdleMs);
         }
     }
 
@@ -365,24 +386,7 @@ final class DispatcherControl implements ClusterControl {
         this.replicaId = id;
         this.replicaLister = lister;
         if (replicaShare == null) {
-            replicaShare = Executors.newSingleThreadScheduledExecutor(r -> {
-                Thread t = new Thread(r, "loadwise-replica-share");
-                t.setDaemon(true);
-                return t;
-            });
-            replicaShare.scheduleWithFixedDelay(this::shareRateLimits, 0, REPLICA_SHARE_PERIOD_MS, TimeUnit.MILLISECONDS);
-        }
-    }
-
-    /**
-     * Each rate limit enforces 1/N of itself, N the live replicas: read off the event loops (an etcd round trip)
-     * every {@link #REPLICA_SHARE_PERIOD_MS}; while the registry cannot be read, the last share stays.
-     */
-    private void shareRateLimits() {
-        try {
-            clusters.routed().shareAmong(Math.max(1, replicaLister.get().size()));
-        } catch (RuntimeException e) {
-            log.debug("replica registry unreadable; rate limit shares stay: {}", e.toString());
+            replicaShare = new RateLimitShares(clusters.routed(), lister);
         }
     }
 
@@ -392,7 +396,7 @@ final class DispatcherControl implements ClusterControl {
             registrationSweeper.shutdownNow();
         }
         if (replicaShare != null) {
-            replicaShare.shutdownNow();
+            replicaShare.close();
         }
     }
 }

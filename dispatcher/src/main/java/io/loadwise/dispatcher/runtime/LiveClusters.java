@@ -4,6 +4,7 @@ import io.loadwise.dispatcher.cluster.NodeState;
 import io.loadwise.dispatcher.cluster.VirtualCluster;
 import io.loadwise.dispatcher.config.ClusterConfig;
 import io.loadwise.dispatcher.config.ConfigValidationException;
+import io.loadwise.dispatcher.config.DrainMode;
 import io.loadwise.dispatcher.config.LoadwiseConfig;
 import io.loadwise.dispatcher.config.NodeConfig;
 import io.loadwise.dispatcher.control.ClusterStatus;
@@ -274,6 +275,10 @@ final class LiveClusters {
             }
             if (state.configuredEnabled() != node.enabledOrDefault()) {
                 vc.setEnabled(state, node.enabledOrDefault());
+            }
+            DrainMode drain = node.drainOrDefault();
+            if (drain != old.nodesOrEmpty().get(i).drainOrDefault()) {
+                vc.setDrain(state, drain, 0, NodeConfig.DEFAULT_SESSION_IDLE_MS); // only a change in the file
             }
         }
         vc.updateConfig(changed);

@@ -1,6 +1,7 @@
 package io.loadwise.dispatcher.runtime;
 
 import io.loadwise.dispatcher.cluster.AgentState;
+import io.loadwise.dispatcher.cluster.DrainProgress;
 import io.loadwise.dispatcher.cluster.HealthReport;
 import io.loadwise.dispatcher.cluster.NodeState;
 import io.loadwise.dispatcher.cluster.PriorityGroups;
@@ -11,6 +12,7 @@ import io.loadwise.dispatcher.control.AffinityCounts;
 import io.loadwise.dispatcher.control.AgentPolling;
 import io.loadwise.dispatcher.control.AgentStatus;
 import io.loadwise.dispatcher.control.ClusterStatus;
+import io.loadwise.dispatcher.control.DrainStatus;
 import io.loadwise.dispatcher.control.GroupStatus;
 import io.loadwise.dispatcher.control.HealthStatus;
 import io.loadwise.dispatcher.control.ListenerStatus;
@@ -103,7 +105,12 @@ final class StatusReader {
                 node.draining(), healthy, node.connectDown(), node.activeConnections(), node.inFlightRequests(),
                 node.recentResponseTimeMillis(), node.counters().read(), agent, health(node.health()), node.ejected(),
                 node.ejectedUntilMillis(), slowStartShare, false, List.of(), node.awaitingReadiness(),
-                node.gate().name().toLowerCase(java.util.Locale.ROOT));
+                node.gate().name().toLowerCase(java.util.Locale.ROOT), drain(node.drainProgress()));
+    }
+
+    private static DrainStatus drain(DrainProgress p) {
+        return p == null ? null : new DrainStatus(p.mode(), p.state().id(), p.startedAtMillis(), p.deadlineAtMillis(),
+                p.sessionIdleMs(), p.sessionsLeft(), p.pinnedLastMinute(), p.inFlightRequests());
     }
 
     private static HealthStatus health(HealthReport report) {
