@@ -36,12 +36,7 @@ public final class NodeState implements NodeView {
 
     private volatile int weight;
     private volatile boolean enabled;
-    /** {@link DrainMode#NONE} unless draining. */
-    private volatile DrainMode drainMode = DrainMode.NONE;
-    /** Wall clock when the current drain mode began, for display. */
-    private volatile long drainStartedMillis;
-    /** The session drain under way ({@link DrainMode#SESSIONS}), else {@code null}. */
-    private volatile SessionDrain sessionDrain;
+    private final NodeDrain drain = new NodeDrain();
     /** What the cluster's {@link PriorityGroups} decided at the latest picker rebuild; read by {@link #usable()}. */
     private volatile GroupGate gate = GroupGate.ACTIVE;
     /** Its agent's latest sample and state. */
@@ -104,7 +99,7 @@ public final class NodeState implements NodeView {
 
     @Override
     public boolean enabled() {
-        return enabled && drainMode == DrainMode.NONE;
+        return enabled && drain.mode() == DrainMode.NONE;
     }
 
     public boolean configuredEnabled() {
@@ -117,71 +112,29 @@ public final class NodeState implements NodeView {
 
     /** Draining, in either mode: takes no new session and no unpinned request, finishes what it has. */
     public boolean draining() {
-        return drainMode != DrainMode.NONE;
+        return drain.mode() != DrainMode.NONE;
     }
 
     public DrainMode drainMode() {
-        return drainMode;
+        return drain.mode();
     }
 
     void setDraining(boolean draining) {
         setDrain(draining ? DrainMode.IMMEDIATE : DrainMode.NONE, 0, 0);
     }
 
-    /**
-     * Starts, switches or ends a drain. A drain already in {@code mode} goes on unchanged (its clock, deadline
-     * and idle time stay); a switch to {@link DrainMode#SESSIONS} starts a new wait. The caller
-     * ({@link VirtualCluster}) rebuilds the picker.
-     *
-     * @param deadlineMs session drain: how long it may last at most, 0 for no deadline
-     * @param sessionIdleMs session drain: without the agent's session count, how long no pinned request must
-     *     arrive before the node counts as drained (at least 1)
-     * @return the mode before
-     */
+    /** Starts, switches or ends a drain ({@link NodeDrain#set}); the caller rebuilds the picker. */
     DrainMode setDrain(DrainMode mode, long deadlineMs, long sessionIdleMs) {
-        DrainMode before = drainMode;
-        if (mode == before) {
-            return before;
-        }
-        long nowMillis = System.currentTimeMillis();
-        sessionDrain = mode == DrainMode.SESSIONS
-                ? new SessionDrain(nanoClock.getAsLong(), nowMillis, deadlineMs, sessionIdleMs) : null;
-        drainStartedMillis = nowMillis;
-        drainMode = mode;
-        return before;
+        return drain.set(mode, deadlineMs, sessionIdleMs, nanoClock.getAsLong());
     }
 
-    /**
-     * How the drain stands, or {@code null} when the node is not draining. An immediate drain is drained when
-     * no request is in flight; a session drain when its wait has ended ({@link SessionDrain}) and no request is
-     * in flight, or it says its deadline passed.
-     */
+    /** How the drain stands ({@link NodeDrain#progress}), or {@code null} when the node is not draining. */
     public DrainProgress drainProgress() {
-        DrainMode mode = drainMode;
-        if (mode == DrainMode.NONE) {
-            return null;
-        }
         boolean idle = live.inFlightRequests() == 0 && live.activeConnections() == 0;
-        SessionDrain s = sessionDrain;
-        if (mode == DrainMode.IMMEDIATE || s == null) {
-            return new DrainProgress(DrainMode.IMMEDIATE, idle ? DrainState.DRAINED : DrainState.DRAINING,
-                    drainStartedMillis, 0, 0, SessionDrain.sessionsLeft(agent.freshSample()), 0,
-                    live.inFlightRequests());
-        }
-        long now = nanoClock.getAsLong();
-        AgentSample sample = agent.freshSample();
-        DrainState state = s.state(now, sample);
-        if (state == DrainState.DRAINED && !idle) {
-            state = DrainState.DRAINING;
-        }
-        return new DrainProgress(mode, state, s.startedAtMillis(), s.deadlineAtMillis(), s.sessionIdleMs(),
-                SessionDrain.sessionsLeft(sample), s.pinnedLastMinute(now), live.inFlightRequests());
+        return drain.progress(nanoClock.getAsLong(), agent.freshSample(), idle, live.inFlightRequests());
     }
 
-    /**
-     * No connect failure, failed health check, ejection or wait for its application holds the node out. A
-     * silent agent does not count (see {@link #agentState()}).
-     */
+    /** Nothing holds it out (connect failure, health check, ejection, readiness); a silent agent does not. */
     @Override
     public boolean healthy() {
         return availability.healthy();
@@ -192,10 +145,7 @@ public final class NodeState implements NodeView {
         return availability.health();
     }
 
-    /**
-     * The health checker's verdict: a {@link HealthState#DOWN} node leaves selection; the caller
-     * ({@code health.HealthChecker}) rebuilds the picker when the state changed.
-     */
+    /** The health checker's verdict: DOWN leaves selection; the caller rebuilds the picker on a change. */
     public void setHealth(HealthReport report) {
         availability.setHealth(report);
     }
@@ -227,13 +177,9 @@ public final class NodeState implements NodeView {
         return usable() || inService() || pinnedWhileDraining();
     }
 
-    /**
-     * A session drain lets a pinned request through while the node is enabled and healthy and the drain's wait
-     * goes on ({@link SessionDrain}); the request counts as one that arrived. Only pinned work asks.
-     */
+    /** A session drain lets pinned work through while enabled and healthy; it counts the arrival. */
     private boolean pinnedWhileDraining() {
-        SessionDrain s = sessionDrain;
-        return s != null && enabled && healthy() && s.admitPinned(nanoClock.getAsLong(), agent.freshSample());
+        return enabled && healthy() && drain.admitsPinned(nanoClock.getAsLong(), agent.freshSample());
     }
 
     /** The priority groups' verdict for this node; only the cluster sets it, when it rebuilds its picker. */

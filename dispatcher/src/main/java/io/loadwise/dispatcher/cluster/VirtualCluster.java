@@ -201,13 +201,16 @@ public final class VirtualCluster {
     private NodeState pickAny(NodeView avoid) {
         long start = nanoClock.getAsLong();
         NodeView chosen = picker.pick(avoid);
-        long elapsed = nanoClock.getAsLong() - start;
-        if (chosen == null) {
-            return null;
+        return counted(chosen == null ? null : nodes.get(chosen.index()), start);
+    }
+
+    /** Records WT1 and the selection of {@code node} (nothing for none), picked since {@code start}. */
+    private NodeState counted(NodeState node, long start) {
+        if (node != null) {
+            long elapsed = nanoClock.getAsLong() - start;
+            counters.selected(elapsed);
+            node.counters().selected(elapsed);
         }
-        NodeState node = nodes.get(chosen.index());
-        counters.selected(elapsed);
-        node.counters().selected(elapsed);
         return node;
     }
 
@@ -227,13 +230,7 @@ public final class VirtualCluster {
             return null;
         }
         long start = nanoClock.getAsLong();
-        NodeState node = routing.pick(context, avoid instanceof NodeState state ? state : null);
-        long elapsed = nanoClock.getAsLong() - start;
-        if (node != null) {
-            counters.selected(elapsed);
-            node.counters().selected(elapsed);
-        }
-        return node;
+        return counted(routing.pick(context, avoid instanceof NodeState state ? state : null), start);
     }
 
     /** Whether the cluster routes requests by context (registration enabled). */
@@ -308,10 +305,7 @@ public final class VirtualCluster {
         return groups.verdict();
     }
 
-    /**
-     * Slow start's factors per node index ({@code null}: no node ramps); see {@link SlowStart}. Called
-     * off the event loops; picks see the change at once.
-     */
+    /** Slow start's factors per node index ({@code null}: none ramps); off the event loops, seen at once. */
     synchronized void setRamp(double[] factors) {
         if (factors == null && ramp == null) {
             return;
@@ -333,10 +327,7 @@ public final class VirtualCluster {
         this.slowStart = slowStart;
     }
 
-    /**
-     * A component is about to readmit {@code node} (health check up, ejection over): starts its slow start
-     * first, so that it never gets its full share at once.
-     */
+    /** {@code node} is about to be readmitted: its slow start begins first, so it never gets its share at once. */
     public void readmitting(NodeState node) {
         SlowStart s = slowStart;
         if (s != null) {
@@ -345,10 +336,9 @@ public final class VirtualCluster {
     }
 
     /**
-     * The node answered {@code target} with a final {@code status} at {@code nowNanos} (the event loop's clock,
-     * {@link System#nanoTime} in production); called on event loops once per answer. An
-     * answer that counts as a failure ({@link FailedAnswers}: 500 and above, a 404 on a path other nodes serve)
-     * counts in the node's {@link NodeState#recentFailures()}; every answer goes to outlier detection.
+     * The node answered {@code target} with a final {@code status} at {@code nowNanos} (event loop clock), once
+     * per answer: a failure ({@link FailedAnswers}) counts in its recent failures; every one reaches outlier
+     * detection.
      */
     public void answered(NodeState node, String target, int status, long nowNanos) {
         answers.answered(node, target, status, nowNanos);
@@ -381,10 +371,7 @@ public final class VirtualCluster {
         setDrain(node, draining ? DrainMode.IMMEDIATE : DrainMode.NONE, 0, 0);
     }
 
-    /**
-     * Starts, switches or ends a node's drain ({@link NodeState#setDrain}); returns the mode before, so the
-     * caller can say whether this switched modes.
-     */
+    /** Starts, switches or ends a node's drain; returns the mode before (the caller says what switched). */
     public DrainMode setDrain(NodeState node, DrainMode mode, long deadlineMs, long sessionIdleMs) {
         if (mode == DrainMode.SESSIONS && sessionIdleMs < 1) {
             throw new IllegalArgumentException("sessionIdleMs " + sessionIdleMs + " must be at least 1");

@@ -51,4 +51,14 @@ public enum DrainMode {
                 : String.valueOf(value);
         throw new IllegalArgumentException("expected true, false or \"sessions\", got " + got);
     }
+
+    /** Refuses a session drain's times that mean nothing: a negative deadline, an idle time under 1 ms. */
+    public static void checkTimes(long deadlineMs, long sessionIdleMs) throws ConfigValidationException {
+        if (deadlineMs < 0) {
+            throw new ConfigValidationException("deadlineMs: " + deadlineMs + " must be 0 (none) or more");
+        }
+        if (sessionIdleMs < 1) {
+            throw new ConfigValidationException("sessionIdleMs: " + sessionIdleMs + " must be at least 1");
+        }
+    }
 }

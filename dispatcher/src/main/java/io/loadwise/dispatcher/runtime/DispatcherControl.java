@@ -134,12 +134,7 @@ final class DispatcherControl implements ClusterControl {
     @Override
     public DrainMode drainNode(String cluster, String node, DrainMode mode, long deadlineMs, long sessionIdleMs)
             throws ConfigValidationException {
-        if (deadlineMs < 0) {
-            throw new ConfigValidationException("deadlineMs: " + deadlineMs + " must be 0 (none) or more");
-        }
-        if (sessionIdleMs < 1) {
-            throw new ConfigValidationException("sessionIdleMs: " + sessionIdleMs + " must be at least 1");
-        }
+        DrainMode.checkTimes(deadlineMs, sessionIdleMs);
         synchronized (clusters) {
             indexOf(cluster);
             VirtualCluster vc = clusters.live(cluster);
