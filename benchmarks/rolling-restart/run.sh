@@ -19,6 +19,10 @@ OUT="${OUT:-$ROOT/benchmarks/results/2026-11-28-rolling-restart}"
 USERS="${USERS:-30}"; THINK_MS="${THINK_MS:-500}"; WARM_S="${WARM_S:-20}"; AFTER_S="${AFTER_S:-20}"
 DEADLINE_MS="${DEADLINE_MS:-180000}"; HAPROXY_DRAIN_S="${HAPROXY_DRAIN_S:-30}"
 MODES="${MODES:-sessions immediate haproxy}"
+if [[ " $MODES " == *" haproxy "* ]]; then
+  "$ROOT/.ci/install-deps" haproxy # the Debian package, as the overhead benchmark installs it
+  export PATH="$PATH:/usr/sbin"
+fi
 LAUNCHER="$ROOT/benchmarks/node-launcher/target/loadwise-node-launcher.jar"
 CONSOLE="$ROOT/admin-console/target/loadwise.jar"
 AGENT="$(find "$ROOT/node-agent/jakarta/target" -maxdepth 1 -name 'loadwise-agent-jakarta-*.jar' ! -name '*-tests.jar' | head -n 1)"
