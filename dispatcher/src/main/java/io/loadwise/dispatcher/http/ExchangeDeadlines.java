@@ -45,6 +45,7 @@ final class ExchangeDeadlines {
     private long requestDoneNanos;
     private long uploadProgress;
     private long uploadProgressSeen;
+    private long uploadedBytes;
     private long uploadSeenNanos;
     private long responseProgress;
     private long responseProgressSeen;
@@ -69,6 +70,7 @@ final class ExchangeDeadlines {
         uploadSeenNanos = now;
         uploadProgress = 0;
         uploadProgressSeen = 0;
+        uploadedBytes = 0;
         responseProgress = 0;
         responseProgressSeen = 0;
         return now + firstDeadlineNanos;
@@ -87,9 +89,15 @@ final class ExchangeDeadlines {
         return sentNanos;
     }
 
-    /** A piece of the request body went to the node. */
-    void uploaded() {
+    /** A piece of the request body, {@code bytes} long, went to the node. */
+    void uploaded(int bytes) {
         uploadProgress++;
+        uploadedBytes += bytes;
+    }
+
+    /** Request body bytes received from the client and passed on to the node (the access log's bytes in). */
+    long uploadedBytes() {
+        return uploadedBytes;
     }
 
     /** Pieces of the request body sent so far (the empty last piece of a bodyless request counts). */

@@ -167,7 +167,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Clie
         log.info("{}: client {}: request head not complete within {} ms; closing", listener.name(), clientIp, ms);
         counters.requestStarted();
         counters.requestFailed();
-        HttpAccessLog.request(clientIp, null, null, null, HttpResponseStatus.REQUEST_TIMEOUT.code(), 0);
+        HttpAccessLog.answered(client, clientIp, null, HttpResponseStatus.REQUEST_TIMEOUT.code());
         closeAfter(ErrorResponses.of(HttpResponseStatus.REQUEST_TIMEOUT,
                 "request head not received within " + ms + " ms", true));
     }
@@ -261,7 +261,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Clie
         } else {
             counters.requestCompleted(0, 0);
         }
-        HttpAccessLog.request(clientIp, request.method(), request.uri(), null, local.status().code(), 0);
+        HttpAccessLog.answered(client, clientIp, request, local.status().code());
         ReferenceCountUtil.release(request);
         answer(local, close);
     }
@@ -299,7 +299,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Clie
             reason = "malformed request";
         }
         log.debug("client {}: {} ({})", clientIp, rejection.code(), reason);
-        HttpAccessLog.request(clientIp, null, null, null, rejection.code(), 0);
+        HttpAccessLog.answered(client, clientIp, null, rejection.code());
         FullHttpResponse response = ErrorResponses.of(rejection, reason, true);
         if (rejection == HttpResponseStatus.METHOD_NOT_ALLOWED) {
             response.headers().set(HttpHeaderNames.ALLOW, ErrorResponses.ALLOWED_METHODS);

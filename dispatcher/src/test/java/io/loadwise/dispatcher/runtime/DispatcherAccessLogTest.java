@@ -113,9 +113,9 @@ class DispatcherAccessLogTest {
             assertEquals("hi", new String(s.getInputStream().readAllBytes(), StandardCharsets.US_ASCII));
         }
 
-        awaitLine(" \"GET /cart?id=7\" 200 n1 - ");
-        awaitLine(" \"GET /missing\" 404 n1 - ");
-        awaitLine(" \"POST /order\" 502 - - ");
+        awaitLine(" \"GET /cart?id=7\" 200 n1 2 ");
+        awaitLine(" \"GET /missing\" 404 n1 2 ");
+        awaitLine(" \"POST /order\" 502 - 0 ");
         awaitLine(" \"- -\" 400 - - ");
         awaitLine(" tcp echo n1 in=2 out=2 ");
         String lines = Files.readString(accessFile);
