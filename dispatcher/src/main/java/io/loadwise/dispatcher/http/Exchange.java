@@ -261,7 +261,7 @@ final class Exchange {
             return;
         }
         boolean close = !(requestComplete && keepAlive);
-        frontend.answer(ErrorResponses.of(error, reason, close, full), close);
+        frontend.answer(RequestIds.answer(head, ErrorResponses.of(error, reason, close, full)), close);
     }
 
     /** The client connection closed: whatever runs fails, and a bound node connection goes back to its pool. */

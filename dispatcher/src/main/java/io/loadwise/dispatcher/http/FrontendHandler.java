@@ -236,6 +236,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Clie
      * then read and dropped by the idle exchange.
      */
     private void routeAndFilter(ProxiedRequest request) {
+        RequestIds.ensure(request); // before any filter or node sees the head
         Route route = listener.routes().route(request, source);
         FullHttpResponse local = route == null ? null : route.filters().onRequest(request, source);
         if (local == null && route != null && route.target() != null) {
@@ -251,6 +252,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Clie
         if (route != null && route.counters() != null) {
             route.counters().answered(local.status().code());
         }
+        RequestIds.answer(request, local);
         boolean close = !HttpUtil.isKeepAlive(request) || request.upgrade(); // an upgrade's next bytes are not HTTP
         if (close) {
             local.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);

@@ -61,6 +61,7 @@ final class HttpAccessLog {
             r.target = request.uri();
             r.referer = request.headers().get(HttpHeaderNames.REFERER);
             r.userAgent = request.headers().get(HttpHeaderNames.USER_AGENT);
+            r.requestId = request.headers().get(RequestIds.HEADER);
         }
         return r;
     }

@@ -157,6 +157,7 @@ final class ResponseRelay {
                 head.clientVersion() == HttpVersion.HTTP_1_0, noBody);
         choice.addCookie(nodeResponse.headers(), node);
         route.filters().onResponseHead(head, nodeResponse);
+        RequestIds.answer(head, nodeResponse);
         client.write(nodeResponse, client.voidPromise());
         return Step.MORE;
     }

@@ -24,6 +24,8 @@ public final class AccessRecord {
     public long bytesOut = -1;
     public String referer;
     public String userAgent;
+    /** The request's {@code X-Request-Id}, generated or the client's. */
+    public String requestId;
     /** Total time, milliseconds. */
     public long totalMillis = -1;
 

@@ -26,6 +26,7 @@ final class JsonLine implements AccessLineFormat {
         number(line, "bytes_out", r.bytesOut);
         text(line, "referer", r.referer);
         text(line, "user_agent", r.userAgent);
+        text(line, "request_id", r.requestId);
         number(line, "ta", r.totalMillis);
         line.append('}');
     }
