@@ -66,7 +66,8 @@ final class TopLevelChecks {
         AccessLogConfig access = logging.accessLog();
         if (access != null) {
             if (access.file() == null || access.file().isBlank()) {
-                errors.add("logging.accessLog" + (access.format() == null ? ".file" : "") + ": blank");
+                errors.add(access.format() == null || access.file() == null ? "logging.accessLog.file: blank"
+                        : "logging.accessLog: blank");
             }
             if (!AccessLogConfig.FORMATS.contains(access.formatOrDefault())) {
                 errors.add("logging.accessLog.format: unknown format '" + access.format() + "', expected one of "
