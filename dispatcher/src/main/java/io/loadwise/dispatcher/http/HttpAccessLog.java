@@ -7,6 +7,7 @@ import io.loadwise.dispatcher.logging.AccessRecord;
 import io.netty.channel.Channel;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpRequest;
+import io.netty.util.AsciiString;
 import java.net.InetSocketAddress;
 
 /**
@@ -14,6 +15,8 @@ import java.net.InetSocketAddress;
  * and the exchange already hold (no formatting), only when the access log is on.
  */
 final class HttpAccessLog {
+
+    private static final AsciiString TRACEPARENT = AsciiString.cached("traceparent");
 
     private HttpAccessLog() {
     }
@@ -62,6 +65,7 @@ final class HttpAccessLog {
             r.referer = request.headers().get(HttpHeaderNames.REFERER);
             r.userAgent = request.headers().get(HttpHeaderNames.USER_AGENT);
             r.requestId = request.headers().get(RequestIds.HEADER);
+            r.traceparent = request.headers().get(TRACEPARENT);
         }
         return r;
     }

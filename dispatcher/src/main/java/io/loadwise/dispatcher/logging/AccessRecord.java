@@ -26,6 +26,8 @@ public final class AccessRecord {
     public String userAgent;
     /** The request's {@code X-Request-Id}, generated or the client's. */
     public String requestId;
+    /** The request's {@code traceparent} as received; the writer takes the trace id out ({@link TraceParent}). */
+    public String traceparent;
     /** Total time, milliseconds. */
     public long totalMillis = -1;
 

@@ -27,6 +27,7 @@ final class JsonLine implements AccessLineFormat {
         text(line, "referer", r.referer);
         text(line, "user_agent", r.userAgent);
         text(line, "request_id", r.requestId);
+        text(line, "trace_id", TraceParent.traceId(r.traceparent));
         number(line, "ta", r.totalMillis);
         line.append('}');
     }

@@ -108,7 +108,7 @@ class RequestIdTest {
     @Test
     void aMissingIdIsGeneratedAndTheNodeTheClientAndTheLogShareIt() throws Exception {
         String response = send("shop", "GET /cart?q=1 HTTP/1.1\r\nHost: x\r\nUser-Agent: t/1\r\nContent-Length: 3"
-                + "\r\nConnection: close\r\n\r\nabc");
+                + "\r\ntraceparent: 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01\r\nConnection: close\r\n\r\nabc");
         String id = header(response, "x-request-id");
         assertTrue(id.matches("[0-9a-f]{32}"), id);
         assertEquals("[" + id + "]", nodeSaw.poll(10, TimeUnit.SECONDS));
@@ -126,6 +126,7 @@ class RequestIdTest {
         assertEquals(2, line.get("bytes_out").asInt(), "the response body sent back");
         assertEquals("t/1", line.get("user_agent").asText());
         assertTrue(line.get("referer").isNull());
+        assertEquals("4bf92f3577b34da6a3ce929d0e0e4736", line.get("trace_id").asText());
     }
 
     @Test
