@@ -289,7 +289,7 @@ final class Exchange {
         }
         acquisition.finish(); // the node's slot, the place in the queue, the retry held
         HttpAccessLog.exchange(client, forwarding.clientIp(), head, cluster.name(), headSent ? connection.node() : null,
-                responses.status(), deadlines.uploadedBytes(), responses.bodyBytes(), latency);
+                responses.status(), deadlines, responses.bodyBytes(), latency);
         frontend.resume(PAUSE_CONNECT | PAUSE_BACKPRESSURE | PAUSE_UPGRADE);
     }
 

@@ -50,6 +50,8 @@ final class ExchangeDeadlines {
     private long responseProgress;
     private long responseProgressSeen;
     private long responseSeenNanos;
+    /** When the final response head came; {@link Long#MIN_VALUE} before. */
+    private long responseHeadNanos = Long.MIN_VALUE;
     /** When the next deadline falls, as of the last {@link #check} that found none passed. */
     private long nextDue;
 
@@ -71,6 +73,7 @@ final class ExchangeDeadlines {
         uploadProgress = 0;
         uploadProgressSeen = 0;
         uploadedBytes = 0;
+        responseHeadNanos = Long.MIN_VALUE;
         responseProgress = 0;
         responseProgressSeen = 0;
         return now + firstDeadlineNanos;
@@ -118,6 +121,12 @@ final class ExchangeDeadlines {
     /** The final response head went to the client at {@code now}: the response body's idle time starts. */
     void responseStarted(long now) {
         responseSeenNanos = now;
+        responseHeadNanos = now;
+    }
+
+    /** Milliseconds from the request head sent (the last time, after a retry) to the final response head; -1: none. */
+    long nodeResponseMillis() {
+        return responseHeadNanos == Long.MIN_VALUE ? -1 : (responseHeadNanos - sentNanos) / 1_000_000;
     }
 
     /**

@@ -23,17 +23,18 @@ final class HttpAccessLog {
 
     /**
      * A request the exchange served or failed. {@code node} is null when no request head reached one;
-     * {@code bytesIn} and {@code bytesOut} are the request body bytes passed on and the response body bytes
-     * written to the client.
+     * {@code deadlines} holds the request body bytes passed on and when the response head came, {@code bytesOut}
+     * is the response body bytes written to the client.
      */
     static void exchange(Channel client, String clientIp, ProxiedRequest head, String cluster, NodeState node,
-            int status, long bytesIn, long bytesOut, long nanos) {
+            int status, ExchangeDeadlines deadlines, long bytesOut, long nanos) {
         if (AccessLog.enabled()) {
             AccessRecord r = record(client, clientIp, head, status, nanos);
             r.protocol = head.clientVersion().text();
             r.cluster = cluster;
             r.node = node == null ? null : node.name();
-            r.bytesIn = bytesIn;
+            r.bytesIn = deadlines.uploadedBytes();
+            r.nodeResponseMillis = deadlines.nodeResponseMillis();
             r.bytesOut = bytesOut;
             AccessLog.write(r);
         }

@@ -28,6 +28,8 @@ public final class AccessRecord {
     public String requestId;
     /** The request's {@code traceparent} as received; the writer takes the trace id out ({@link TraceParent}). */
     public String traceparent;
+    /** Request head sent to the node → its final response head, milliseconds ({@code Tr}). */
+    public long nodeResponseMillis = -1;
     /** Total time, milliseconds. */
     public long totalMillis = -1;
 

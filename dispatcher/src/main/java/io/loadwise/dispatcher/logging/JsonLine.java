@@ -28,6 +28,7 @@ final class JsonLine implements AccessLineFormat {
         text(line, "user_agent", r.userAgent);
         text(line, "request_id", r.requestId);
         text(line, "trace_id", TraceParent.traceId(r.traceparent));
+        number(line, "tr", r.nodeResponseMillis);
         number(line, "ta", r.totalMillis);
         line.append('}');
     }

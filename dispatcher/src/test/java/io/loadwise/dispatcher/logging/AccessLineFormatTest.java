@@ -30,6 +30,7 @@ class AccessLineFormatTest {
         r.userAgent = "curl/8.5";
         r.requestId = "req-1";
         r.traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+        r.nodeResponseMillis = 9;
         r.totalMillis = 12;
         return r;
     }
@@ -86,10 +87,10 @@ class AccessLineFormatTest {
                 + "\"cluster\":\"shop\",\"node\":\"n1\",\"method\":\"GET\",\"target\":\"/cart?id=\\\"7\\\"\","
                 + "\"protocol\":\"HTTP/1.1\",\"status\":200,\"bytes_in\":0,\"bytes_out\":1234,"
                 + "\"referer\":\"http://x/\",\"user_agent\":\"curl/8.5\",\"request_id\":\"req-1\","
-                + "\"trace_id\":\"4bf92f3577b34da6a3ce929d0e0e4736\",\"ta\":12}", line("json", served()));
+                + "\"trace_id\":\"4bf92f3577b34da6a3ce929d0e0e4736\",\"tr\":9,\"ta\":12}", line("json", served()));
         assertEquals("{\"time\":\"2026-11-18T11:06:40.123Z\",\"client\":\"10.0.0.7\",\"client_port\":null,"
                 + "\"cluster\":null,\"node\":null,\"method\":null,\"target\":null,\"protocol\":null,\"status\":400,"
-                + "\"bytes_in\":null,\"bytes_out\":null,\"referer\":null,\"user_agent\":null,\"request_id\":null,\"trace_id\":null,\"ta\":0}",
+                + "\"bytes_in\":null,\"bytes_out\":null,\"referer\":null,\"user_agent\":null,\"request_id\":null,\"trace_id\":null,\"tr\":null,\"ta\":0}",
                 line("json", unreadable()));
     }
 

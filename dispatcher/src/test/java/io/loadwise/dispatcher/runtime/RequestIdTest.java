@@ -127,6 +127,7 @@ class RequestIdTest {
         assertEquals("t/1", line.get("user_agent").asText());
         assertTrue(line.get("referer").isNull());
         assertEquals("4bf92f3577b34da6a3ce929d0e0e4736", line.get("trace_id").asText());
+        assertTrue(line.get("tr").asLong() >= 0 && line.get("tr").asLong() <= line.get("ta").asLong(), line.toString());
     }
 
     @Test
