@@ -182,9 +182,12 @@ public final class PrometheusMetrics {
         out.family("loadwise_rate_limit_table_bytes", Type.GAUGE, "Memory of the rate limit's key table, approximately");
         out.family("loadwise_rate_limit_enforced_requests_per_second", Type.GAUGE,
                 "Requests per second per key this replica enforces: requestsPerSecond / live replicas");
+        out.family("loadwise_access_log_dropped_total", Type.COUNTER,
+                "Access log records dropped because the log's writer fell behind");
     }
 
     private static void routing(TextExposition out, ClusterControl control) {
+        out.sample("loadwise_access_log_dropped_total", control.accessLogDropped());
         for (RoutedListenerStatus listener : control.listenerStatuses()) {
             String name = listener.name();
             out.sample("loadwise_listener_active_connections", listener.connections(), "listener", name);

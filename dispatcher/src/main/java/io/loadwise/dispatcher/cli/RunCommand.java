@@ -6,6 +6,7 @@ import io.loadwise.dispatcher.config.AdminToken;
 import io.loadwise.dispatcher.config.ConfigStore;
 import io.loadwise.dispatcher.config.ConfigValidator;
 import io.loadwise.dispatcher.config.LoadwiseConfig;
+import io.loadwise.dispatcher.http.RequestIds;
 import io.loadwise.dispatcher.logging.LoggingSetup;
 import io.loadwise.dispatcher.net.Transport;
 import io.loadwise.dispatcher.net.TransportKind;
@@ -98,6 +99,7 @@ final class RunCommand implements CliCommand {
             return Main.INVALID;
         }
         LoggingSetup.apply(loaded.logging(), logLevel);
+        RequestIds.enable(loaded.logging() == null || loaded.logging().requestIdOrDefault());
         Logger log = LoggerFactory.getLogger(Main.class);
         log.info("loadwise {} starting with {}", Main.version(), config.toAbsolutePath());
         HeapReturn.apply();

@@ -63,8 +63,16 @@ final class TopLevelChecks {
         if (logging.file() != null && logging.file().isBlank()) {
             errors.add("logging.file: blank");
         }
-        if (logging.accessLog() != null && logging.accessLog().isBlank()) {
-            errors.add("logging.accessLog: blank");
+        AccessLogConfig access = logging.accessLog();
+        if (access != null) {
+            if (access.file() == null || access.file().isBlank()) {
+                errors.add(access.format() == null || access.file() == null ? "logging.accessLog.file: blank"
+                        : "logging.accessLog: blank");
+            }
+            if (!AccessLogConfig.FORMATS.contains(access.formatOrDefault())) {
+                errors.add("logging.accessLog.format: unknown format '" + access.format() + "', expected one of "
+                        + String.join(", ", AccessLogConfig.FORMATS));
+            }
         }
     }
 

@@ -7,6 +7,7 @@ import io.loadwise.dispatcher.config.ListenerEdits;
 import io.loadwise.dispatcher.config.DrainMode;
 import io.loadwise.dispatcher.config.LoadwiseConfig;
 import io.loadwise.dispatcher.config.RateLimitConfig;
+import io.loadwise.dispatcher.logging.AccessLog;
 import io.loadwise.dispatcher.metrics.MetricsSnapshot;
 import io.loadwise.policy.PolicyRegistry;
 import java.util.List;
@@ -25,6 +26,11 @@ import java.util.Map;
  * {@link ConfigValidationException} and leaves the running configuration untouched.
  */
 public interface ClusterControl {
+
+    /** Access-log records dropped because the log's writer fell behind; 0 without an access log. */
+    default long accessLogDropped() {
+        return AccessLog.dropped();
+    }
 
     /** The configuration in force (as last written). */
     LoadwiseConfig config();

@@ -47,6 +47,7 @@ final class ErrorResponses {
         response.headers()
                 .set(HttpHeaderNames.CONTENT_TYPE, "text/plain; charset=utf-8")
                 .setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
+        RequestIds.answer(null, response); // a fresh id; the caller puts the request's instead when there is one
         if (close) {
             response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
         }

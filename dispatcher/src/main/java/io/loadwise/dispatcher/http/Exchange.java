@@ -158,7 +158,7 @@ final class Exchange {
             fail(HttpResponseStatus.BAD_REQUEST, cause instanceof BadMessage bad ? bad.reason() : "malformed request body",
                     false);
         } else {
-            deadlines.uploaded();
+            deadlines.uploaded(content.content().readableBytes());
             if (content instanceof LastHttpContent last) {
                 ProxyHeaders.stripTrailers(last.trailingHeaders());
                 request = RequestPhase.SENT;
@@ -261,7 +261,7 @@ final class Exchange {
             return;
         }
         boolean close = !(requestComplete && keepAlive);
-        frontend.answer(ErrorResponses.of(error, reason, close, full), close);
+        frontend.answer(RequestIds.answer(head, ErrorResponses.of(error, reason, close, full)), close);
     }
 
     /** The client connection closed: whatever runs fails, and a bound node connection goes back to its pool. */
@@ -288,8 +288,8 @@ final class Exchange {
             connection.requestEnded(success, latency, processing);
         }
         acquisition.finish(); // the node's slot, the place in the queue, the retry held
-        HttpAccessLog.request(forwarding.clientIp(), head.method(), head.uri(), headSent ? connection.node() : null,
-                responses.status(), latency);
+        HttpAccessLog.exchange(client, forwarding.clientIp(), head, cluster.name(), headSent ? connection.node() : null,
+                responses.status(), deadlines, responses.bodyBytes(), latency);
         frontend.resume(PAUSE_CONNECT | PAUSE_BACKPRESSURE | PAUSE_UPGRADE);
     }
 

@@ -45,10 +45,13 @@ final class ExchangeDeadlines {
     private long requestDoneNanos;
     private long uploadProgress;
     private long uploadProgressSeen;
+    private long uploadedBytes;
     private long uploadSeenNanos;
     private long responseProgress;
     private long responseProgressSeen;
     private long responseSeenNanos;
+    /** When the final response head came; {@link Long#MIN_VALUE} before. */
+    private long responseHeadNanos = Long.MIN_VALUE;
     /** When the next deadline falls, as of the last {@link #check} that found none passed. */
     private long nextDue;
 
@@ -69,6 +72,8 @@ final class ExchangeDeadlines {
         uploadSeenNanos = now;
         uploadProgress = 0;
         uploadProgressSeen = 0;
+        uploadedBytes = 0;
+        responseHeadNanos = Long.MIN_VALUE;
         responseProgress = 0;
         responseProgressSeen = 0;
         return now + firstDeadlineNanos;
@@ -87,9 +92,15 @@ final class ExchangeDeadlines {
         return sentNanos;
     }
 
-    /** A piece of the request body went to the node. */
-    void uploaded() {
+    /** A piece of the request body, {@code bytes} long, went to the node. */
+    void uploaded(int bytes) {
         uploadProgress++;
+        uploadedBytes += bytes;
+    }
+
+    /** Request body bytes received from the client and passed on to the node (the access log's bytes in). */
+    long uploadedBytes() {
+        return uploadedBytes;
     }
 
     /** Pieces of the request body sent so far (the empty last piece of a bodyless request counts). */
@@ -110,6 +121,12 @@ final class ExchangeDeadlines {
     /** The final response head went to the client at {@code now}: the response body's idle time starts. */
     void responseStarted(long now) {
         responseSeenNanos = now;
+        responseHeadNanos = now;
+    }
+
+    /** Milliseconds from the request head sent (the last time, after a retry) to the final response head; -1: none. */
+    long nodeResponseMillis() {
+        return responseHeadNanos == Long.MIN_VALUE ? -1 : (responseHeadNanos - sentNanos) / 1_000_000;
     }
 
     /**

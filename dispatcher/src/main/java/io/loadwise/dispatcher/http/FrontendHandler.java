@@ -167,7 +167,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Clie
         log.info("{}: client {}: request head not complete within {} ms; closing", listener.name(), clientIp, ms);
         counters.requestStarted();
         counters.requestFailed();
-        HttpAccessLog.request(clientIp, null, null, null, HttpResponseStatus.REQUEST_TIMEOUT.code(), 0);
+        HttpAccessLog.answered(client, clientIp, null, HttpResponseStatus.REQUEST_TIMEOUT.code());
         closeAfter(ErrorResponses.of(HttpResponseStatus.REQUEST_TIMEOUT,
                 "request head not received within " + ms + " ms", true));
     }
@@ -236,6 +236,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Clie
      * then read and dropped by the idle exchange.
      */
     private void routeAndFilter(ProxiedRequest request) {
+        RequestIds.ensure(request); // before any filter or node sees the head
         Route route = listener.routes().route(request, source);
         FullHttpResponse local = route == null ? null : route.filters().onRequest(request, source);
         if (local == null && route != null && route.target() != null) {
@@ -251,6 +252,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Clie
         if (route != null && route.counters() != null) {
             route.counters().answered(local.status().code());
         }
+        RequestIds.answer(request, local);
         boolean close = !HttpUtil.isKeepAlive(request) || request.upgrade(); // an upgrade's next bytes are not HTTP
         if (close) {
             local.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
@@ -261,7 +263,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Clie
         } else {
             counters.requestCompleted(0, 0);
         }
-        HttpAccessLog.request(clientIp, request.method(), request.uri(), null, local.status().code(), 0);
+        HttpAccessLog.answered(client, clientIp, request, local.status().code());
         ReferenceCountUtil.release(request);
         answer(local, close);
     }
@@ -299,7 +301,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Clie
             reason = "malformed request";
         }
         log.debug("client {}: {} ({})", clientIp, rejection.code(), reason);
-        HttpAccessLog.request(clientIp, null, null, null, rejection.code(), 0);
+        HttpAccessLog.answered(client, clientIp, null, rejection.code());
         FullHttpResponse response = ErrorResponses.of(rejection, reason, true);
         if (rejection == HttpResponseStatus.METHOD_NOT_ALLOWED) {
             response.headers().set(HttpHeaderNames.ALLOW, ErrorResponses.ALLOWED_METHODS);

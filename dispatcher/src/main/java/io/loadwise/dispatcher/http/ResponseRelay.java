@@ -49,6 +49,8 @@ final class ResponseRelay {
     /** The client connection may stay open after this response, as far as it has told. */
     private boolean clientKeepAlive;
     private int status;
+    /** Bytes of the final response's body written to the client (the access log's bytes out). */
+    private long bodyBytes;
     private String badReason;
     /** The route of the request being served: its response filters and counter. */
     private Route route;
@@ -67,6 +69,7 @@ final class ResponseRelay {
         phase = ResponsePhase.NONE;
         started = false;
         status = 0;
+        bodyBytes = 0;
     }
 
     /** The exchange ended: no response is relayed any more; the route counts its status. */
@@ -88,6 +91,10 @@ final class ResponseRelay {
 
     boolean nodeKeepAlive() {
         return nodeKeepAlive;
+    }
+
+    long bodyBytes() {
+        return bodyBytes;
     }
 
     int status() {
@@ -150,6 +157,7 @@ final class ResponseRelay {
                 head.clientVersion() == HttpVersion.HTTP_1_0, noBody);
         choice.addCookie(nodeResponse.headers(), node);
         route.filters().onResponseHead(head, nodeResponse);
+        RequestIds.answer(head, nodeResponse);
         client.write(nodeResponse, client.voidPromise());
         return Step.MORE;
     }
@@ -167,6 +175,9 @@ final class ResponseRelay {
             HttpHeaders trailers = ((LastHttpContent) content).trailingHeaders();
             loadReport(trailers, node, false);
             ProxyHeaders.stripTrailers(trailers);
+        }
+        if (phase == ResponsePhase.STREAMING) {
+            bodyBytes += content.content().readableBytes();
         }
         client.write(content, client.voidPromise());
         if (!last) {

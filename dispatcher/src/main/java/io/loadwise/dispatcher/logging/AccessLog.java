@@ -5,14 +5,17 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One line per finished TCP tunnel or HTTP request on logger {@value #LOGGER} at INFO, which
- * {@link LoggingSetup} sends to {@code logging.accessLog} (and nowhere else) when that is set. Nothing is
- * formatted unless the logger is enabled. What the client sent (method, target) is escaped, so a
- * request cannot forge or split lines.
+ * {@link LoggingSetup} sends to {@code logging.accessLog} (and nowhere else) when that is set. The event loop
+ * only fills an {@link AccessRecord}, and only when the logger is enabled; {@link AccessLogWriter}'s thread
+ * formats it ({@link #format}: {@code loadwise} unless {@link LoggingSetup} says otherwise) and logs the line, so
+ * no event loop waits for the disk. What the client sent is escaped, so a request cannot forge or split lines.
  */
 public final class AccessLog {
 
     public static final String LOGGER = "loadwise.access";
     private static final Logger log = LoggerFactory.getLogger(LOGGER);
+    private static final AccessLogWriter WRITER =
+            new AccessLogWriter(AccessLogWriter.CAPACITY, new LoadwiseLine(), log::info).start();
 
     private AccessLog() {
     }
@@ -21,12 +24,35 @@ public final class AccessLog {
         return log.isInfoEnabled();
     }
 
+    /** The line format from now on: one of {@link io.loadwise.dispatcher.config.AccessLogConfig#FORMATS}. */
+    static void format(String format) {
+        WRITER.format(AccessLineFormat.named(format));
+    }
+
+    /** Queues a finished request's record for writing; never blocks. Call only when {@link #enabled()}. */
+    public static void write(AccessRecord record) {
+        WRITER.offer(record);
+    }
+
+    /** Records dropped because the writer fell {@value AccessLogWriter#CAPACITY} records behind. */
+    public static long dropped() {
+        return WRITER.dropped();
+    }
+
     /** A TCP tunnel ended; {@code node} is {@code null} when no node could be connected. */
     public static void tcp(String clientAddr, String cluster, String node, long bytesIn, long bytesOut,
             long durationMillis) {
         if (log.isInfoEnabled()) {
-            log.info("{} tcp {} {} in={} out={} {}ms", clientAddr, cluster, node == null ? "-" : node, bytesIn,
-                    bytesOut, durationMillis);
+            AccessRecord r = new AccessRecord();
+            r.startMillis = System.currentTimeMillis() - durationMillis;
+            r.client = clientAddr;
+            r.cluster = cluster;
+            r.node = node;
+            r.protocol = "tcp";
+            r.bytesIn = bytesIn;
+            r.bytesOut = bytesOut;
+            r.totalMillis = durationMillis;
+            WRITER.offer(r);
         }
     }
 
@@ -38,8 +64,16 @@ public final class AccessLog {
     public static void http(String clientAddr, String method, String uri, int status, String node, long bytes,
             long durationMillis) {
         if (log.isInfoEnabled()) {
-            log.info("{} \"{} {}\" {} {} {} {}ms", clientAddr, escape(method), escape(uri), status,
-                    node == null ? "-" : node, bytes < 0 ? "-" : Long.toString(bytes), durationMillis);
+            AccessRecord r = new AccessRecord();
+            r.startMillis = System.currentTimeMillis() - durationMillis;
+            r.client = clientAddr;
+            r.method = method;
+            r.target = uri;
+            r.status = status;
+            r.node = node;
+            r.bytesOut = bytes;
+            r.totalMillis = durationMillis;
+            WRITER.offer(r);
         }
     }
 

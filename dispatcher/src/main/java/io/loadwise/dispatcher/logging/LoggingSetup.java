@@ -5,10 +5,12 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.ConsoleAppender;
 import ch.qos.logback.core.rolling.FixedWindowRollingPolicy;
 import ch.qos.logback.core.rolling.RollingFileAppender;
 import ch.qos.logback.core.rolling.SizeBasedTriggeringPolicy;
 import ch.qos.logback.core.util.FileSize;
+import io.loadwise.dispatcher.config.AccessLogConfig;
 import io.loadwise.dispatcher.config.LoggingConfig;
 import java.util.Locale;
 import java.util.Map;
@@ -29,6 +31,8 @@ public final class LoggingSetup {
 
     static final String PATTERN = "%d{ISO8601} %-5level [%thread] %logger{36} - %msg%n";
     static final String ACCESS_PATTERN = "%d{ISO8601} %msg%n";
+    /** The other access log formats carry their own time. */
+    static final String ACCESS_LINE_PATTERN = "%msg%n";
 
     private LoggingSetup() {
     }
@@ -64,8 +68,13 @@ public final class LoggingSetup {
             root.addAppender(rollingAppender(context, "FILE", logging.file(), PATTERN, rotation));
         }
         Logger access = context.getLogger(AccessLog.LOGGER);
-        if (logging.accessLog() != null) {
-            access.addAppender(rollingAppender(context, "ACCESS", logging.accessLog(), ACCESS_PATTERN, rotation));
+        AccessLogConfig accessLog = logging.accessLog();
+        if (accessLog != null) {
+            String format = accessLog.formatOrDefault();
+            String pattern = format.equals(AccessLogConfig.LOADWISE) ? ACCESS_PATTERN : ACCESS_LINE_PATTERN;
+            AccessLog.format(format);
+            access.addAppender(accessLog.stdout() ? consoleAppender(context, "ACCESS", pattern)
+                    : rollingAppender(context, "ACCESS", accessLog.file(), pattern, rotation));
             access.setLevel(Level.INFO);
             access.setAdditive(false);
         }
@@ -100,12 +109,26 @@ public final class LoggingSetup {
         }
     }
 
-    private static RollingFileAppender<ILoggingEvent> rollingAppender(LoggerContext context, String name, String file,
-            String pattern, Rotation rotation) {
+    private static ConsoleAppender<ILoggingEvent> consoleAppender(LoggerContext context, String name, String pattern) {
+        ConsoleAppender<ILoggingEvent> appender = new ConsoleAppender<>();
+        appender.setContext(context);
+        appender.setName(name);
+        appender.setEncoder(encoder(context, pattern));
+        appender.start();
+        return appender;
+    }
+
+    private static PatternLayoutEncoder encoder(LoggerContext context, String pattern) {
         PatternLayoutEncoder encoder = new PatternLayoutEncoder();
         encoder.setContext(context);
         encoder.setPattern(pattern);
         encoder.start();
+        return encoder;
+    }
+
+    private static RollingFileAppender<ILoggingEvent> rollingAppender(LoggerContext context, String name, String file,
+            String pattern, Rotation rotation) {
+        PatternLayoutEncoder encoder = encoder(context, pattern);
         RollingFileAppender<ILoggingEvent> appender = new RollingFileAppender<>();
         appender.setContext(context);
         appender.setName(name);

@@ -8,7 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
+import io.loadwise.dispatcher.config.AccessLogConfig;
+import io.loadwise.dispatcher.testsupport.Await;
 import io.loadwise.dispatcher.config.LoggingConfig;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -42,13 +45,14 @@ class LoggingSetupTest {
         Path logFile = dir.resolve("loadwise.log");
         Path accessFile = dir.resolve("access.log");
         LoggingSetup.apply(new LoggingConfig("info", Map.of("io.loadwise.test.quiet", "error"), logFile.toString(),
-                accessFile.toString()), null);
+                AccessLogConfig.ofFile(accessFile.toString())), null);
 
         LoggerFactory.getLogger("io.loadwise.test.loud").info("visible line");
         LoggerFactory.getLogger("io.loadwise.test.quiet").warn("suppressed line");
         AccessLog.tcp("/127.0.0.1:5000", "web", "n2", 10, 20, 7);
         AccessLog.http("/127.0.0.1:5001", "GET", "/trade?x=1", 200, "n1", 512, 3);
 
+        awaitLines(accessFile, 2); // the access log's writer thread writes them
         String log = Files.readString(logFile);
         assertTrue(log.contains("INFO  [main] io.loadwise.test.loud - visible line"), log);
         assertFalse(log.contains("suppressed line"), log);
@@ -56,6 +60,24 @@ class LoggingSetupTest {
         String lines = Files.readString(accessFile);
         assertTrue(lines.contains(" /127.0.0.1:5000 tcp web n2 in=10 out=20 7ms\n"), lines);
         assertTrue(lines.contains(" /127.0.0.1:5001 \"GET /trade?x=1\" 200 n1 512 3ms\n"), lines);
+    }
+
+    private static void awaitLines(Path file, int count) {
+        Await.until(count + " lines in " + file, () -> {
+            try {
+                return Files.exists(file) && Files.readAllLines(file).size() >= count;
+            } catch (IOException e) {
+                return false;
+            }
+        });
+    }
+
+    private static boolean contains(Path file, String text) {
+        try {
+            return Files.exists(file) && Files.readString(file).contains(text);
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     private static void stopAndDetach(Logger logger, String name) {
@@ -70,7 +92,7 @@ class LoggingSetupTest {
     void bothFilesRotateBySizeAndKeepABoundedNumberOfArchives() throws Exception {
         Path logFile = dir.resolve("loadwise.log");
         Path accessFile = dir.resolve("access.log");
-        LoggingSetup.apply(new LoggingConfig("info", null, logFile.toString(), accessFile.toString()), null,
+        LoggingSetup.apply(new LoggingConfig("info", null, logFile.toString(), AccessLogConfig.ofFile(accessFile.toString())), null,
                 new LoggingSetup.Rotation(2_000, 2, 0));
 
         org.slf4j.Logger app = LoggerFactory.getLogger("io.loadwise.test.rotation");
@@ -78,6 +100,7 @@ class LoggingSetupTest {
             AccessLog.http("127.0.0.1", "GET", "/page/" + i, 200, "n1", 100, 1);
             app.info("application line {}", i);
         }
+        Await.until("the last access line", () -> contains(accessFile, "/page/499\""));
 
         for (Path file : new Path[] {logFile, accessFile}) {
             String name = file.getFileName().toString();
@@ -98,10 +121,11 @@ class LoggingSetupTest {
     @Test
     void accessLinesEscapeWhatTheClientSent() throws Exception {
         Path accessFile = dir.resolve("access.log");
-        LoggingSetup.apply(new LoggingConfig(null, null, null, accessFile.toString()), null);
+        LoggingSetup.apply(new LoggingConfig(null, null, null, AccessLogConfig.ofFile(accessFile.toString())), null);
 
         AccessLog.http("127.0.0.1", "GET", "/a\"b\u0001\\c\u007f", 400, null, -1, 0);
         AccessLog.http("127.0.0.1", null, null, 400, null, -1, 0);
+        awaitLines(accessFile, 2);
 
         assertEquals(java.util.List.of("127.0.0.1 \"GET /a\\x22b\\x01\\x5cc\\x7f\" 400 - - 0ms",
                 "127.0.0.1 \"- -\" 400 - - 0ms"),

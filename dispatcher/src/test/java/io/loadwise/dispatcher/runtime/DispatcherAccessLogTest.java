@@ -11,6 +11,7 @@ import ch.qos.logback.core.Appender;
 import com.sun.net.httpserver.HttpServer;
 import io.loadwise.dispatcher.config.ClusterConfig;
 import io.loadwise.dispatcher.config.LoadwiseConfig;
+import io.loadwise.dispatcher.config.AccessLogConfig;
 import io.loadwise.dispatcher.config.LoggingConfig;
 import io.loadwise.dispatcher.config.Mode;
 import io.loadwise.dispatcher.logging.AccessLog;
@@ -65,7 +66,7 @@ class DispatcherAccessLogTest {
         echo = new EchoServer();
         accessFile = dir.resolve("access.log");
         LoadwiseConfig config = new LoadwiseConfig(Configs.config().admin(),
-                new LoggingConfig(null, null, null, accessFile.toString()), List.of(
+                new LoggingConfig(null, null, null, AccessLogConfig.ofFile(accessFile.toString())), List.of(
                         http("shop", "127.0.0.1:" + node.getAddress().getPort()),
                         http("gone", Configs.deadAddress()),
                         Configs.tcp("echo", "round-robin", Configs.nodes(echo.address()))));
@@ -112,9 +113,9 @@ class DispatcherAccessLogTest {
             assertEquals("hi", new String(s.getInputStream().readAllBytes(), StandardCharsets.US_ASCII));
         }
 
-        awaitLine(" \"GET /cart?id=7\" 200 n1 - ");
-        awaitLine(" \"GET /missing\" 404 n1 - ");
-        awaitLine(" \"POST /order\" 502 - - ");
+        awaitLine(" \"GET /cart?id=7\" 200 n1 2 ");
+        awaitLine(" \"GET /missing\" 404 n1 2 ");
+        awaitLine(" \"POST /order\" 502 - 0 ");
         awaitLine(" \"- -\" 400 - - ");
         awaitLine(" tcp echo n1 in=2 out=2 ");
         String lines = Files.readString(accessFile);

@@ -1,0 +1,19 @@
+package io.loadwise.dispatcher.logging;
+
+import io.loadwise.dispatcher.config.AccessLogConfig;
+
+/** How an {@link AccessRecord} becomes one line, on the access log's writer thread; the line has no newline. */
+interface AccessLineFormat {
+
+    void append(AccessRecord record, StringBuilder line);
+
+    static AccessLineFormat named(String format) {
+        return switch (format) {
+            case AccessLogConfig.LOADWISE -> new LoadwiseLine();
+            case AccessLogConfig.JSON -> new JsonLine();
+            case AccessLogConfig.COMBINED -> new ApacheLine(true);
+            case AccessLogConfig.COMMON -> new ApacheLine(false);
+            default -> throw new IllegalArgumentException("unknown access log format '" + format + "'");
+        };
+    }
+}
