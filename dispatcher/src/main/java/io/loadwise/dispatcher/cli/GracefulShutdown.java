@@ -54,6 +54,7 @@ final class GracefulShutdown {
             log.warn("{} again: exiting at once, requests in flight are cut off", name);
             Runtime.getRuntime().halt(FORCED_EXIT);
         }
+        started.systemd().stopping();
         log.info("{}: shutting down; requests in flight get up to {} ms to finish (send it again to exit at once)",
                 name, graceMillis);
         Thread drain = new Thread(this::drainAndClose, "loadwise-shutdown");
@@ -90,6 +91,9 @@ final class GracefulShutdown {
 
     private void closeNow() {
         if (closed.compareAndSet(false, true)) {
+            if (!stopping.get()) {
+                started.systemd().stopping(); // an exit other than SIGTERM/SIGINT
+            }
             started.close();
             log.info("stopped");
         }

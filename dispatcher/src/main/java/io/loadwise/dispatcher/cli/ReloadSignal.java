@@ -25,6 +25,8 @@ final class ReloadSignal implements SignalHandler {
 
     private final AtomicBoolean pending = new AtomicBoolean();
     private volatile Dispatcher dispatcher;
+    /** Told when a reload begins and ends ({@code Type=notify} under systemd); set with the dispatcher. */
+    private volatile SystemdNotify systemd = SystemdNotify.none();
 
     private ReloadSignal() {
     }
@@ -52,11 +54,17 @@ final class ReloadSignal implements SignalHandler {
 
     /** From now on a SIGHUP reloads {@code dispatcher}; one that came before reloads it now. */
     void ready(Dispatcher dispatcher) {
+        ready(dispatcher, SystemdNotify.none());
+    }
+
+    /** {@link #ready(Dispatcher)}, and each reload brackets itself with {@code RELOADING=1} and {@code READY=1}. */
+    void ready(Dispatcher dispatcher, SystemdNotify systemd) {
+        this.systemd = systemd;
         this.dispatcher = dispatcher;
         log.info("send SIGHUP to reload the configuration");
         if (pending.getAndSet(false)) {
             log.info("SIGHUP arrived while starting: reloading now");
-            reloadInBackground(dispatcher);
+            reloadInBackground(dispatcher, systemd);
         }
     }
 
@@ -70,23 +78,26 @@ final class ReloadSignal implements SignalHandler {
                 return;
             }
         }
-        reloadInBackground(target);
+        reloadInBackground(target, systemd);
     }
 
-    private static void reloadInBackground(Dispatcher dispatcher) {
-        Thread reload = new Thread(() -> reload(dispatcher), "loadwise-reload");
+    private static void reloadInBackground(Dispatcher dispatcher, SystemdNotify systemd) {
+        Thread reload = new Thread(() -> reload(dispatcher, systemd), "loadwise-reload");
         reload.setDaemon(true);
         reload.start();
     }
 
-    private static void reload(Dispatcher dispatcher) {
+    private static void reload(Dispatcher dispatcher, SystemdNotify systemd) {
         log.info("SIGHUP: reloading the configuration");
+        systemd.reloading();
         try {
             dispatcher.reload();
         } catch (ConfigValidationException e) {
             // Logged by the dispatcher with every message; nothing changed.
         } catch (RuntimeException e) {
             log.error("SIGHUP: the reload failed: {}", e.getMessage(), e);
+        } finally {
+            systemd.ready(); // the old configuration, or the new one, serves: systemd must not wait on a reload
         }
     }
 }

@@ -7,6 +7,7 @@ import io.loadwise.dispatcher.config.ConfigStore;
 import io.loadwise.dispatcher.config.ConfigValidator;
 import io.loadwise.dispatcher.config.LoadwiseConfig;
 import io.loadwise.dispatcher.http.RequestIds;
+import io.loadwise.dispatcher.jmx.JmxExport;
 import io.loadwise.dispatcher.logging.LoggingSetup;
 import io.loadwise.dispatcher.net.Transport;
 import io.loadwise.dispatcher.net.TransportKind;
@@ -18,6 +19,7 @@ import io.loadwise.dispatcher.store.FileConfigSource;
 import io.loadwise.dispatcher.store.SharedStore;
 import io.loadwise.policy.PolicyRegistry;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -77,14 +79,19 @@ final class RunCommand implements CliCommand {
     ReloadSignal reloadSignal;
 
     /** A running dispatcher, the event loops it runs on and its etcd connection, if any; closing stops all. */
-    record Started(Dispatcher dispatcher, Transport transport, SharedStore shared) implements AutoCloseable {
+    record Started(Dispatcher dispatcher, Transport transport, SharedStore shared, SystemdNotify systemd,
+            JmxExport jmx) implements AutoCloseable {
         @Override
         public void close() {
+            if (jmx != null) {
+                jmx.close();
+            }
             if (shared != null) {
                 shared.close();
             }
             dispatcher.close();
             transport.close();
+            systemd.close();
         }
     }
 
@@ -113,6 +120,7 @@ final class RunCommand implements CliCommand {
         }
         GracefulShutdown shutdown = new GracefulShutdown(started, loaded.shutdownGraceMsOrDefault());
         shutdown.install();
+        started.systemd().ready();
         log.info("loadwise running with {} clusters; stop with Ctrl-C or SIGTERM", started.dispatcher().clusters().size());
         try {
             shutdown.await();
@@ -157,8 +165,13 @@ final class RunCommand implements CliCommand {
             int adminPort = dispatcher.controlPlane() == null ? 0 : dispatcher.controlPlane().port();
             shared.attach(dispatcher, replicaId, adminPort, Main.version());
         }
-        reloadSignal.ready(dispatcher);
-        return new Started(dispatcher, transport, shared);
+        JmxExport jmx = JmxExport.wanted(System.getProperties())
+                ? JmxExport.start(ManagementFactory.getPlatformMBeanServer(), dispatcher, Main.version(),
+                        dispatcher::inFlight, true)
+                : null;
+        SystemdNotify systemd = SystemdNotify.fromEnvironment(env);
+        reloadSignal.ready(dispatcher, systemd);
+        return new Started(dispatcher, transport, shared, systemd, jmx);
     }
 
     /** {@code --worker-threads}, else {@code workerThreads} of the file, else one per core. */
