@@ -70,6 +70,20 @@ class PrometheusEndpointTest extends ApiTestBase {
         assertEquals(33.25, metrics.value("loadwise_agent_metric", with(n2, "JVM_HEAP_USED%")));
         assertEquals(1.0, metrics.value("loadwise_agent_metric", with(n2, ODD_METRIC)), "label value escaped");
 
+        // histograms: five tunnels, each counted once in the cluster's and once in its node's (the parser has
+        // checked every series is cumulative and ends with +Inf = _count)
+        assertEquals("histogram", metrics.types.get("loadwise_cluster_request_duration_seconds"));
+        assertEquals(5, metrics.value("loadwise_cluster_request_duration_seconds_count", web));
+        assertEquals(17, metrics.all("loadwise_cluster_request_duration_seconds_bucket").size(), "16 bounds and +Inf");
+        assertEquals(0.0005, Double.parseDouble(metrics.all("loadwise_cluster_request_duration_seconds_bucket").get(0)
+                .labels().get("le")));
+        assertTrue(metrics.value("loadwise_cluster_request_duration_seconds_sum", web) > 0);
+        assertEquals(5, metrics.value("loadwise_node_request_duration_seconds_count", Map.of("cluster", "web", "node",
+                "n1")) + metrics.value("loadwise_node_request_duration_seconds_count", Map.of("cluster", "web", "node",
+                "n2")));
+        assertEquals(0, metrics.value("loadwise_cluster_queue_wait_seconds_count", web), "nothing queued");
+        assertEquals(5, metrics.value("loadwise_cluster_connect_wait_seconds_count", web), "one connect per tunnel");
+
         assertEquals("counter", metrics.types.get("loadwise_requests_total"));
         assertEquals("counter", metrics.types.get("loadwise_cluster_bytes_out_total"));
         assertEquals("gauge", metrics.types.get("loadwise_active_connections"));

@@ -10,11 +10,13 @@ import io.loadwise.dispatcher.control.ClusterStatus;
 import io.loadwise.dispatcher.control.DrainStatus;
 import io.loadwise.dispatcher.control.GroupStatus;
 import io.loadwise.dispatcher.control.HealthStatus;
+import io.loadwise.dispatcher.control.LatencyHistograms;
 import io.loadwise.dispatcher.tls.CertificateInfo;
 import io.loadwise.dispatcher.control.NodeStatus;
 import io.loadwise.dispatcher.control.RateLimitStatus;
 import io.loadwise.dispatcher.control.RoutedListenerStatus;
 import io.loadwise.dispatcher.metrics.CounterReading;
+import io.loadwise.dispatcher.metrics.LatencyHistogram;
 import io.loadwise.dispatcher.metrics.MetricsSnapshot;
 import io.loadwise.policy.AgentSample;
 import java.util.List;
@@ -79,6 +81,7 @@ public final class PrometheusMetrics {
                 "Seconds until the listener's certificate expires (negative once expired)");
         long now = System.currentTimeMillis();
         routing(out, control);
+        histograms(out, control.latencyHistograms());
         for (ClusterStatus cluster : control.clusterStatuses()) {
             String name = cluster.name();
             if (cluster.listener() != null) {
@@ -168,6 +171,45 @@ public final class PrometheusMetrics {
         out.family("loadwise_tls_certificate_expiry_seconds", Type.GAUGE,
                 "Seconds until the listener's certificate expires (negative once expired)");
         declareRouting(out);
+        declareHistograms(out);
+    }
+
+    private static void declareHistograms(TextExposition out) {
+        out.family("loadwise_cluster_request_duration_seconds", Type.HISTOGRAM,
+                "Completed requests of the cluster, head received to response complete (the client's view)");
+        out.family("loadwise_cluster_queue_wait_seconds", Type.HISTOGRAM,
+                "Time requests spent in the cluster's queue before a node took them or they gave up");
+        out.family("loadwise_cluster_connect_wait_seconds", Type.HISTOGRAM,
+                "Time requests of the cluster waited for a node connection, new or pooled");
+        out.family("loadwise_node_request_duration_seconds", Type.HISTOGRAM,
+                "Completed requests sent to the node, head received to response complete");
+        out.family("loadwise_node_connect_wait_seconds", Type.HISTOGRAM,
+                "Time requests waited for a connection to the node, new or pooled");
+        out.family("loadwise_route_request_duration_seconds", Type.HISTOGRAM,
+                "Requests a route of a listener took, head received to response complete, whatever answered");
+    }
+
+    private static void histograms(TextExposition out, LatencyHistograms all) {
+        for (LatencyHistograms.ClusterSeries cluster : all.clusters()) {
+            String[] labels = {"cluster", cluster.cluster()};
+            histogram(out, "loadwise_cluster_request_duration_seconds", cluster.totals().duration(), labels);
+            histogram(out, "loadwise_cluster_queue_wait_seconds", cluster.totals().queueWait(), labels);
+            histogram(out, "loadwise_cluster_connect_wait_seconds", cluster.totals().connectWait(), labels);
+            for (LatencyHistograms.NodeSeries node : cluster.nodes()) {
+                String[] nodeLabels = {"cluster", cluster.cluster(), "node", node.node()};
+                histogram(out, "loadwise_node_request_duration_seconds", node.histograms().duration(), nodeLabels);
+                histogram(out, "loadwise_node_connect_wait_seconds", node.histograms().connectWait(), nodeLabels);
+            }
+        }
+        for (LatencyHistograms.RouteSeries route : all.routes()) {
+            histogram(out, "loadwise_route_request_duration_seconds", route.duration(), "listener", route.listener(),
+                    "route", route.route());
+        }
+    }
+
+    private static void histogram(TextExposition out, String family, LatencyHistogram.Reading reading,
+            String... labels) {
+        out.histogram(family, LatencyHistogram.BOUNDS_SECONDS, reading.cumulative(), reading.sumSeconds(), labels);
     }
 
     private static void declareRouting(TextExposition out) {

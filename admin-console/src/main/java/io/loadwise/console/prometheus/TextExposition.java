@@ -15,7 +15,7 @@ final class TextExposition {
     static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
     enum Type {
-        COUNTER, GAUGE;
+        COUNTER, GAUGE, HISTOGRAM;
 
         String text() {
             return name().toLowerCase(java.util.Locale.ROOT);
@@ -44,9 +44,31 @@ final class TextExposition {
      * @param labels name, value, name, value …
      */
     void sample(String name, double value, String... labels) {
-        Family family = families.get(name);
+        add(name, name, value, labels);
+    }
+
+    /**
+     * Adds a histogram of a declared {@link Type#HISTOGRAM} family: {@code _bucket} samples with their
+     * {@code le} bounds (cumulative, ending with {@code +Inf}), {@code _sum} and {@code _count}.
+     *
+     * @param bounds the upper bounds, without {@code +Inf}; {@code cumulative} has one count more
+     */
+    void histogram(String name, double[] bounds, long[] cumulative, double sum, String... labels) {
+        String[] withLe = java.util.Arrays.copyOf(labels, labels.length + 2);
+        withLe[labels.length] = "le";
+        for (int i = 0; i <= bounds.length; i++) {
+            withLe[labels.length + 1] = i < bounds.length
+                    ? java.math.BigDecimal.valueOf(bounds[i]).stripTrailingZeros().toPlainString() : "+Inf";
+            add(name, name + "_bucket", cumulative[i], withLe);
+        }
+        add(name, name + "_sum", sum, labels);
+        add(name, name + "_count", cumulative[bounds.length], labels);
+    }
+
+    private void add(String familyName, String name, double value, String... labels) {
+        Family family = families.get(familyName);
         if (family == null) {
-            throw new IllegalArgumentException("family " + name + " not declared");
+            throw new IllegalArgumentException("family " + familyName + " not declared");
         }
         StringBuilder line = new StringBuilder(name);
         if (common.length > 0) {

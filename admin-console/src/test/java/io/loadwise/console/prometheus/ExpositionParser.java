@@ -60,7 +60,11 @@ public final class ExpositionParser {
                 Matcher m = SAMPLE.matcher(line);
                 check(m.matches(), at + "not a sample");
                 String name = m.group(1);
-                check(name.equals(current) && out.types.containsKey(name), at + "sample outside its family");
+                boolean histogramPart = current != null && "histogram".equals(out.types.get(current))
+                        && (name.equals(current + "_bucket") || name.equals(current + "_sum")
+                                || name.equals(current + "_count"));
+                check(histogramPart || name.equals(current) && out.types.containsKey(name) && !"histogram".equals(
+                        out.types.get(name)), at + "sample outside its family");
                 Map<String, String> labels = new LinkedHashMap<>();
                 if (m.group(2) != null) {
                     Matcher l = LABEL.matcher(m.group(2));
@@ -75,7 +79,45 @@ public final class ExpositionParser {
                 out.samples.add(new Sample(name, labels, value(m.group(3), at)));
             }
         }
+        out.checkHistograms();
         return out;
+    }
+
+    /**
+     * Every histogram series: buckets in increasing {@code le} order, cumulative (never falling), ending with
+     * {@code +Inf}, whose count equals {@code _count}; a {@code _sum} beside it.
+     */
+    private void checkHistograms() {
+        for (Map.Entry<String, String> family : types.entrySet()) {
+            if (!family.getValue().equals("histogram")) {
+                continue;
+            }
+            String name = family.getKey();
+            for (Sample count : all(name + "_count")) {
+                List<Sample> buckets = samples.stream().filter(s -> s.name().equals(name + "_bucket")
+                        && withoutLe(s.labels()).equals(count.labels())).toList();
+                check(!buckets.isEmpty(), name + count.labels() + ": no buckets");
+                double previousLe = Double.NEGATIVE_INFINITY;
+                double previous = 0;
+                for (Sample bucket : buckets) {
+                    double le = value(bucket.labels().get("le"), name + " le ");
+                    check(le > previousLe, name + count.labels() + ": le not increasing at " + le);
+                    check(bucket.value() >= previous, name + count.labels() + ": bucket le=" + le + " falls");
+                    previousLe = le;
+                    previous = bucket.value();
+                }
+                check(previousLe == Double.POSITIVE_INFINITY, name + count.labels() + ": no +Inf bucket");
+                check(previous == count.value(), name + count.labels() + ": +Inf bucket != _count");
+                check(all(name + "_sum").stream().anyMatch(s -> s.labels().equals(count.labels())),
+                        name + count.labels() + ": no _sum");
+            }
+        }
+    }
+
+    private static Map<String, String> withoutLe(Map<String, String> labels) {
+        Map<String, String> copy = new LinkedHashMap<>(labels);
+        copy.remove("le");
+        return copy;
     }
 
     /** The value of the one sample with exactly these labels. */

@@ -27,6 +27,11 @@ import java.util.Map;
  */
 public interface ClusterControl {
 
+    /** The latency histograms of every cluster, node and route now; none where they are not kept. */
+    default LatencyHistograms latencyHistograms() {
+        return LatencyHistograms.NONE;
+    }
+
     /** Access-log records dropped because the log's writer fell behind; 0 without an access log. */
     default long accessLogDropped() {
         return AccessLog.dropped();

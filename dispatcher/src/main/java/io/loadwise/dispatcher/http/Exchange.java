@@ -274,10 +274,10 @@ final class Exchange {
     private void end(boolean success) {
         boolean headSent = request == RequestPhase.SENDING || request == RequestPhase.SENT;
         request = RequestPhase.IDLE;
-        responses.ended();
         long now = now();
-        frontend.exchangeEnded(now);
         long latency = now - deadlines.startNanos();
+        responses.ended(latency);
+        frontend.exchangeEnded(now);
         long processing = now - deadlines.sentNanos();
         if (success) {
             cluster.counters().requestCompleted(latency, processing);

@@ -250,7 +250,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Clie
             route.filters().onResponseHead(request, local);
         }
         if (route != null && route.counters() != null) {
-            route.counters().answered(local.status().code());
+            route.counters().answered(local.status().code(), 0); // answered from the head, at once
         }
         RequestIds.answer(request, local);
         boolean close = !HttpUtil.isKeepAlive(request) || request.upgrade(); // an upgrade's next bytes are not HTTP

@@ -72,11 +72,11 @@ final class ResponseRelay {
         bodyBytes = 0;
     }
 
-    /** The exchange ended: no response is relayed any more; the route counts its status. */
-    void ended() {
+    /** The exchange ended after {@code nanos}: no response is relayed any more; the route counts it. */
+    void ended(long nanos) {
         phase = ResponsePhase.NONE;
         if (route != null && route.counters() != null) {
-            route.counters().answered(status);
+            route.counters().answered(status, nanos);
         }
     }
 

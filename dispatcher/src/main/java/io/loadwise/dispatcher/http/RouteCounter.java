@@ -1,5 +1,6 @@
 package io.loadwise.dispatcher.http;
 
+import io.loadwise.dispatcher.metrics.LatencyHistogram;
 import java.util.concurrent.atomic.LongAdder;
 
 /** Requests one route took, by the status class they got: what the API and Prometheus show per route. */
@@ -8,10 +9,22 @@ public final class RouteCounter {
     private final LongAdder[] byClass = {new LongAdder(), new LongAdder(), new LongAdder(), new LongAdder(),
         new LongAdder()};
 
-    /** Counts a request that got {@code status} (100-599); any other status counts as 5xx. */
-    public void answered(int status) {
+    /** Head received → response complete, whatever answered. */
+    private final LatencyHistogram duration = new LatencyHistogram();
+
+    /**
+     * Counts a request that got {@code status} (100-599; any other status counts as 5xx) and took
+     * {@code nanos} from its head to the end of its answer.
+     */
+    public void answered(int status, long nanos) {
         int c = status / 100 - 1;
         byClass[c >= 0 && c < 5 ? c : 4].increment();
+        duration.record(nanos);
+    }
+
+    /** The route's request durations so far. */
+    public LatencyHistogram.Reading duration() {
+        return duration.read();
     }
 
     /** Requests that got a status of class {@code hundreds} (1 to 5). */

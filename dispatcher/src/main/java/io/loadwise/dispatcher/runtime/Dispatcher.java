@@ -210,6 +210,11 @@ public final class Dispatcher implements ClusterControl, ReplicaHost, AutoClosea
         return RoutedStatusReader.rateLimits(clusters.routed(), clusters.config().rateLimitsOrEmpty());
     }
 
+    @Override
+    public io.loadwise.dispatcher.control.LatencyHistograms latencyHistograms() {
+        return HistogramReader.read(clusters(), clusters.routed());
+    }
+
     /** The address each of {@code listeners[]} bound, by name, in configuration order. */
     public java.util.Map<String, java.net.InetSocketAddress> routedListening() {
         java.util.Map<String, java.net.InetSocketAddress> bound = new java.util.LinkedHashMap<>();
