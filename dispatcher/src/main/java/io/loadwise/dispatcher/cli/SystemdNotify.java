@@ -4,6 +4,7 @@ import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.epoll.Epoll;
@@ -67,8 +68,9 @@ final class SystemdNotify implements AutoCloseable {
         String path = socket.startsWith("@") ? '\0' + socket.substring(1) : socket;
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, EpollIoHandler.newFactory());
         try {
+            // unbound and unconnected, as sd_notify's sendto(): active from registration, or Netty refuses writes
             Channel channel = new Bootstrap().group(group).channel(EpollDomainDatagramChannel.class)
-                    .handler(new ChannelInboundHandlerAdapter()).register().syncUninterruptibly().channel();
+                    .option(ChannelOption.DATAGRAM_CHANNEL_ACTIVE_ON_REGISTRATION, true).handler(new ChannelInboundHandlerAdapter()).register().syncUninterruptibly().channel();
             log.debug("systemd notifications go to {}", socket);
             return new SystemdNotify(new DomainSocketAddress(path), group, channel);
         } catch (RuntimeException e) {

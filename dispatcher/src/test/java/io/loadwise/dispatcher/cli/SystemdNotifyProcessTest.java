@@ -85,7 +85,7 @@ class SystemdNotifyProcessTest {
             port = s.getLocalPort();
         }
         Path config = dir.resolve("loadwise.json");
-        Files.writeString(config, ("{'clusters':[{'name':'web','mode':'http','listen':'127.0.0.1:" + port
+        Files.writeString(config, ("{'admin':{'listen':'127.0.0.1:0','token':'test-token-0123456789'},'clusters':[{'name':'web','mode':'http','listen':'127.0.0.1:" + port
                 + "','policy':'round-robin','nodes':[{'name':'a','address':'127.0.0.1:9'}]}]}").replace('\'', '"'));
         ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx96m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
@@ -97,9 +97,15 @@ class SystemdNotifyProcessTest {
         return builder.start();
     }
 
-    /** The next datagram as a map of its assignments, within 60 s. */
+    /** The next datagram as a map of its assignments, within 60 s; fails at once if the process has ended. */
     private Map<String, String> next(String expecting) throws Exception {
-        String message = received.poll(60, TimeUnit.SECONDS);
+        String message = null;
+        for (int s = 0; s < 60 && message == null; s++) {
+            message = received.poll(1, TimeUnit.SECONDS);
+            if (message == null && !process.isAlive() && !expecting.startsWith("STOPPING")) {
+                break;
+            }
+        }
         assertNotNull(message, "no datagram while waiting for " + expecting + "; dispatcher log:\n" + log());
         return Arrays.stream(message.split("\n")).map(l -> l.split("=", 2))
                 .collect(Collectors.toMap(kv -> kv[0], kv -> kv.length > 1 ? kv[1] : ""));
