@@ -105,6 +105,20 @@ class DistributionIT {
     }
 
     @Test
+    void theNewestJdkOfThisMachineIsAmongThoseTried() throws IOException {
+        Path temurin25 = Path.of("/usr/lib/jvm/temurin-25-jdk-amd64/bin/java");
+        assumeTrue(Files.isExecutable(temurin25), "no Temurin 25 here");
+        assertTrue(jdks().stream().anyMatch(j -> {
+            try {
+                return j.toRealPath().equals(temurin25.toRealPath());
+            } catch (IOException e) {
+                return false;
+            }
+        }), "Temurin 25 is run: " + jdks());
+        assertTrue(jdks().size() >= 2, "17 and 25: " + jdks());
+    }
+
+    @Test
     void aTooOldJavaIsRefusedWithAClearMessage() throws Exception {
         Path fake = work.resolve("old-java");
         Files.writeString(fake, "#!/bin/sh\necho '    java.specification.version = 11' >&2\n");
