@@ -108,6 +108,10 @@ class ApiGoldenTest extends ApiTestBase {
         awaitTrue(() -> control.totals("web").completed() == 3 && control.totals("web").activeConnections() == 0
                 && control.totals("shop").completed() == 2 && control.totals("shop").activeRequests() == 0,
                 "every tunnel and request finished");
+        // a draining node's agent is polled under any policy: wait for b's first poll (its node has no agent), so the
+        // recording never depends on whether that poll came before it
+        awaitTrue(() -> "malformed metrics document".equals(api.get("/api/clusters/shop/nodes/b/metrics").json()
+                .path("agent").path("lastError").asText()), "the draining node's agent polled");
         sampleMetrics(); // twice: a cluster's first sample only sets its baseline
         sampleMetrics();
 

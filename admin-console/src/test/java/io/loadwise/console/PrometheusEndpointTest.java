@@ -1,6 +1,7 @@
 package io.loadwise.console;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.loadwise.console.prometheus.ExpositionParser;
@@ -91,6 +92,43 @@ class PrometheusEndpointTest extends ApiTestBase {
         for (Map.Entry<String, String> family : metrics.types.entrySet()) {
             assertEquals(family.getValue().equals("counter"), family.getKey().endsWith("_total"), family.getKey());
         }
+    }
+
+    /** What Prometheus 2.x/3.x sends by default. */
+    static final String PROMETHEUS_ACCEPT = "application/openmetrics-text;version=1.0.0,"
+            + "application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1";
+
+    @Test
+    void answersOpenMetricsWhenTheScraperPrefersIt() throws Exception {
+        InetSocketAddress listener = control.boundAddress("web");
+        assertEquals("hello", roundTrip(listener, "hello"));
+        awaitTrue(() -> control.totals("web").completed() == 1, "one finished tunnel");
+
+        ApiClient.Response response = api.get("/metrics", "Accept", PROMETHEUS_ACCEPT);
+        assertEquals(200, response.status(), response.body());
+        assertEquals("application/openmetrics-text;version=1.0.0;charset=utf-8",
+                response.header("Content-Type").toLowerCase().replace(" ", ""));
+        String body = response.body();
+        assertTrue(body.endsWith("\n# EOF\n"), "ends with # EOF");
+        assertTrue(body.contains("\n# TYPE loadwise_cluster_requests counter\n"), "a counter's family drops _total");
+        assertTrue(body.contains("\nloadwise_cluster_requests_total{cluster=\"web\"} 1\n"), "its samples keep it");
+        assertTrue(body.contains("\n# TYPE loadwise_cluster_request_duration_seconds histogram\n"));
+        // every sample belongs to the family declared last: its name, or name_total / _bucket / _sum / _count
+        String family = null;
+        for (String line : body.split("\n")) {
+            if (line.startsWith("# TYPE ")) {
+                family = line.split(" ")[2];
+            } else if (!line.startsWith("#")) {
+                String name = line.split("[{ ]")[0];
+                assertTrue(name.equals(family) || name.matches(java.util.regex.Pattern.quote(family)
+                        + "_(total|bucket|sum|count)"), line + " outside " + family);
+            }
+        }
+
+        ApiClient.Response text = api.get("/metrics", "Accept", "text/plain;version=0.0.4");
+        assertEquals("text/plain;version=0.0.4;charset=utf-8", text.header("Content-Type").toLowerCase().replace(" ", ""));
+        assertTrue(text.body().contains("# TYPE loadwise_cluster_requests_total counter"));
+        assertFalse(text.body().contains("# EOF"));
     }
 
     @Test

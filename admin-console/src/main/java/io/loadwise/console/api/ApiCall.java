@@ -31,6 +31,11 @@ public final class ApiCall {
         return request.getRemoteAddr();
     }
 
+    /** A request header, or {@code null} when absent. */
+    String header(String name) {
+        return request.getHeader(name);
+    }
+
     /** A query parameter, or {@code null} when absent. */
     String query(String name) {
         return request.getParameter(name);

@@ -34,6 +34,7 @@ import java.util.Map;
 public final class PrometheusMetrics {
 
     public static final String CONTENT_TYPE = TextExposition.CONTENT_TYPE;
+    public static final String OPENMETRICS_CONTENT_TYPE = TextExposition.OPENMETRICS_CONTENT_TYPE;
 
     /** Table 2 with the queue and retries, in {@link LastSecond#cluster} order; a node's are the first 12. */
     private static final List<String> CLUSTER_FIGURES = SeriesCatalog.CLUSTER.metricNames();
@@ -41,8 +42,13 @@ public final class PrometheusMetrics {
     private PrometheusMetrics() {
     }
 
-    /** The whole exposition document for the current state of {@code control}. */
+    /** The whole exposition document for the current state of {@code control}, in the text format 0.0.4. */
     public static String scrape(ClusterControl control) {
+        return scrape(control, false);
+    }
+
+    /** The whole exposition document, in OpenMetrics 1.0 or in the text format 0.0.4. */
+    public static String scrape(ClusterControl control, boolean openMetrics) {
         String replica = control.replicaId();
         TextExposition out = replica == null ? new TextExposition() : new TextExposition("replica", replica);
         declare(out);
@@ -132,7 +138,7 @@ public final class PrometheusMetrics {
                 }
             }
         }
-        return out.render();
+        return out.render(openMetrics);
     }
 
     /** The name of every family {@link #scrape} may emit: what {@code docs/metrics.md} must list. */

@@ -13,6 +13,8 @@ final class TextExposition {
 
     /** The {@code Content-Type} of the format. */
     static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+    /** The {@code Content-Type} of OpenMetrics 1.0, {@link #render(boolean)} with {@code true}. */
+    static final String OPENMETRICS_CONTENT_TYPE = "application/openmetrics-text; version=1.0.0; charset=utf-8";
 
     enum Type {
         COUNTER, GAUGE, HISTOGRAM;
@@ -96,19 +98,35 @@ final class TextExposition {
         return java.util.Collections.unmodifiableSet(families.keySet());
     }
 
-    /** The document; families without samples are left out. */
+    /** The document in the text format 0.0.4; families without samples are left out. */
     String render() {
+        return render(false);
+    }
+
+    /**
+     * The document; families without samples are left out. In OpenMetrics 1.0 a counter's family is named
+     * without its {@code _total} suffix, which its samples keep, and the document ends with {@code # EOF};
+     * the samples themselves are written alike in both formats.
+     */
+    String render(boolean openMetrics) {
         StringBuilder out = new StringBuilder();
         for (Map.Entry<String, Family> e : families.entrySet()) {
             Family family = e.getValue();
             if (family.samples().isEmpty()) {
                 continue;
             }
-            out.append("# HELP ").append(e.getKey()).append(' ').append(escapeHelp(family.help())).append('\n');
-            out.append("# TYPE ").append(e.getKey()).append(' ').append(family.type().text()).append('\n');
+            String name = e.getKey();
+            if (openMetrics && family.type() == Type.COUNTER && name.endsWith("_total")) {
+                name = name.substring(0, name.length() - "_total".length());
+            }
+            out.append("# HELP ").append(name).append(' ').append(escapeHelp(family.help())).append('\n');
+            out.append("# TYPE ").append(name).append(' ').append(family.type().text()).append('\n');
             for (String sample : family.samples()) {
                 out.append(sample).append('\n');
             }
+        }
+        if (openMetrics) {
+            out.append("# EOF\n");
         }
         return out.toString();
     }

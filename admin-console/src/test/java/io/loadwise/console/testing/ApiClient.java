@@ -55,8 +55,17 @@ public final class ApiClient {
         return send("DELETE", path, null, "Bearer " + token);
     }
 
+    /** A GET with the token and one more request header. */
+    public Response get(String path, String header, String value) {
+        return send("GET", path, null, "Bearer " + token, header, value);
+    }
+
     /** @param authorization the Authorization header, or {@code null} for none */
     public Response send(String method, String path, String json, String authorization) {
+        return send(method, path, json, authorization, null, null);
+    }
+
+    private Response send(String method, String path, String json, String authorization, String header, String value) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(10))
                 .method(method, json == null ? HttpRequest.BodyPublishers.noBody()
                         : HttpRequest.BodyPublishers.ofString(json));
@@ -65,6 +74,9 @@ public final class ApiClient {
         }
         if (authorization != null) {
             request.header("Authorization", authorization);
+        }
+        if (header != null) {
+            request.header(header, value);
         }
         try {
             HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
