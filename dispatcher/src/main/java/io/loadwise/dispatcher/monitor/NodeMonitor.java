@@ -329,7 +329,8 @@ public final class NodeMonitor implements AutoCloseable {
                         nodeStats.agentAnswered(true);
                         node.setReadinessGated(true); // from now on its agent says when the application serves
                     }
-                    answers.judgeReadiness(cluster, node, status, nodeStats.agentAnswered());
+                    answers.judgeReadiness(cluster, node, status, nodeStats.agentAnswered(),
+                            hasHealthCheck(cluster, node));
                 } else {
                     if (AgentAnswers.refused(error) && node.readinessGated() && !AgentAnswers.heldOut(node)) {
                         // the server is gone and no client request has noticed yet: out until it is ready again

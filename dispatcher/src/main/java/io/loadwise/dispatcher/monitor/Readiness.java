@@ -9,7 +9,8 @@ package io.loadwise.dispatcher.monitor;
  * answered on it (200, or its own 401), or a health check in its cluster. For a gated node only the agent
  * itself answering readmits: 200, or 401 (it refused the poll's secret, so it runs, and with it the
  * application). Anything else, 404 and 503 above all, is the container answering for an application that is
- * not deployed. A node with a health check but no agent is readmitted by its health check instead.
+ * not deployed. A node with a health check is readmitted by its health check alone: the agent, a filter, may
+ * answer before the application's own servlets do.
  *
  * <p>An ungated node, on which no agent has ever answered in a cluster without a health check, has only its
  * server to go by, as before readiness existed: any 2xx or 3xx, 401, or a 404 (the path of an agent it does

@@ -8,6 +8,7 @@ import io.loadwise.dispatcher.cluster.AgentState;
 import io.loadwise.dispatcher.cluster.NodeState;
 import io.loadwise.dispatcher.cluster.VirtualCluster;
 import io.loadwise.dispatcher.config.ClusterConfig;
+import io.loadwise.dispatcher.config.HealthCheckConfig;
 import io.loadwise.dispatcher.config.Mode;
 import io.loadwise.dispatcher.config.NodeConfig;
 import io.loadwise.dispatcher.testsupport.Await;
@@ -137,6 +138,29 @@ class ReadmissionTest {
         Await.until("polled at once", Duration.ofSeconds(3), () -> monitor.stats(a).pollsOk() > okBefore);
         assertTrue(System.nanoTime() - reconnected < Duration.ofMillis(1_500).toNanos(),
                 "polled before the next back-off step");
+    }
+
+    @Test
+    void withAHealthCheckTheAgentAnswering200DoesNotReadmitOnlyTheCheckDoes() throws Exception {
+        // GlassFish, 2026-11-28: the agent (a filter) answered 200 30 ms before the application's /health did, and
+        // the six requests sent in between got the container's 404
+        ClusterConfig config = ClusterConfig.builder().name("web").mode(Mode.HTTP).listen("127.0.0.1:0")
+                .policy("round-robin").agentExpiryMs(300)
+                .healthCheck(new HealthCheckConfig("/health", 600_000, 1_000, 1, 1, null))
+                .nodes(List.of(new NodeConfig("a", agentA.address(), 1, true, null, null),
+                        new NodeConfig("b", agentB.address(), 1, true, null, null))).build();
+        VirtualCluster cluster = new VirtualCluster(config, PolicyRegistry.load(), System::nanoTime);
+        monitor.watch(cluster);
+        NodeState a = cluster.node("a");
+        assertTrue(a.readinessGated(), "a health check gates the node from the start");
+        a.markConnectFailure(1_200);
+        int asked = agentA.requests.get();
+        Await.until("three probes answered 200", Duration.ofSeconds(6), () -> agentA.requests.get() >= asked + 3);
+        assertFalse(a.connectDown(), "the retry interval is over");
+        assertTrue(a.awaitingReadiness(), "the agent's 200 is not the application's: the health check decides");
+        assertFalse(a.usable());
+        assertTrue(a.markReady(), "what a passing health check does (NodeCheck)");
+        assertTrue(a.usable());
     }
 
     @Test
