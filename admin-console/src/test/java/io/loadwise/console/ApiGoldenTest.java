@@ -35,7 +35,8 @@ import org.junit.jupiter.api.Test;
  * field, in order, with a recorded copy: a TCP cluster with a disabled node, an HTTP cluster with a
  * draining node and a fresh agent sample on the other, and an HTTP cluster under jvm-aware whose node runs
  * no agent, after traffic of known size. Values that differ from run to run (ports, ages, clocks, poll
- * counts, timings) are replaced by {@code <varies>}, and only when present, so null-or-not stays compared.
+ * counts, timings, latency histograms' buckets and sums) are replaced by {@code <varies>}, and only when
+ * present, so null-or-not stays compared.
  *
  * <p>After a deliberate change to the API, rewrite the recording with
  * {@code -Dloadwise.golden.write=true -Dtest=ApiGoldenTest} and review its diff.
@@ -55,7 +56,8 @@ class ApiGoldenTest extends ApiTestBase {
     /** Ports are chosen by the system; the host part stays compared. */
     private static final Set<String> ADDRESS_FIELDS = Set.of("bound", "address");
     private static final Pattern VARYING_SAMPLES = Pattern.compile("(?m)^((?:loadwise_agent_sample_age_seconds"
-            + "|loadwise_node_policy_metric|loadwise_cluster_last_second|loadwise_node_last_second)\\{.*\\}) .*$");
+            + "|loadwise_node_policy_metric|loadwise_cluster_last_second|loadwise_node_last_second"
+            + "|loadwise_\\w+_seconds_(?:bucket|sum))\\{.*\\}) .*$");
     private static final Set<String> BUILT_IN_POLICIES = Set.of("adaptive", "f5-dynamic-ratio",
             "fastest-response-time", "jvm-aware", "jvm-aware-classic", "least-connections", "least-loaded",
             "least-sessions", "orca-wrr", "p2c-least-request", "probed-response-time", "random", "round-robin",
