@@ -84,6 +84,6 @@ final class SessionReplication {
 
     /** Tribes' 16-byte member id, as {@code {0,...,hi,lo}} of the receiver port (unique on one host). */
     private static String uniqueId(int port) {
-        return "{0,0,0,0,0,0,0,0,0,0,0,0,0,0," + ((port >> 8) & 0xff) + "," + (port & 0xff) + "}";
+        return "{0,0,0,0,0,0,0,0,0,0,0,0,0,0," + (byte) (port >> 8) + "," + (byte) port + "}"; // signed bytes
     }
 }
