@@ -82,7 +82,7 @@ class ApiGoldenTest extends ApiTestBase {
         create("""
                 {"name": "shop", "mode": "http", "listen": "127.0.0.1:0", "policy": "round-robin",
                  "affinity": "cookie", "agentExpiryMs": 600000,
-                 "nodes": [{"name": "a", "address": "127.0.0.1:%d", "route": "ra"},
+                 "nodes": [{"name": "a", "address": "127.0.0.1:%d", "route": "ra", "domain": "east"},
                            {"name": "b", "address": "127.0.0.1:%d", "weight": 3}]}
                 """.formatted(webNode(), webNode()));
         create("""
