@@ -35,7 +35,8 @@ import org.junit.jupiter.api.Test;
  * field, in order, with a recorded copy: a TCP cluster with a disabled node, an HTTP cluster with a
  * draining node and a fresh agent sample on the other, and an HTTP cluster under jvm-aware whose node runs
  * no agent, after traffic of known size. Values that differ from run to run (ports, ages, clocks, poll
- * counts, timings) are replaced by {@code <varies>}, and only when present, so null-or-not stays compared.
+ * counts, timings, latency histograms' buckets and sums) are replaced by {@code <varies>}, and only when
+ * present, so null-or-not stays compared.
  *
  * <p>After a deliberate change to the API, rewrite the recording with
  * {@code -Dloadwise.golden.write=true -Dtest=ApiGoldenTest} and review its diff.
@@ -81,7 +82,7 @@ class ApiGoldenTest extends ApiTestBase {
         create("""
                 {"name": "shop", "mode": "http", "listen": "127.0.0.1:0", "policy": "round-robin",
                  "affinity": "cookie", "agentExpiryMs": 600000,
-                 "nodes": [{"name": "a", "address": "127.0.0.1:%d", "route": "ra"},
+                 "nodes": [{"name": "a", "address": "127.0.0.1:%d", "route": "ra", "domain": "east"},
                            {"name": "b", "address": "127.0.0.1:%d", "weight": 3}]}
                 """.formatted(webNode(), webNode()));
         create("""

@@ -92,7 +92,8 @@ record ClusterView(String name, Mode mode, Listen listen, PolicyInForce policy, 
      * is the share of its picks a returning node keeps while it ramps up (1 when it does not ramp);
      * {@code awaitingReadiness}: out of selection until its application answers (its agent 200, or a health
      * check), after connect failures or its agent stopped answering 200; {@code groupState}: {@code active},
-     * {@code standby} (its priority group is not in use) or {@code panic} (picked while it accepts connections).
+     * {@code standby} (its priority group is not in use) or {@code panic} (picked while it accepts connections);
+     * {@code domain}: its replication domain, absent when it names none.
      */
     record NodeView(String name, String address, String route, int weight, boolean enabled, boolean draining,
             boolean healthy, boolean connectDown, boolean agentDown, int activeConnections, int inFlightRequests,
@@ -100,7 +101,8 @@ record ClusterView(String name, Mode mode, Listen listen, PolicyInForce policy, 
             HealthSummary health, boolean ejected, Long ejectedUntil, long ejections, double slowStartShare,
             @JsonInclude(JsonInclude.Include.NON_NULL) Boolean registered,
             @JsonInclude(JsonInclude.Include.NON_NULL) List<String> contexts, boolean awaitingReadiness,
-            String groupState, @JsonInclude(JsonInclude.Include.NON_NULL) DrainView drain) {
+            String groupState, @JsonInclude(JsonInclude.Include.NON_NULL) DrainView drain,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String domain) {
 
         static NodeView of(PolicyStatus policy, NodeStatus node) {
             InetSocketAddress a = node.address();
@@ -116,7 +118,7 @@ record ClusterView(String name, Mode mode, Listen listen, PolicyInForce policy, 
                     node.ejected() ? node.ejectedUntilMillis() : null, node.counters().ejections(),
                     node.slowStartShare(), node.registered() ? Boolean.TRUE : null,
                     node.contexts().isEmpty() ? null : node.contexts(), node.awaitingReadiness(),
-                    node.groupState(), DrainView.of(node.drain()));
+                    node.groupState(), DrainView.of(node.drain()), node.domain());
         }
     }
 

@@ -99,6 +99,10 @@ public final class PrometheusMetrics {
                 }
             }
             counters(out, "loadwise_cluster_", cluster.totals(), "cluster", name);
+            if (cluster.affinity() != null) {
+                out.sample("loadwise_cluster_domain_partner_requests_total", cluster.affinity().domainPartner(),
+                        "cluster", name);
+            }
             GroupStatus groups = cluster.groups();
             if (groups != null) {
                 out.sample("loadwise_cluster_active_priority", groups.activePriority(), "cluster", name);
@@ -176,6 +180,8 @@ public final class PrometheusMetrics {
         out.family("loadwise_agent_sample_age_seconds", Type.GAUGE, "Age of the node agent's latest sample");
         out.family("loadwise_tls_certificate_expiry_seconds", Type.GAUGE,
                 "Seconds until the listener's certificate expires (negative once expired)");
+        out.family("loadwise_cluster_domain_partner_requests_total", Type.COUNTER,
+                "Pinned requests whose node was gone, drained or failed them, sent to another node of its domain");
         declareRouting(out);
         declareHistograms(out);
     }

@@ -67,7 +67,9 @@ final class OverviewPage {
                 .append("<th>Active</th><th>Requests</th><th>Failures</th><th>Graphs</th></tr></thead><tbody>");
         for (NodeStatus node : cluster.nodes()) {
             String health = health(node);
-            b.append("<tr><td>").append(Html.text(node.name())).append("</td><td>")
+            b.append("<tr><td>").append(Html.text(node.name()))
+                    .append(node.domain() == null ? "" : " <span class=\"tag domain\" title=\"replication domain\">"
+                            + Html.text(node.domain()) + "</span>").append("</td><td>")
                     .append(Html.text(node.address().getHostString() + ":" + node.address().getPort()))
                     .append("</td><td><span class=\"health ").append(health.startsWith("up") ? "good" : "bad").append("\">")
                     .append(Html.text(health)).append("</span>").append(agentBadge(cluster.policy(), node))

@@ -151,7 +151,7 @@ public final class NodeAcquisition implements NodeConnector.Waiter, RequestQueue
             log.debug("cluster {}: retry budget spent; {} not retried", cluster.name(), target);
             return null;
         }
-        NodeState next = cluster.pick(failed, target);
+        NodeState next = chooser.chooseAgain(cluster, failed, target);
         if (next == null || next == failed || !next.tryAdmit()) {
             budget.release();
             return null;
@@ -312,7 +312,7 @@ public final class NodeAcquisition implements NodeConnector.Waiter, RequestQueue
             refuse(Refusal.UNREACHABLE, "node " + failed.name() + " unreachable");
             return;
         }
-        NodeState next = cluster.pick(failed, target);
+        NodeState next = chooser.chooseAgain(cluster, failed, target);
         if (next == failed && !failed.usable()) {
             next = null;
         }

@@ -1,9 +1,8 @@
 package io.loadwise.dispatcher.cluster;
 
-import io.loadwise.policy.ClusterSnapshot;
+import io.loadwise.dispatcher.config.ClusterConfig;
+import io.loadwise.dispatcher.config.NodeConfig;
 import io.loadwise.policy.LoadBalancingPolicy;
-import io.loadwise.policy.NodeView;
-import io.loadwise.policy.Picker;
 import io.loadwise.policy.PolicyEnvironment;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -19,17 +18,12 @@ import java.util.Set;
 public final class ContextPickers {
 
     private final ContextMatcher matcher;
-    private final Picker[] pickers;
-    /** Per context, the views its picker was built over (local index to node). */
-    private final ContextView[][] views;
-    /** Per context, cluster node index to its view there, {@code null} when the node does not serve it. */
-    private final ContextView[][] byNode;
+    /** Per context (in {@link ContextMatcher#contexts()} order), the picker over the nodes that serve it. */
+    private final SubsetPicker[] pickers;
 
-    private ContextPickers(ContextMatcher matcher, Picker[] pickers, ContextView[][] views, ContextView[][] byNode) {
+    private ContextPickers(ContextMatcher matcher, SubsetPicker[] pickers) {
         this.matcher = matcher;
         this.pickers = pickers;
-        this.views = views;
-        this.byNode = byNode;
     }
 
     /**
@@ -45,38 +39,38 @@ public final class ContextPickers {
         }
         ContextMatcher matcher = new ContextMatcher(all);
         List<String> ordered = matcher.contexts();
-        Picker[] pickers = new Picker[ordered.size()];
-        ContextView[][] views = new ContextView[ordered.size()][];
-        ContextView[][] byNode = new ContextView[ordered.size()][nodes.size()];
+        SubsetPicker[] pickers = new SubsetPicker[ordered.size()];
         for (int c = 0; c < ordered.size(); c++) {
             String context = ordered.get(c);
-            List<ContextView> members = new ArrayList<>();
+            List<NodeState> members = new ArrayList<>();
             for (int n = 0; n < nodes.size(); n++) {
                 List<String> served = contexts.get(n).isEmpty() ? List.of("/") : contexts.get(n);
                 if (served.contains(context)) {
-                    ContextView view = new ContextView(members.size(), nodes.get(n));
-                    members.add(view);
-                    byNode[c][n] = view;
+                    members.add(nodes.get(n));
                 }
             }
-            views[c] = members.toArray(new ContextView[0]);
-            Picker carried = previous == null ? null : previous.pickerWithSameNodes(context, views[c]);
-            pickers[c] = policy.newPicker(new ClusterSnapshot(cluster + context, members), carried, environment);
+            SubsetPicker carried = previous == null ? null : previous.pickerOf(context);
+            pickers[c] = SubsetPicker.build(cluster + context, nodes.size(), members, policy, environment, carried);
         }
-        return new ContextPickers(matcher, pickers, views, byNode);
+        return new ContextPickers(matcher, pickers);
     }
 
-    private Picker pickerWithSameNodes(String context, ContextView[] members) {
-        int c = matcher.contexts().indexOf(context);
-        if (c < 0 || views[c].length != members.length) {
+    /** The per-context pickers of a cluster that takes registrations (it routes by context), else null. */
+    static ContextPickers of(ClusterConfig config, List<NodeState> nodes, LoadBalancingPolicy policy,
+            PolicyEnvironment environment, ContextPickers previous) {
+        if (!config.registrationEnabled()) {
             return null;
         }
-        for (int i = 0; i < members.length; i++) {
-            if (views[c][i].node() != members[i].node()) {
-                return null;
-            }
+        List<List<String>> contexts = new ArrayList<>(nodes.size());
+        for (NodeConfig node : config.nodesOrEmpty()) {
+            contexts.add(node.contextsOrEmpty());
         }
-        return pickers[c];
+        return build(config.name(), nodes, contexts, policy, environment, previous);
+    }
+
+    private SubsetPicker pickerOf(String context) {
+        int c = matcher.contexts().indexOf(context);
+        return c < 0 ? null : pickers[c];
     }
 
     /** The context {@code target} falls in (an index for {@link #pick}), or -1 when no node serves it. */
@@ -89,14 +83,12 @@ public final class ContextPickers {
      * last resort, {@code null} when none is usable (every node of the context drains or is down).
      */
     public NodeState pick(int context, NodeState avoid) {
-        ContextView avoided = avoid == null ? null : byNode[context][avoid.index()];
-        NodeView chosen = pickers[context].pick(avoided);
-        return chosen == null ? null : views[context][chosen.index()].node();
+        return pickers[context].pick(avoid);
     }
 
     /** Whether {@code node} serves context {@code context}. */
     public boolean serves(int context, NodeState node) {
-        return byNode[context][node.index()] != null;
+        return pickers[context].contains(node);
     }
 
     /** The contexts, longest first. */

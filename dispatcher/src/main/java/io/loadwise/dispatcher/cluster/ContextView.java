@@ -4,8 +4,8 @@ import io.loadwise.policy.AgentSample;
 import io.loadwise.policy.NodeView;
 
 /**
- * A cluster node as one context's picker sees it: the node's live state under the index it has among the
- * nodes serving that context (policies index their arrays by {@link NodeView#index()}).
+ * A cluster node as one {@link SubsetPicker} sees it (the nodes of a context, or of a replication domain): the
+ * node's live state under the index it has in that subset (policies index their arrays by {@link NodeView#index()}).
  */
 final class ContextView implements NodeView {
 

@@ -61,6 +61,8 @@ public final class VirtualCluster {
     private volatile SlowStart slowStart;
     /** Per-context pickers of a cluster that takes registrations ({@link #pick(NodeView, String)}), else null. */
     private volatile ContextPickers contextPickers;
+    /** Per replication domain, a picker over its nodes ({@link #pickInDomain}); {@link DomainPickers#NONE} without. */
+    private volatile DomainPickers domainPickers;
     /** The priority groups and panic threshold in force, and their latest verdict. */
     private final GroupGates groups;
 
@@ -88,19 +90,8 @@ public final class VirtualCluster {
         groups.apply(nodes, config);
         this.policyPicker = newPicker(policy, null, environment);
         this.picker = policyPicker;
-        this.contextPickers = contextPickersFor(null);
-    }
-
-    /** The per-context pickers when the cluster takes registrations (it routes by context), else null. */
-    private ContextPickers contextPickersFor(ContextPickers previous) {
-        if (!config.registrationEnabled()) {
-            return null;
-        }
-        List<List<String>> contexts = new ArrayList<>(nodes.size());
-        for (NodeConfig node : config.nodesOrEmpty()) {
-            contexts.add(node.contextsOrEmpty());
-        }
-        return ContextPickers.build(config.name(), nodes, contexts, policy, environment, previous);
+        this.contextPickers = ContextPickers.of(config, nodes, policy, environment, null);
+        this.domainPickers = DomainPickers.of(config, nodes, policy, environment, null);
     }
 
     private Picker newPicker(LoadBalancingPolicy with, Picker previous, PolicyEnvironment env) {
@@ -142,8 +133,8 @@ public final class VirtualCluster {
         synchronized (this) {
             regroup = groups.reconfigure(old, changed);
         }
-        if (regroup) {
-            refresh(); // priorities, minActive or the panic threshold changed: judge the groups again
+        if (regroup || DomainPickers.changed(old, changed)) {
+            refresh(); // priorities, minActive, the panic threshold or domains changed: judge and build again
         }
     }
 
@@ -233,6 +224,13 @@ public final class VirtualCluster {
         return counted(routing.pick(context, avoid instanceof NodeState state ? state : null), start);
     }
 
+    /** Another usable node of {@code pinned}'s domain serving {@code target}, by the policy, else {@code null}. */
+    public NodeState pickInDomain(NodeState pinned, String target) {
+        long start = nanoClock.getAsLong();
+        NodeState partner = domainPickers.partner(pinned);
+        return partner != null && serves(partner, target) ? counted(partner, start) : null;
+    }
+
     /** Whether the cluster routes requests by context (registration enabled). */
     public boolean routesByContext() {
         return contextPickers != null;
@@ -267,7 +265,8 @@ public final class VirtualCluster {
         this.policy = newPolicy;
         this.policyPicker = next;
         this.picker = ramped(next);
-        this.contextPickers = contextPickersFor(null);
+        this.contextPickers = ContextPickers.of(config, nodes, newPolicy, env, null);
+        this.domainPickers = DomainPickers.of(config, nodes, newPolicy, env, null);
         log.info("cluster {}: policy switched from {} to {}", name(), old.id(), newPolicy.id());
     }
 
@@ -294,7 +293,8 @@ public final class VirtualCluster {
         groups.apply(nodes, config);
         policyPicker = newPicker(policy, policyPicker, environment);
         picker = ramped(policyPicker);
-        contextPickers = contextPickersFor(contextPickers);
+        contextPickers = ContextPickers.of(config, nodes, policy, environment, contextPickers);
+        domainPickers = DomainPickers.of(config, nodes, policy, environment, domainPickers);
         if (queue.busy()) {
             queue.slotFreed(); // a node may be back: the head of the queue looks again
         }

@@ -298,6 +298,7 @@ public final class ConfigValidator {
             range(nat + ".weight", n.weight(), 1, MAX_WEIGHT, errors);
             ResilienceChecks.node(nat, c, n, errors);
             GroupChecks.node(nat, n, errors);
+            GroupChecks.domain(nat + ".domain", c.mode(), n.domain(), errors);
             checkPath(nat + ".agentPath", n.agentPath(), errors);
             if (n.route() != null && !NAME.matcher(n.route()).matches()) {
                 errors.add(nat + ".route: '" + n.route() + "' may contain only letters, digits, '.', '_' and '-'");

@@ -23,14 +23,27 @@ import java.util.List;
  * @param drain {@code true} (takes no new work), {@code "sessions"} (keeps only the requests pinned to it, until
  *     its sessions are gone; see {@link DrainMode}) or {@code false}; default false. Applied at start and when a
  *     reload changes it; the admin API's drain does not write it
+ * @param domain the node's replication domain (mod_cluster's {@code domain}): the nodes that hold copies of each
+ *     other's sessions. A request pinned to a node that is gone or drained by {@code true} goes to a usable node of
+ *     the same domain before any other; default: none (such a request goes to any node)
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record NodeConfig(String name, String address, Integer weight, Boolean enabled, String route, String agentPath,
         HealthCheckConfig healthCheck, Integer maxConnections, List<String> contexts, Integer priority,
-        Boolean backup, DrainMode drain) {
+        Boolean backup, DrainMode drain, String domain) {
+
+    /** At most this many characters in a domain name (mod_cluster's JVMRoute and domain are 64 at most too). */
+    public static final int MAX_DOMAIN_LENGTH = 64;
 
     /** How long a session drain from the configuration waits for a pinned request without the agent: 30 minutes. */
     public static final long DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000L;
+
+    public NodeConfig(String name, String address, Integer weight, Boolean enabled, String route, String agentPath,
+            HealthCheckConfig healthCheck, Integer maxConnections, List<String> contexts, Integer priority,
+            Boolean backup, DrainMode drain) {
+        this(name, address, weight, enabled, route, agentPath, healthCheck, maxConnections, contexts, priority, backup,
+                drain, null);
+    }
 
     public NodeConfig(String name, String address, Integer weight, Boolean enabled, String route, String agentPath,
             HealthCheckConfig healthCheck, Integer maxConnections, List<String> contexts, Integer priority,
@@ -79,6 +92,12 @@ public record NodeConfig(String name, String address, Integer weight, Boolean en
         return drain == null ? DrainMode.NONE : drain;
     }
 
+    /** In the replication domain given ({@code null}: none). */
+    public NodeConfig withDomain(String newDomain) {
+        return new NodeConfig(name, address, weight, enabled, route, agentPath, healthCheck, maxConnections,
+                contexts, priority, backup, drain, newDomain);
+    }
+
     public int weightOrDefault() {
         return weight == null ? 1 : weight;
     }
@@ -89,17 +108,17 @@ public record NodeConfig(String name, String address, Integer weight, Boolean en
 
     public NodeConfig withWeight(int newWeight) {
         return new NodeConfig(name, address, newWeight, enabled, route, agentPath, healthCheck, maxConnections,
-                contexts, priority, backup, drain);
+                contexts, priority, backup, drain, domain);
     }
 
     /** In the group given: {@code newPriority} (null: the default), {@code newBackup} (null: not a backup node). */
     public NodeConfig withGroup(Integer newPriority, Boolean newBackup) {
         return new NodeConfig(name, address, weight, enabled, route, agentPath, healthCheck, maxConnections,
-                contexts, newPriority, newBackup, drain);
+                contexts, newPriority, newBackup, drain, domain);
     }
 
     public NodeConfig withEnabled(boolean newEnabled) {
         return new NodeConfig(name, address, weight, newEnabled, route, agentPath, healthCheck, maxConnections,
-                contexts, priority, backup, drain);
+                contexts, priority, backup, drain, domain);
     }
 }

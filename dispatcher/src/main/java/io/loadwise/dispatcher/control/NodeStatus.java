@@ -33,18 +33,30 @@ import java.util.List;
  *     {@code panic} (picked when it accepts connections, healthy or not)
  * @param drain how its drain stands ({@code "drain": true} or {@code "sessions"}), {@code null} when it is not
  *     draining
+ * @param domain its replication domain, {@code null} when it names none
  */
 public record NodeStatus(String name, InetSocketAddress address, String route, int weight, boolean enabled,
         boolean draining, boolean healthy, boolean connectDown, int activeConnections, int inFlightRequests,
         double recentResponseTimeMillis, CounterReading counters, AgentStatus agent, HealthStatus health,
         boolean ejected, long ejectedUntilMillis, double slowStartShare, boolean registered, List<String> contexts,
-        boolean awaitingReadiness, String groupState, DrainStatus drain) {
+        boolean awaitingReadiness, String groupState, DrainStatus drain, String domain) {
 
     /** Every node of a cluster without priority groups, out of panic. */
     public static final String GROUP_ACTIVE = "active";
 
     public NodeStatus {
         contexts = contexts == null ? List.of() : List.copyOf(contexts);
+    }
+
+    /** A node in no replication domain (code written before domains). */
+    public NodeStatus(String name, InetSocketAddress address, String route, int weight, boolean enabled,
+            boolean draining, boolean healthy, boolean connectDown, int activeConnections, int inFlightRequests,
+            double recentResponseTimeMillis, CounterReading counters, AgentStatus agent, HealthStatus health,
+            boolean ejected, long ejectedUntilMillis, double slowStartShare, boolean registered, List<String> contexts,
+            boolean awaitingReadiness, String groupState, DrainStatus drain) {
+        this(name, address, route, weight, enabled, draining, healthy, connectDown, activeConnections,
+                inFlightRequests, recentResponseTimeMillis, counters, agent, health, ejected, ejectedUntilMillis,
+                slowStartShare, registered, contexts, awaitingReadiness, groupState, drain, null);
     }
 
     /** A node that is not draining, or whose drain progress is not read (code written before session drain). */
@@ -73,7 +85,15 @@ public record NodeStatus(String name, InetSocketAddress address, String route, i
         return new NodeStatus(name, address, route, weight, enabled, draining, healthy, connectDown,
                 activeConnections, inFlightRequests, recentResponseTimeMillis, counters, agent, health, ejected,
                 ejectedUntilMillis, slowStartShare, isRegistered, servedContexts, awaitingReadiness,
-                groupState, drain);
+                groupState, drain, domain);
+    }
+
+    /** This status with the node's replication domain ({@code null}: none). */
+    public NodeStatus withDomain(String replicationDomain) {
+        return new NodeStatus(name, address, route, weight, enabled, draining, healthy, connectDown,
+                activeConnections, inFlightRequests, recentResponseTimeMillis, counters, agent, health, ejected,
+                ejectedUntilMillis, slowStartShare, registered, contexts, awaitingReadiness, groupState, drain,
+                replicationDomain);
     }
 
     /** A node without health checks, ejection or slow start (code written before them). */

@@ -9,7 +9,9 @@ import java.util.concurrent.atomic.LongAdder;
  *   <li>hit: the request carried a live affinity (JSESSIONID route or the dispatcher's cookie) and went
  *       to that node;
  *   <li>miss: it carried one, but the node is unknown or not usable, so the policy chose;
- *   <li>unpinned: it carried none, so the policy chose and the response got the affinity cookie.
+ *   <li>unpinned: it carried none, so the policy chose and the response got the affinity cookie;
+ *   <li>domain partner: a miss (or a pinned request whose node failed it) that went to another node of the
+ *       pinned node's replication domain, counted among the misses when it was one.
  * </ul>
  */
 public final class AffinityCounters {
@@ -17,6 +19,7 @@ public final class AffinityCounters {
     private final LongAdder hits = new LongAdder();
     private final LongAdder misses = new LongAdder();
     private final LongAdder unpinned = new LongAdder();
+    private final LongAdder domainPartner = new LongAdder();
 
     void recordHit() {
         hits.increment();
@@ -28,6 +31,14 @@ public final class AffinityCounters {
 
     void recordUnpinned() {
         unpinned.increment();
+    }
+
+    void recordDomainPartner() {
+        domainPartner.increment();
+    }
+
+    public long domainPartner() {
+        return domainPartner.sum();
     }
 
     public long hits() {

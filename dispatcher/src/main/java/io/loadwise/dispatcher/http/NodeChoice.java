@@ -9,7 +9,8 @@ import io.netty.handler.codec.http.HttpHeaders;
 
 /**
  * L7's first choice of node for a request: a live affinity route first ({@code affinity: cookie}), then
- * the node the client is bound to ({@code balance: per-connection}), then the policy. Remembers whether
+ * another node of its replication domain when that node is gone or drained, then the node the client is bound to
+ * ({@code balance: per-connection}), then the policy. Remembers whether
  * the response must carry a new affinity cookie. One per client connection, on its event loop.
  */
 final class NodeChoice implements NodeChooser {
@@ -50,6 +51,13 @@ final class NodeChoice implements NodeChooser {
                     return pinnedNode;
                 }
                 counters.recordMiss();
+                NodeState partner = cluster.pickInDomain(pinnedNode, target);
+                if (partner != null) {
+                    // Gone or drained: another node of its replication domain holds copies of its sessions.
+                    counters.recordDomainPartner();
+                    insertCookie = true;
+                    return partner;
+                }
             } else if (pinned == SessionAffinity.UNKNOWN) {
                 counters.recordMiss();
             } else {
@@ -59,6 +67,20 @@ final class NodeChoice implements NodeChooser {
         }
         NodeState bound = binding != null ? binding.usableNode() : null;
         return bound != null ? bound : cluster.pick(null, target);
+    }
+
+    /** After {@code failed} failed the request: its domain partner first when the request was pinned to it. */
+    @Override
+    public NodeState chooseAgain(VirtualCluster cluster, NodeState failed, String target) {
+        if (affinity != null && pinned == failed.index()) {
+            NodeState partner = cluster.pickInDomain(failed, target);
+            if (partner != null) {
+                counters.recordDomainPartner();
+                insertCookie = true;
+                return partner;
+            }
+        }
+        return cluster.pick(failed, target);
     }
 
     /** Adds the affinity cookie for {@code node} to a response that needs one and sets no route of its own. */

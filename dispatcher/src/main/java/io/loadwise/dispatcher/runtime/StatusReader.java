@@ -55,9 +55,11 @@ final class StatusReader {
         List<io.loadwise.dispatcher.config.NodeConfig> configs = cluster.config().nodesOrEmpty();
         for (NodeState node : cluster.nodes()) {
             NodeStatus status = node(node, monitor.stats(node), slowStart == null ? 1.0 : slowStart.factor(node));
-            List<String> contexts = node.index() < configs.size() ? configs.get(node.index()).contextsOrEmpty()
-                    : List.of();
-            nodes.add(status.withRegistration(registered.contains(node.name()), contexts));
+            io.loadwise.dispatcher.config.NodeConfig config = node.index() < configs.size() ? configs.get(node.index())
+                    : null;
+            List<String> contexts = config == null ? List.of() : config.contextsOrEmpty();
+            nodes.add(status.withRegistration(registered.contains(node.name()), contexts)
+                    .withDomain(config == null ? null : config.domain()));
         }
         return new ClusterStatus(cluster.name(), inForce, running.listener().boundAddress(), policyStatus,
                 affinity(running), cluster.counters().read(), nodes, listener(running, inForce),
@@ -91,7 +93,8 @@ final class StatusReader {
             return null;
         }
         AffinityCounters counters = http.affinityCounters();
-        return new AffinityCounts(counters.hits(), counters.misses(), counters.unpinned());
+        return new AffinityCounts(counters.hits(), counters.misses(), counters.unpinned(),
+                counters.domainPartner());
     }
 
     /** @param stats the node monitor's figures, {@code null} when the node is not monitored */

@@ -58,6 +58,12 @@ final class ProxyFixture implements AutoCloseable {
         return this;
     }
 
+    /** A node in replication domain {@code domain} ({@code null}: none). */
+    ProxyFixture nodeInDomain(String name, String address, String route, String domain) {
+        nodes.add(new NodeConfig(name, address, null, null, route, null).withDomain(domain));
+        return this;
+    }
+
     ProxyFixture start() throws IOException {
         ClusterConfig config = ClusterConfig.builder().name("web").mode(Mode.HTTP).listen("127.0.0.1:0")
                 .policy(policy).balance(balance).affinity(affinity).connectTimeoutMs(1_000)
@@ -65,7 +71,7 @@ final class ProxyFixture implements AutoCloseable {
                 .maxConnectionsPerNode(maxConnectionsPerNode).connectAttempts(connectAttempts).unhealthyRetryMs(60_000)
                 .trustedProxies(trustedProxies).queueTimeoutMs(queueTimeoutMs)
                 .nodes(nodes.stream().map(n -> new NodeConfig(n.name(), n.address(), n.weight(), n.enabled(), n.route(),
-                        n.agentPath(), n.healthCheck(), nodeMaxConnections)).toList())
+                        n.agentPath(), n.healthCheck(), nodeMaxConnections).withDomain(n.domain())).toList())
                 .build();
         cluster = new VirtualCluster(config, POLICIES, System::nanoTime);
         transport = new Transport(workerThreads, transportKind);

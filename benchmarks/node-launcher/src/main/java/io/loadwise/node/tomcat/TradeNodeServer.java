@@ -97,14 +97,19 @@ public final class TradeNodeServer implements AutoCloseable {
         StandardJarScanner scanner = new StandardJarScanner();
         scanner.setScanClassPath(false);
         context.setJarScanner(scanner);
-        // Sessions live in memory only: no SESSIONS.ser, so nothing is ever Java-deserialized.
-        StandardManager manager = new StandardManager();
-        manager.setPathname(null);
-        // Expire idle sessions within a second or two rather than once a minute (Tomcat's default: every
-        // 6th run of a 10 s background task), so a short session timeout frees heap when it says.
-        manager.setProcessExpiresFrequency(1);
         tomcat.getEngine().setBackgroundProcessorDelay(1);
-        context.setManager(manager);
+        if (SessionReplication.requested()) {
+            // Only the replication-domains benchmark: sessions copied to partner nodes (DeltaManager).
+            SessionReplication.configure(tomcat, context, options.name());
+        } else {
+            // Sessions live in memory only: no SESSIONS.ser, so nothing is ever Java-deserialized.
+            StandardManager manager = new StandardManager();
+            manager.setPathname(null);
+            // Expire idle sessions within a second or two rather than once a minute (Tomcat's default: every
+            // 6th run of a 10 s background task), so a short session timeout frees heap when it says.
+            manager.setProcessExpiresFrequency(1);
+            context.setManager(manager);
+        }
 
         TradeNodeServer server = new TradeNodeServer(tomcat, workers, connector, context);
         try {

@@ -1,5 +1,6 @@
 package io.loadwise.trade.web;
 
+import java.io.Serializable;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.List;
@@ -7,15 +8,18 @@ import java.util.List;
 /**
  * What a logged-in user's HTTP session holds: who they are and a bounded history of what they did.
  * The history is what makes heap use grow with the number (and age) of live sessions, as the
- * session state of a real trading front end would.
+ * session state of a real trading front end would. Serializable, so that a container replicating sessions (the
+ * replication-domains benchmark's DeltaManager) can copy it to another node.
  */
-public final class TradeSession {
+public final class TradeSession implements Serializable {
+
+    private static final long serialVersionUID = 1L;
 
     /** The HTTP session attribute under which this object is stored. */
     public static final String ATTRIBUTE = "io.loadwise.trade.session";
 
     /** One remembered action; {@code detail} is e.g. the quoted prices or the order confirmation. */
-    public record Entry(Instant at, TradeAction action, String detail) {
+    public record Entry(Instant at, TradeAction action, String detail) implements Serializable {
     }
 
     private final String userId;
