@@ -1,7 +1,8 @@
 package io.loadwise.console.testing;
 
-import java.util.concurrent.locks.LockSupport;
+import java.time.Duration;
 import java.util.function.BooleanSupplier;
+import org.awaitility.Awaitility;
 
 /**
  * Polling with a deadline for conditions that depend on the once-a-second metric writers, which need a
@@ -9,18 +10,13 @@ import java.util.function.BooleanSupplier;
  */
 public final class Await {
 
-    private static final long DEADLINE_NANOS = 45_000_000_000L;
+    private static final Duration DEADLINE = Duration.ofSeconds(45);
 
     private Await() {
     }
 
     public static void until(BooleanSupplier condition, String what) {
-        long deadline = System.nanoTime() + DEADLINE_NANOS;
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() - deadline > 0) {
-                throw new AssertionError("timed out after 45 s waiting for " + what);
-            }
-            LockSupport.parkNanos(200_000_000L);
-        }
+        Awaitility.await(what).atMost(DEADLINE).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(200))
+                .until(condition::getAsBoolean);
     }
 }

@@ -1,5 +1,6 @@
 package io.loadwise.node;
 
+import org.awaitility.Awaitility;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -221,12 +222,7 @@ class RegistrationIT {
     }
 
     private static void await(String what, Duration timeout, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() - deadline > 0) {
-                fail("timed out after " + timeout.toMillis() + " ms waiting for: " + what);
-            }
-            TimeUnit.MILLISECONDS.sleep(20); // poll interval of the wait, not a synchronisation
-        }
+        Awaitility.await(what).atMost(timeout).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(20))
+                .until(condition::getAsBoolean);
     }
 }

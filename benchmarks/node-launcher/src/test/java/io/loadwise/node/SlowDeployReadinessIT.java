@@ -1,5 +1,6 @@
 package io.loadwise.node;
 
+import org.awaitility.Awaitility;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -187,13 +188,8 @@ class SlowDeployReadinessIT {
     /** Waits for {@code condition} and returns when it was first seen true ({@link System#nanoTime}). */
     private static long awaitNanos(String what, Duration timeout, BooleanSupplier condition)
             throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() - deadline > 0) {
-                fail("timed out after " + timeout.toMillis() + " ms waiting for: " + what);
-            }
-            TimeUnit.MILLISECONDS.sleep(5); // poll interval of the wait, not a synchronisation
-        }
+        Awaitility.await(what).atMost(timeout).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(5))
+                .until(condition::getAsBoolean);
         return System.nanoTime();
     }
 

@@ -1,5 +1,6 @@
 package io.loadwise.servers;
 
+import org.awaitility.Awaitility;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -220,12 +221,7 @@ class WildFlyRegistrationIT {
     }
 
     private static void await(String what, Duration timeout, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() - deadline > 0) {
-                fail("timed out after " + timeout.toMillis() + " ms waiting for: " + what);
-            }
-            TimeUnit.MILLISECONDS.sleep(50); // poll interval of the wait, not a synchronisation
-        }
+        Awaitility.await(what).atMost(timeout).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(50))
+                .until(condition::getAsBoolean);
     }
 }

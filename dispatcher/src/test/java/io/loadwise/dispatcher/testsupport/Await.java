@@ -1,11 +1,10 @@
 package io.loadwise.dispatcher.testsupport;
 
-import static org.junit.jupiter.api.Assertions.fail;
-
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
+import org.awaitility.Awaitility;
 
-/** Poll-with-deadline for conditions another thread makes true. */
+/** Poll-with-deadline for conditions another thread makes true (Awaitility, polled every 10 ms). */
 public final class Await {
 
     private Await() {
@@ -16,17 +15,7 @@ public final class Await {
     }
 
     public static void until(String what, Duration timeout, BooleanSupplier condition) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() - deadline > 0) {
-                fail("timed out after " + timeout.toMillis() + " ms waiting for: " + what);
-            }
-            try {
-                Thread.sleep(10);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                fail("interrupted waiting for: " + what);
-            }
-        }
+        Awaitility.await(what).atMost(timeout).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(10))
+                .until(condition::getAsBoolean);
     }
 }

@@ -1,13 +1,13 @@
 package io.loadwise.dispatcher.testsupport;
 
-import static org.junit.jupiter.api.Assertions.fail;
-
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
+import org.awaitility.Awaitility;
 
 /**
  * The counterpart of {@link Await}: checks that a condition stays true for a whole period, sampling it
- * every 10 ms, for "nothing happens" assertions (a limit is never exceeded).
+ * every 10 ms, for "nothing happens" assertions (a limit is never exceeded). Awaitility's {@code during}:
+ * the condition must hold at every sample of the period.
  */
 public final class Steady {
 
@@ -15,17 +15,7 @@ public final class Steady {
     }
 
     public static void holds(String what, Duration period, BooleanSupplier condition) {
-        long end = System.nanoTime() + period.toNanos();
-        do {
-            if (!condition.getAsBoolean()) {
-                fail("no longer true: " + what);
-            }
-            try {
-                Thread.sleep(10);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                fail("interrupted while checking: " + what);
-            }
-        } while (System.nanoTime() - end < 0);
+        Awaitility.await("stays true: " + what).during(period).atMost(period.plusSeconds(5))
+                .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(10)).until(condition::getAsBoolean);
     }
 }
