@@ -1,5 +1,6 @@
 package io.loadwise.bench.stats;
 
+import org.apache.commons.math3.distribution.TDistribution;
 import java.util.Arrays;
 import java.util.Locale;
 
@@ -28,7 +29,7 @@ public record Interval(int n, double mean, double sd, double halfWidth) {
             return new Interval(1, mean, Double.NaN, Double.NaN);
         }
         double sd = Math.sqrt(Arrays.stream(v).map(x -> (x - mean) * (x - mean)).sum() / (v.length - 1));
-        double t = StudentT.quantile(1 - (1 - CONFIDENCE) / 2, v.length - 1);
+        double t = new TDistribution(null, v.length - 1).inverseCumulativeProbability(1 - (1 - CONFIDENCE) / 2);
         return new Interval(v.length, mean, sd, t * sd / Math.sqrt(v.length));
     }
 

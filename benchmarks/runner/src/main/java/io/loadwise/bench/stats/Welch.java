@@ -1,5 +1,8 @@
 package io.loadwise.bench.stats;
 
+import org.apache.commons.math3.stat.descriptive.StatisticalSummaryValues;
+import org.apache.commons.math3.stat.inference.TTest;
+
 /**
  * Welch's two-sided t-test for a difference of two means with unequal variances, at the 5 % level: the
  * test the sweep's rankings use to decide whether two policies differ beyond the run-to-run noise.
@@ -28,13 +31,16 @@ public final class Welch {
         return pValue(a, b) < ALPHA;
     }
 
-    /** The two-sided p-value; both sides need two runs and the pair some variance. */
+    /**
+     * The two-sided p-value of Welch's test (Commons Math's {@code TTest}, unequal variances, Welch-Satterthwaite
+     * degrees of freedom); both sides need two runs and the pair some variance.
+     */
     public static double pValue(Interval a, Interval b) {
-        double va = a.varianceOfMean();
-        double vb = b.varianceOfMean();
-        double t = (a.mean() - b.mean()) / Math.sqrt(va + vb);
-        // Welch-Satterthwaite degrees of freedom
-        double df = (va + vb) * (va + vb) / (va * va / (a.n() - 1) + vb * vb / (b.n() - 1));
-        return 2 * (1 - StudentT.cdf(Math.abs(t), df));
+        return new TTest().tTest(summary(a), summary(b));
+    }
+
+    private static StatisticalSummaryValues summary(Interval i) {
+        // TTest reads n, mean and variance only
+        return new StatisticalSummaryValues(i.mean(), i.sd() * i.sd(), i.n(), Double.NaN, Double.NaN, i.mean() * i.n());
     }
 }
