@@ -399,6 +399,61 @@ class DocsTest {
         return nl < 0 ? message : message.substring(0, nl);
     }
 
+    /**
+     * docs/operations.md's JMX table names exactly the attributes (and which are writable) and operations of
+     * the MXBean interfaces.
+     */
+    @Test
+    void theJmxTableMatchesTheMxBeans() throws IOException {
+        Map<String, Class<?>> beans = Map.of("Dispatcher", io.loadwise.dispatcher.jmx.DispatcherMXBean.class,
+                "Cluster", io.loadwise.dispatcher.jmx.ClusterMXBean.class, "Node", io.loadwise.dispatcher.jmx.NodeMXBean.class);
+        String doc = Files.readString(ROOT.resolve("docs/operations.md"));
+        String section = doc.substring(doc.indexOf("\n## JMX\n"));
+        int rows = 0;
+        for (String row : section.split("\n")) {
+            Matcher type = Pattern.compile("^\\| `io\\.loadwise:type=([A-Za-z]+)[^`]*` \\|").matcher(row);
+            if (!type.find()) {
+                continue;
+            }
+            rows++;
+            String[] cells = row.split("\\|");
+            Class<?> bean = beans.get(type.group(1));
+            Set<String> attributes = new java.util.TreeSet<>();
+            Set<String> writable = new java.util.TreeSet<>();
+            Set<String> operations = new java.util.TreeSet<>();
+            for (java.lang.reflect.Method m : bean.getMethods()) {
+                String n = m.getName();
+                if (n.startsWith("get") && m.getParameterCount() == 0) {
+                    attributes.add(n.substring(3));
+                } else if (n.startsWith("is") && m.getParameterCount() == 0) {
+                    attributes.add(n.substring(2));
+                } else if (n.startsWith("set") && m.getParameterCount() == 1) {
+                    writable.add(n.substring(3));
+                } else {
+                    operations.add(n);
+                }
+            }
+            Set<String> documented = new java.util.TreeSet<>();
+            Set<String> documentedWritable = new java.util.TreeSet<>();
+            Matcher a = Pattern.compile("`([A-Z][A-Za-z]+)`( \\(writable)?").matcher(cells[2]);
+            while (a.find()) {
+                documented.add(a.group(1));
+                if (a.group(2) != null) {
+                    documentedWritable.add(a.group(1));
+                }
+            }
+            Set<String> documentedOperations = new java.util.TreeSet<>();
+            Matcher o = Pattern.compile("`([a-z][A-Za-z]*)\\([a-z]*\\)`").matcher(cells[3]);
+            while (o.find()) {
+                documentedOperations.add(o.group(1));
+            }
+            assertEquals(attributes, documented, type.group(1) + " attributes");
+            assertEquals(writable, documentedWritable, type.group(1) + " writable attributes");
+            assertEquals(operations, documentedOperations, type.group(1) + " operations");
+        }
+        assertEquals(3, rows, "a row for the dispatcher, a cluster and a node");
+    }
+
     /** A doc's text with {@code regex} found, for the marking note's own test. */
     @Test
     void theMarkingsAreDocumented() throws IOException {
