@@ -325,7 +325,7 @@ class DocsTest {
         for (String line : command.output()) {
             String shown = line.replaceAll("\\s+#.*$", "").strip();
             if (shown.startsWith("{") || shown.startsWith("[")) {
-                compare(where, shown, answer.body(), failures);
+                equal(where, shown, answer.body(), failures); // a transcript: the answer itself
             } else if (!answer.stdout().contains(shown)) {
                 failures.add(where + ": the doc shows `" + shown + "`, curl printed: " + answer.stdout());
             }
@@ -334,6 +334,17 @@ class DocsTest {
         if (shown != null && shown.language().equals("json") && shown.marked("answer")
                 && ShellLines.of(command.doc(), "curl").stream().filter(c -> c.block() == command.block()).count() == 1) {
             compare(command.doc().where(shown.line()), shown.body(), answer.body(), failures);
+        }
+    }
+
+    /** A {@code $ curl} transcript's JSON line must be the real answer, value for value. */
+    private static void equal(String where, String shown, String real, List<String> failures) {
+        try {
+            if (!JSON.readTree(shown).equals(JSON.readTree(real))) {
+                failures.add(where + ": the doc shows " + shown + ", the real answer is " + real);
+            }
+        } catch (IOException e) {
+            failures.add(where + ": not JSON: " + firstLine(e) + "; real answer: " + real);
         }
     }
 
