@@ -465,6 +465,21 @@ class DocsTest {
         assertEquals(3, rows, "a row for the dispatcher, a cluster and a node");
     }
 
+    /** docs/metrics.md names the histograms' buckets as the dispatcher has them. */
+    @Test
+    void theHistogramBucketsAreTheDispatchers() throws IOException {
+        String doc = Files.readString(ROOT.resolve("docs/metrics.md")).replace("\n", " ");
+        Matcher m = Pattern.compile("Histograms have the same (\\d+) buckets everywhere, in seconds: `([^`]+)`").matcher(doc);
+        assertTrue(m.find(), "metrics.md's sentence on the buckets");
+        double[] bounds = io.loadwise.dispatcher.metrics.LatencyHistogram.BOUNDS_SECONDS;
+        assertEquals(bounds.length, Integer.parseInt(m.group(1)));
+        List<Double> documented = new ArrayList<>();
+        for (String b : m.group(2).split(",\\s*")) {
+            documented.add(Double.parseDouble(b));
+        }
+        assertEquals(java.util.Arrays.stream(bounds).boxed().toList(), documented);
+    }
+
     /** A doc's text with {@code regex} found, for the marking note's own test. */
     @Test
     void theMarkingsAreDocumented() throws IOException {
