@@ -465,6 +465,26 @@ class DocsTest {
         assertEquals(3, rows, "a row for the dispatcher, a cluster and a node");
     }
 
+    /** README's list of policies is the built-in policies, every one and no other. */
+    @Test
+    void theReadmeNamesEveryBuiltInPolicy() throws IOException {
+        String readme = Files.readString(ROOT.resolve("README.md"));
+        int start = readme.indexOf("## Policies\n");
+        String paragraph = readme.substring(start, readme.indexOf("\n\n", start + 14));
+        Set<String> named = new java.util.TreeSet<>();
+        Matcher m = Pattern.compile("`([a-z0-9]+(?:-[a-z0-9]+)*)`").matcher(paragraph);
+        while (m.find()) {
+            named.add(m.group(1));
+        }
+        Set<String> builtIn = new java.util.TreeSet<>();
+        for (String id : PolicyRegistry.load().all().keySet()) {
+            if (!id.startsWith("test-")) { // the test doubles of testsupport and console.testing
+                builtIn.add(id);
+            }
+        }
+        assertEquals(builtIn, named);
+    }
+
     /** docs/metrics.md names the histograms' buckets as the dispatcher has them. */
     @Test
     void theHistogramBucketsAreTheDispatchers() throws IOException {
