@@ -469,6 +469,69 @@ class DocsTest {
         assertEquals(3, rows, "a row for the dispatcher, a cluster and a node");
     }
 
+    /** Every relative link of the docs leads to a file that exists, and its {@code #anchor} to a heading there. */
+    @Test
+    void everyLinkLeadsSomewhere() throws IOException {
+        List<String> failures = new ArrayList<>();
+        int links = 0;
+        Pattern link = Pattern.compile("\\]\\(([^)\\s]+)\\)");
+        for (MarkdownDoc doc : MarkdownDoc.all(ROOT)) {
+            for (String line : prose(doc.file())) {
+                Matcher m = link.matcher(line);
+                while (m.find()) {
+                    String target = m.group(1);
+                    if (target.matches("^[a-z]+:.*")) {
+                        continue; // http(s), mailto
+                    }
+                    links++;
+                    int hash = target.indexOf('#');
+                    String path = hash < 0 ? target : target.substring(0, hash);
+                    Path file = path.isEmpty() ? doc.file() : doc.file().getParent().resolve(path).normalize();
+                    if (!Files.exists(file)) {
+                        failures.add(doc.name() + ": link to a missing file: " + target);
+                    } else if (hash >= 0 && file.toString().endsWith(".md")
+                            && !anchors(file).contains(target.substring(hash + 1))) {
+                        failures.add(doc.name() + ": link to a missing heading: " + target);
+                    }
+                }
+            }
+        }
+        assertEquals(List.of(), failures, String.join("\n", failures));
+        assertTrue(links > 100, links + " links");
+    }
+
+    /** The lines of a Markdown file outside its fenced blocks. */
+    static List<String> prose(Path file) throws IOException {
+        List<String> prose = new ArrayList<>();
+        boolean fenced = false;
+        for (String line : Files.readAllLines(file)) {
+            if (line.strip().startsWith("```")) {
+                fenced = !fenced;
+            } else if (!fenced) {
+                prose.add(line);
+            }
+        }
+        return prose;
+    }
+
+    /** GitHub's anchors of a file's headings: lower case, punctuation dropped, spaces to dashes, -1, -2 for repeats. */
+    static Set<String> anchors(Path file) throws IOException {
+        Set<String> anchors = new java.util.HashSet<>();
+        for (String line : prose(file)) {
+            Matcher h = Pattern.compile("^#{1,6} (.*)$").matcher(line);
+            if (!h.matches()) {
+                continue;
+            }
+            String text = h.group(1).replaceAll("\\[([^]]*)]\\([^)]*\\)", "$1");
+            String base = text.toLowerCase(java.util.Locale.ROOT).replaceAll("[^\\p{L}\\p{N} _-]", "").replace(' ', '-');
+            String id = base;
+            for (int n = 1; !anchors.add(id); n++) {
+                id = base + "-" + n;
+            }
+        }
+        return anchors;
+    }
+
     /** README's list of policies is the built-in policies, every one and no other. */
     @Test
     void theReadmeNamesEveryBuiltInPolicy() throws IOException {
