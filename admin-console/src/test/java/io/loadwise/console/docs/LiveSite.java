@@ -157,9 +157,12 @@ final class LiveSite implements AutoCloseable {
         for (Map.Entry<String, String> a : addresses.entrySet()) {
             line = line.replace(a.getKey(), a.getValue());
         }
-        String script = "curl() { command curl --max-time 20 -w '%{stderr}\\nHTTPSTATUS %{http_code}\\n' \"$@\"; }\n" + line + "\n";
+        String script = "curl() { command curl -q --max-time 20 -w '%{stderr}\\nHTTPSTATUS %{http_code}\\n' \"$@\"; }\n" + line + "\n";
         ProcessBuilder builder = new ProcessBuilder("bash", "-c", script).directory(dir.toFile());
         Map<String, String> env = builder.environment();
+        for (String proxy : List.of("http_proxy", "https_proxy", "all_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY")) {
+            env.remove(proxy); // the lines talk to loopback, never through a proxy (and -q: no ~/.curlrc)
+        }
         env.put("API", adminUrl + "/api");
         env.put("LOADWISE_ADMIN_TOKEN", TOKEN);
         env.put("TOKEN", TOKEN);
