@@ -536,6 +536,20 @@ class DocsTest {
         return anchors;
     }
 
+    /** agent.md's metrics document is one the dispatcher reads, with the seed's metric names. */
+    @Test
+    void theAgentsDocumentIsOneTheDispatcherReads() throws Exception {
+        MarkdownDoc agent = MarkdownDoc.read(ROOT, ROOT.resolve("docs/agent.md"));
+        String heading = "### `GET <context>/loadwise-agent/metrics` (JSON)";
+        int line = Files.readAllLines(agent.file()).indexOf(heading) + 1;
+        MarkdownDoc.Block block = agent.blocks().stream().filter(b -> b.line() > line).findFirst().orElseThrow();
+        io.loadwise.wire.AgentMetricsDocument document = io.loadwise.wire.MetricsJson.parse(block.body());
+        assertTrue(document.metrics().size() >= 5, document.metrics().toString());
+        for (String name : document.metrics().keySet()) {
+            assertTrue(io.loadwise.wire.SeedMetric.bySeedName(name) != null, name + " is not a seed metric");
+        }
+    }
+
     /** README's list of policies is the built-in policies, every one and no other. */
     @Test
     void theReadmeNamesEveryBuiltInPolicy() throws IOException {
