@@ -38,6 +38,15 @@ class MarkdownTest {
         assertTrue(html.contains("<pre><code class=\"language-json\">{&quot;a&quot;: &quot;&lt;b&gt;&quot;}\n</code></pre>"), html);
     }
 
+    /** docs/writing-docs.md marks blocks {@code json fragment} and {@code json answer}: still shown as JSON. */
+    @Test
+    void aMarkedJsonBlockIsStillJson() {
+        for (String marking : new String[] {"json fragment", "json answer"}) {
+            String html = Markdown.render("```" + marking + "\n{\"a\": 1}\n```\n");
+            assertTrue(html.contains("<pre><code class=\"language-json\">{&quot;a&quot;: 1}\n</code></pre>"), html);
+        }
+    }
+
     @Test
     void headingIdsAreTheWordsAReaderSeesWithoutMarkup() {
         assertEquals("<h2 id=\"the-jvm-aware-policy-seed-eq-3\">The <code>jvm-aware</code> <em>policy</em> (seed eq. 3)</h2>\n",

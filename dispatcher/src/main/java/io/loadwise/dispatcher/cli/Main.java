@@ -45,6 +45,14 @@ public final class Main {
     }
 
     /**
+     * The whole command tree of this process ({@code loadwise --help}), with the commands found through
+     * ServiceLoader, configured as {@link #main} uses it; for tests that parse documented command lines.
+     */
+    public static CommandLine commandTree() {
+        return LoadwiseCommand.tree(ServiceLoader.load(CliCommand.class));
+    }
+
+    /**
      * Runs {@code command} as {@code loadwise NAME ARGS} would, with the same parsing, help and errors: for
      * the tests of the modules that contribute commands, which need an instance of their own.
      */

@@ -51,7 +51,7 @@ class DomainConfigTest {
     void theDocumentedExampleIsValid() throws Exception {
         String doc = java.nio.file.Files.readString(java.nio.file.Path.of("..", "docs", "configuration.md"));
         int section = doc.indexOf("### Replication domains");
-        int start = doc.indexOf("```json\n", section) + "```json\n".length();
+        int start = doc.indexOf("```json fragment\n", section) + "```json fragment\n".length(); // a cluster alone
         String example = doc.substring(start, doc.indexOf("```", start));
         LoadwiseConfig c = ConfigLoader.parse(config(example.replace('"', '\'')));
         assertEquals(List.of(), validator.validate(c));

@@ -43,7 +43,7 @@ class GroupConfigTest {
     void theDocumentedExampleIsValid() throws Exception {
         String doc = java.nio.file.Files.readString(java.nio.file.Path.of("..", "docs", "configuration.md"));
         int section = doc.indexOf("### Priority groups, backup nodes and panic");
-        int start = doc.indexOf("```json\n", section) + "```json\n".length();
+        int start = doc.indexOf("```json fragment\n", section) + "```json fragment\n".length(); // a cluster alone
         String example = doc.substring(start, doc.indexOf("```", start));
         LoadwiseConfig c = ConfigLoader.parse(config(example.replace('"', '\'')));
         assertEquals(List.of(), validator.validate(c));
