@@ -7,6 +7,7 @@ import io.loadwise.dispatcher.config.ConfigStore;
 import io.loadwise.dispatcher.config.ConfigValidator;
 import io.loadwise.dispatcher.config.LoadwiseConfig;
 import io.loadwise.dispatcher.http.RequestIds;
+import io.loadwise.dispatcher.tracing.Tracing;
 import io.loadwise.dispatcher.jmx.JmxExport;
 import io.loadwise.dispatcher.logging.LoggingSetup;
 import io.loadwise.dispatcher.net.Transport;
@@ -107,6 +108,7 @@ final class RunCommand implements CliCommand {
         }
         LoggingSetup.apply(loaded.logging(), logLevel);
         RequestIds.enable(loaded.logging() == null || loaded.logging().requestIdOrDefault());
+        Tracing.start(loaded.tracing()); // null: off, no span is made
         Logger log = LoggerFactory.getLogger(Main.class);
         log.info("loadwise {} starting with {}", Main.version(), config.toAbsolutePath());
         HeapReturn.apply();
@@ -127,6 +129,7 @@ final class RunCommand implements CliCommand {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        Tracing.stop(); // exports what is queued, a few seconds at most
         return Main.OK;
     }
 

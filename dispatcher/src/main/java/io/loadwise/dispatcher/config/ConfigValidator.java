@@ -68,6 +68,7 @@ public final class ConfigValidator {
         range("workerThreads", config.workerThreads(), 1, MAX_WORKER_THREADS, errors);
         TopLevelChecks.checkTransport(config.transport(), errors);
         TopLevelChecks.checkLogging(config.logging(), errors);
+        TracingChecks.check(config.tracing(), errors);
         ResilienceChecks.top(config, errors);
         if (config.config() != null) {
             errors.addAll(config.config().validate());

@@ -22,19 +22,28 @@ import java.util.Map;
  * @param listeners ports that serve many applications through a route table ({@link ListenerConfig}); a
  *     cluster with a {@code listen} of its own is an implicit listener with one route
  * @param rateLimits named per-client request rates that routes refer to ({@link RateLimitConfig})
+ * @param tracing spans exported over OTLP ({@link TracingConfig}); none without it
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record LoadwiseConfig(AdminConfig admin, LoggingConfig logging, Integer maxClientConnections,
         Integer workerThreads, String transport, List<ClusterConfig> clusters, StoreConfig config,
-        Integer shutdownGraceMs, List<ListenerConfig> listeners, Map<String, RateLimitConfig> rateLimits) {
+        Integer shutdownGraceMs, List<ListenerConfig> listeners, Map<String, RateLimitConfig> rateLimits,
+        TracingConfig tracing) {
 
     public static final int DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 
     public LoadwiseConfig(AdminConfig admin, LoggingConfig logging, Integer maxClientConnections,
             Integer workerThreads, String transport, List<ClusterConfig> clusters, StoreConfig config,
+            Integer shutdownGraceMs, List<ListenerConfig> listeners, Map<String, RateLimitConfig> rateLimits) {
+        this(admin, logging, maxClientConnections, workerThreads, transport, clusters, config, shutdownGraceMs,
+                listeners, rateLimits, null);
+    }
+
+    public LoadwiseConfig(AdminConfig admin, LoggingConfig logging, Integer maxClientConnections,
+            Integer workerThreads, String transport, List<ClusterConfig> clusters, StoreConfig config,
             Integer shutdownGraceMs) {
         this(admin, logging, maxClientConnections, workerThreads, transport, clusters, config, shutdownGraceMs,
-                null, null);
+                null, null, null);
     }
 
     public LoadwiseConfig(AdminConfig admin, LoggingConfig logging, Integer maxClientConnections,
@@ -80,12 +89,12 @@ public record LoadwiseConfig(AdminConfig admin, LoggingConfig logging, Integer m
     /** The same configuration with other clusters. */
     public LoadwiseConfig withClusters(List<ClusterConfig> newClusters) {
         return new LoadwiseConfig(admin, logging, maxClientConnections, workerThreads, transport, newClusters,
-                config, shutdownGraceMs, listeners, rateLimits);
+                config, shutdownGraceMs, listeners, rateLimits, tracing);
     }
 
     /** The same configuration with other listeners and rate limits. */
     public LoadwiseConfig withListeners(List<ListenerConfig> newListeners, Map<String, RateLimitConfig> newLimits) {
         return new LoadwiseConfig(admin, logging, maxClientConnections, workerThreads, transport, clusters,
-                config, shutdownGraceMs, newListeners, newLimits);
+                config, shutdownGraceMs, newListeners, newLimits, tracing);
     }
 }

@@ -55,12 +55,11 @@ final class Exchange {
     private final NodeConnection connection;
     private final ExchangeDeadlines deadlines;
     private final ResponseRelay responses;
+    private final ExchangeTrace trace = new ExchangeTrace(); // the spans, when tracing is on
     /** CONNECTING stands for the whole acquisition; {@link #requestPhase} tells QUEUED apart. */
     private RequestPhase request = RequestPhase.IDLE;
-    /** The request being served; its framing, method and version stay readable after its head is sent. */
-    private ProxiedRequest head;
-    /** The client connection stays open after this exchange. */
-    private boolean keepAlive;
+    private ProxiedRequest head; // the request being served; its framing, method and version stay readable once sent
+    private boolean keepAlive; // the client connection stays open after this exchange
 
     Exchange(HttpProxyServer server, ClientConnection frontend, Channel client, ForwardingHeaders forwarding,
             BackendPools pools) {
@@ -109,6 +108,7 @@ final class Exchange {
         keepAlive = HttpUtil.isKeepAlive(proxied);
         choice.prepare(proxied); // the affinity route, before the headers are rewritten
         ProxyHeaders.prepareRequest(proxied, forwarding, proxied.upgrade());
+        trace.begin(proxied, route, cluster); // W3C trace context checked; the server span
         head = proxied;
         acquisition.start(proxied.uri());
         if (acquisition.waiting()) {
@@ -121,6 +121,7 @@ final class Exchange {
         frontend.resume(PAUSE_CONNECT);
         if (outcome instanceof Outcome.Connected connected) {
             cluster.counters().backendConnectionObtained(connected.waitNanos());
+            trace.attempt(head, connected.node(), connected.waitNanos());
             send(connection.attach(connected.channel(), connected.node(), connected.waitNanos(), this));
             return;
         }
@@ -193,10 +194,7 @@ final class Exchange {
         }
     }
 
-    /**
-     * The node failed the request before answering ({@code reason}) as {@code retryOn} names: whether it went once
-     * more, to another node ({@link Replay} allows, the acquisition finds one). The first node counts a failure.
-     */
+    /** The node failed it before answering ({@code reason}, one {@code retryOn} names): whether it went to another. */
     private boolean retryElsewhere(String reason) {
         if (connection.bound() || responses.started() || !Replay.allowed(head, deadlines.uploadProgress())) {
             return false;
@@ -210,6 +208,7 @@ final class Exchange {
         connection.discard();
         log.info("cluster {}: {} {}: {} before answering; retried on node {}", cluster.name(), head.method(),
                 head.uri(), reason, next.name());
+        trace.attemptFailed(reason);
         request = RequestPhase.CONNECTING;
         frontend.resume(PAUSE_BACKPRESSURE);
         acquisition.retry(next);
@@ -288,6 +287,7 @@ final class Exchange {
             connection.requestEnded(success, latency, processing);
         }
         acquisition.finish(); // the node's slot, the place in the queue, the retry held
+        trace.end(responses.status(), null);
         HttpAccessLog.exchange(client, forwarding.clientIp(), head, cluster.name(), headSent ? connection.node() : null,
                 responses.status(), deadlines, responses.bodyBytes(), latency);
         frontend.resume(PAUSE_CONNECT | PAUSE_BACKPRESSURE | PAUSE_UPGRADE);

@@ -6,6 +6,21 @@ import java.util.concurrent.atomic.LongAdder;
 /** Requests one route took, by the status class they got: what the API and Prometheus show per route. */
 public final class RouteCounter {
 
+    /** The route's name, or {@code null}: what its spans name ({@code loadwise.route}). */
+    private final String name;
+
+    public RouteCounter(String name) {
+        this.name = name;
+    }
+
+    public RouteCounter() {
+        this(null);
+    }
+
+    public String name() {
+        return name;
+    }
+
     private final LongAdder[] byClass = {new LongAdder(), new LongAdder(), new LongAdder(), new LongAdder(),
         new LongAdder()};
 

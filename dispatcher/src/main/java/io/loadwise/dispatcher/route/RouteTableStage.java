@@ -44,7 +44,7 @@ public final class RouteTableStage implements RouteStage {
         this.splits = new io.loadwise.dispatcher.http.Route[compiled.size()][];
         for (Route route : compiled) {
             HttpFilters filters = RouteFilters.of(route, limits, clock);
-            RouteCounter counter = counters.computeIfAbsent(route.name(), n -> new RouteCounter());
+            RouteCounter counter = counters.computeIfAbsent(route.name(), RouteCounter::new);
             int i = route.index();
             if (route.action() instanceof RouteAction.Forward forward) {
                 routes[i] = new io.loadwise.dispatcher.http.Route(clusters.get(forward.cluster()), filters, counter);
