@@ -49,6 +49,7 @@ public final class ApiServlet extends HttpServlet {
         NodeMetricsResource nodeMetrics = new NodeMetricsResource(control);
         GraphsResource graphs = new GraphsResource(control, stores);
         MetricStoresResource storeUsage = new MetricStoresResource(stores);
+        TracingResource tracing = new TracingResource(control);
         PrometheusResource prometheus = new PrometheusResource(control);
         ReloadResource reload = new ReloadResource(control);
         ListenersResource listeners = new ListenersResource(control);
@@ -83,6 +84,7 @@ public final class ApiServlet extends HttpServlet {
                 new Route("/api/rate-limits/{}",
                         Map.of("GET", rateLimits::get, "PUT", rateLimits::put, "DELETE", rateLimits::delete)),
                 new Route("/api/metrics/stores", Map.of("GET", storeUsage::get)),
+                new Route("/api/tracing", Map.of("GET", tracing::get)),
                 new Route("/api/reload", Map.of("POST", reload::reload)),
                 new Route("/api/replicas", Map.of("GET", reload::replicas)),
                 new Route("/api/replicas/figures", Map.of("GET", replicaFigures::all)),

@@ -6,6 +6,7 @@ import io.loadwise.console.store.SeriesCatalog;
 import io.loadwise.dispatcher.config.DrainMode;
 import io.loadwise.dispatcher.control.AgentPolling;
 import io.loadwise.dispatcher.control.ClusterControl;
+import io.loadwise.dispatcher.control.TracingStatus;
 import io.loadwise.dispatcher.control.ClusterStatus;
 import io.loadwise.dispatcher.control.DrainStatus;
 import io.loadwise.dispatcher.control.GroupStatus;
@@ -238,10 +239,16 @@ public final class PrometheusMetrics {
                 "Requests per second per key this replica enforces: requestsPerSecond / live replicas");
         out.family("loadwise_access_log_dropped_total", Type.COUNTER,
                 "Access log records dropped because the log's writer fell behind");
+        out.family("loadwise_tracing_spans_exported_total", Type.COUNTER, "Spans the OTLP collector accepted");
+        out.family("loadwise_tracing_spans_failed_total", Type.COUNTER,
+                "Spans in export batches the OTLP collector could not be given (unreachable, refusing, too slow)");
     }
 
     private static void routing(TextExposition out, ClusterControl control) {
         out.sample("loadwise_access_log_dropped_total", control.accessLogDropped());
+        TracingStatus tracing = control.tracing();
+        out.sample("loadwise_tracing_spans_exported_total", tracing.spansExported());
+        out.sample("loadwise_tracing_spans_failed_total", tracing.spansFailed());
         for (RoutedListenerStatus listener : control.listenerStatuses()) {
             String name = listener.name();
             out.sample("loadwise_listener_active_connections", listener.connections(), "listener", name);

@@ -37,6 +37,11 @@ public interface ClusterControl {
         return AccessLog.dropped();
     }
 
+    /** Tracing as it runs: its collector, ratio and export counters (issue 33, item 3). */
+    default TracingStatus tracing() {
+        return TracingStatus.current();
+    }
+
     /** The configuration in force (as last written). */
     LoadwiseConfig config();
 

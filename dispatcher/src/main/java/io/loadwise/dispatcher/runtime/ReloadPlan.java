@@ -128,6 +128,9 @@ final class ReloadPlan {
         if (!Objects.equals(current.shutdownGraceMs(), next.shutdownGraceMs())) {
             restartNeeded.add("shutdownGraceMs"); // the SIGTERM handler took it at start
         }
+        if (!Objects.equals(current.tracing(), next.tracing())) {
+            restartNeeded.add("tracing"); // the exporter started with the process
+        }
     }
 
     private static Map<String, ClusterConfig> byName(LoadwiseConfig config) {

@@ -36,6 +36,7 @@ public final class Tracing {
     private static final LongAdder EXPORTED = new LongAdder();
     private static final LongAdder FAILED = new LongAdder();
     private static volatile Tracer tracer;
+    private static volatile TracingConfig running;
     private static SdkTracerProvider provider;
 
     private Tracing() {
@@ -69,11 +70,18 @@ public final class Tracing {
                 .addSpanProcessor(batches)
                 .build();
         tracer = provider.get("io.loadwise.dispatcher");
+        running = config;
+    }
+
+    /** What tracing runs with, or {@code null} when it is off. */
+    public static TracingConfig running() {
+        return running;
     }
 
     /** Stops tracing: what is queued is exported within a few seconds, then the exporter closes. */
     public static synchronized void stop() {
         tracer = null;
+        running = null;
         if (provider != null) {
             provider.shutdown().join(5, TimeUnit.SECONDS);
             provider = null;
