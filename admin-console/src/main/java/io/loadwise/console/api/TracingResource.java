@@ -25,6 +25,7 @@ final class TracingResource {
         body.put("sampleRatio", t.sampleRatio());
         body.put("spansExported", t.spansExported());
         body.put("spansFailed", t.spansFailed());
+        body.put("spansDropped", t.spansDropped());
         body.put("queueCapacity", t.queueCapacity());
         return Reply.ok(body);
     }

@@ -242,6 +242,8 @@ public final class PrometheusMetrics {
         out.family("loadwise_tracing_spans_exported_total", Type.COUNTER, "Spans the OTLP collector accepted");
         out.family("loadwise_tracing_spans_failed_total", Type.COUNTER,
                 "Spans in export batches the OTLP collector could not be given (unreachable, refusing, too slow)");
+        out.family("loadwise_tracing_spans_dropped_total", Type.COUNTER,
+                "Spans dropped because the export queue was full (a slow or unreachable collector)");
     }
 
     private static void routing(TextExposition out, ClusterControl control) {
@@ -249,6 +251,7 @@ public final class PrometheusMetrics {
         TracingStatus tracing = control.tracing();
         out.sample("loadwise_tracing_spans_exported_total", tracing.spansExported());
         out.sample("loadwise_tracing_spans_failed_total", tracing.spansFailed());
+        out.sample("loadwise_tracing_spans_dropped_total", tracing.spansDropped());
         for (RoutedListenerStatus listener : control.listenerStatuses()) {
             String name = listener.name();
             out.sample("loadwise_listener_active_connections", listener.connections(), "listener", name);

@@ -10,10 +10,11 @@ import io.loadwise.dispatcher.tracing.Tracing;
  * @param sampleRatio the share of new traces sampled; {@code null} when off
  * @param spansExported spans the collector accepted since start
  * @param spansFailed spans in batches that could not be delivered (collector unreachable, refusing or too slow)
+ * @param spansDropped spans dropped because {@code queueCapacity} spans were already waiting for export
  * @param queueCapacity spans that wait for export at most; more are dropped
  */
 public record TracingStatus(String otlpEndpoint, Double sampleRatio, long spansExported, long spansFailed,
-        int queueCapacity) {
+        long spansDropped, int queueCapacity) {
 
     public boolean enabled() {
         return otlpEndpoint != null;
@@ -24,6 +25,6 @@ public record TracingStatus(String otlpEndpoint, Double sampleRatio, long spansE
         TracingConfig running = Tracing.running();
         return new TracingStatus(running == null ? null : running.otlpEndpoint(),
                 running == null ? null : running.sampleRatioOrDefault(), Tracing.spansExported(), Tracing.spansFailed(),
-                Tracing.QUEUE);
+                Tracing.spansDropped(), Tracing.QUEUE);
     }
 }

@@ -23,8 +23,8 @@ import java.util.concurrent.atomic.LongAdder;
  * {@link BatchSpanProcessor} with a bounded queue ({@value #QUEUE} spans): the event loop only offers a span to
  * it, never waits, and a full queue drops the span. The exporter posts batches over OTLP/HTTP (protobuf) with
  * the JDK's HttpClient on the processor's own thread; a batch it could not deliver (collector unreachable,
- * refusing, too slow) is counted in {@link #spansFailed()} and forgotten, so an unreachable collector costs a
- * counter, not memory.
+ * refusing, too slow) is counted in {@link #spansFailed()} and forgotten, and a span that finds the queue full in
+ * {@link #spansDropped()}, so an unreachable collector costs counters, not memory.
  */
 public final class Tracing {
 
@@ -35,6 +35,7 @@ public final class Tracing {
 
     private static final LongAdder EXPORTED = new LongAdder();
     private static final LongAdder FAILED = new LongAdder();
+    private static final LongAdder DROPPED = new LongAdder();
     private static volatile Tracer tracer;
     private static volatile TracingConfig running;
     private static SdkTracerProvider provider;
@@ -62,6 +63,7 @@ public final class Tracing {
                 .setMaxExportBatchSize(BATCH)
                 .setScheduleDelay(Duration.ofSeconds(1))
                 .setExporterTimeout(EXPORT_TIMEOUT.plusSeconds(1))
+                .setMeterProvider(new DroppedSpans(DROPPED))
                 .build();
         provider = SdkTracerProvider.builder()
                 .setResource(Resource.getDefault().merge(Resource.create(
@@ -103,5 +105,10 @@ public final class Tracing {
     /** Spans in batches that could not be delivered (collector unreachable, refusing or too slow), since start. */
     public static long spansFailed() {
         return FAILED.sum();
+    }
+
+    /** Spans dropped at once because {@value #QUEUE} were already waiting for export (a slow or absent collector). */
+    public static long spansDropped() {
+        return DROPPED.sum();
     }
 }

@@ -237,6 +237,17 @@ class TracingEndToEndTest {
             Tracing.flush(Duration.ofSeconds(1));
             return Tracing.spansFailed() >= failedBefore + 2;
         });
+        // a collector that takes the connection and never answers: the exporter waits out its 10 s timeout, more
+        // spans end than the queue holds, and those are dropped and counted, not kept
+        try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            Tracing.start(new TracingConfig("http://127.0.0.1:" + silent.getLocalPort(), 1.0));
+            long droppedBefore = Tracing.spansDropped();
+            for (int i = 0; i < Tracing.QUEUE / 2 + 300 && Tracing.spansDropped() == droppedBefore; i++) {
+                send("shop", "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+                heads.clear();
+            }
+            assertTrue(Tracing.spansDropped() > droppedBefore, "dropped: " + Tracing.spansDropped());
+        }
     }
 
     // ---- helpers ----------------------------------------------------------------------------------------
