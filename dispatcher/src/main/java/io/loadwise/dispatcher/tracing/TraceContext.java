@@ -41,9 +41,12 @@ public final class TraceContext {
 
     /** {@link #keepValid}, then a new unsampled trace in place of a malformed header (tracing off). */
     public static void sanitize(HttpHeaders headers) {
-        boolean present = headers.contains(TRACEPARENT);
-        if (!keepValid(headers) && present) {
+        String value = headers.get(TRACEPARENT);
+        if (value == null) {
+            headers.remove(TRACESTATE);
+        } else if (!valid(value) || headers.getAll(TRACEPARENT).size() != 1) {
             headers.set(TRACEPARENT, fresh());
+            headers.remove(TRACESTATE);
         }
     }
 
