@@ -14,6 +14,7 @@ import io.loadwise.dispatcher.config.ClusterConfig;
 import io.loadwise.dispatcher.http.ExchangeDeadlines.Deadline;
 import io.loadwise.dispatcher.http.codec.BadMessage;
 import io.loadwise.dispatcher.http.codec.ProxiedRequest;
+import io.loadwise.dispatcher.metrics.Termination;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.handler.codec.http.HttpContent;
@@ -55,6 +56,7 @@ final class Exchange {
     private final NodeConnection connection;
     private final ExchangeDeadlines deadlines;
     private final ResponseRelay responses;
+    private final HttpAccessLog accessLog;
     /** CONNECTING stands for the whole acquisition; {@link #requestPhase} tells QUEUED apart. */
     private RequestPhase request = RequestPhase.IDLE;
     /** The request being served; its framing, method and version stay readable after its head is sent. */
@@ -63,8 +65,9 @@ final class Exchange {
     private boolean keepAlive;
 
     Exchange(HttpProxyServer server, ClientConnection frontend, Channel client, ForwardingHeaders forwarding,
-            BackendPools pools) {
+            BackendPools pools, HttpAccessLog accessLog) {
         this.frontend = frontend;
+        this.accessLog = accessLog;
         this.client = client;
         this.forwarding = forwarding;
         this.cluster = server.cluster();
@@ -107,6 +110,7 @@ final class Exchange {
         frontend.deadlineBy(deadlines.started(now()));
         cluster.counters().requestStarted();
         keepAlive = HttpUtil.isKeepAlive(proxied);
+        accessLog.begin(proxied);
         choice.prepare(proxied); // the affinity route, before the headers are rewritten
         ProxyHeaders.prepareRequest(proxied, forwarding, proxied.upgrade());
         head = proxied;
@@ -121,11 +125,13 @@ final class Exchange {
         frontend.resume(PAUSE_CONNECT);
         if (outcome instanceof Outcome.Connected connected) {
             cluster.counters().backendConnectionObtained(connected.waitNanos());
+            accessLog.connected(connected.waitNanos());
             send(connection.attach(connected.channel(), connected.node(), connected.waitNanos(), this));
             return;
         }
         Outcome.Refused refused = (Outcome.Refused) outcome;
-        fail(ErrorResponses.statusFor(refused.refusal()), refused.reason(), refused.refusal().full());
+        fail(ErrorResponses.statusFor(refused.refusal()), refused.reason(), refused.refusal().full(),
+                Terminations.of(refused.refusal()));
     }
 
     /** Sends the request head and whatever body arrived meanwhile to the node. */
@@ -156,7 +162,7 @@ final class Exchange {
             content.release();
             keepAlive = false; // the body's end is unknown: nothing after it can be read
             fail(HttpResponseStatus.BAD_REQUEST, cause instanceof BadMessage bad ? bad.reason() : "malformed request body",
-                    false);
+                    false, Terminations.BAD_REQUEST_BODY);
         } else {
             deadlines.uploaded(content.content().readableBytes());
             if (content instanceof LastHttpContent last) {
@@ -182,9 +188,9 @@ final class Exchange {
         keepAlive = responses.clientKeepAlive();
         switch (step) {
             case COMPLETE -> complete();
-            case BAD -> fail(HttpResponseStatus.BAD_GATEWAY, responses.badReason(), false);
+            case BAD -> fail(HttpResponseStatus.BAD_GATEWAY, responses.badReason(), false, nodeFailed());
             case UPGRADE -> { // both connections become a raw byte tunnel
-                end(true);
+                end(true, Terminations.NORMAL);
                 frontend.handOver();
                 client.flush();
                 TunnelRelay.install(client, connection.upgrade(), cluster.counters());
@@ -225,7 +231,7 @@ final class Exchange {
         if (!requestDone) {
             keepAlive = false; // the node answered before the body ended: the rest cannot be resynchronised
         }
-        end(true);
+        end(true, Terminations.NORMAL);
         connection.recycle(responses.nodeKeepAlive() && requestDone);
         if (keepAlive) {
             client.flush();
@@ -239,7 +245,7 @@ final class Exchange {
      * Ends the exchange in error: answers {@code error} (with {@code Retry-After} when {@code full}: the cluster is
      * full, not broken) while no response byte reached the client, closes it otherwise. {@code null}: client gone.
      */
-    private void fail(HttpResponseStatus error, String reason, boolean full) {
+    private void fail(HttpResponseStatus error, String reason, boolean full, String state) {
         if (!active()) {
             return;
         }
@@ -250,7 +256,7 @@ final class Exchange {
         boolean requestComplete = request == RequestPhase.SENT
                 || (request != RequestPhase.SENDING && head != null && head.bodyless());
         responses.failedWith(error == null ? 499 : error.code());
-        end(false);
+        end(false, state);
         connection.discard();
         if (error == null) {
             return;
@@ -266,12 +272,18 @@ final class Exchange {
 
     /** The client connection closed: whatever runs fails, and a bound node connection goes back to its pool. */
     void onClientClosed() {
-        fail(null, "client closed the connection", false);
+        fail(null, "client closed the connection", false,
+                Terminations.of(Termination.CLIENT, requestPhase(), responses.phase(), false));
         connection.clientClosed();
     }
 
-    /** Counters, node bookkeeping and access log of the exchange; exactly once per exchange. */
-    private void end(boolean success) {
+    /** The node failed the request: in its response head, or in its body. */
+    private String nodeFailed() {
+        return Terminations.of(Termination.NODE, requestPhase(), responses.phase(), true);
+    }
+
+    /** Counters, node bookkeeping and access log of the exchange, ended in {@code state}; exactly once each. */
+    private void end(boolean success, String state) {
         boolean headSent = request == RequestPhase.SENDING || request == RequestPhase.SENT;
         request = RequestPhase.IDLE;
         long now = now();
@@ -288,8 +300,8 @@ final class Exchange {
             connection.requestEnded(success, latency, processing);
         }
         acquisition.finish(); // the node's slot, the place in the queue, the retry held
-        HttpAccessLog.exchange(client, forwarding.clientIp(), head, cluster.name(), headSent ? connection.node() : null,
-                responses.status(), deadlines, responses.bodyBytes(), latency);
+        accessLog.exchange(head, responses.route(), cluster, headSent ? connection.node() : null, responses.status(),
+                state, deadlines, responses.bodyBytes(), now, acquisition.retries(), acquisition.queuedNanos());
         frontend.resume(PAUSE_CONNECT | PAUSE_BACKPRESSURE | PAUSE_UPGRADE);
     }
 
@@ -297,7 +309,7 @@ final class Exchange {
         if (connection.is(channel) && active()) {
             String reason = "node " + connection.node().name() + " closed the connection";
             if (!acquisition.retryOn().reset() || !retryElsewhere(reason)) {
-                fail(HttpResponseStatus.BAD_GATEWAY, reason, false);
+                fail(HttpResponseStatus.BAD_GATEWAY, reason, false, nodeFailed());
             }
         } else {
             connection.closedElsewhere(channel);
@@ -344,7 +356,8 @@ final class Exchange {
         log.info("cluster {}: client {} {} {}: {}", cluster.name(), forwarding.clientIp(), head.method(), head.uri(),
                 reason);
         keepAlive &= passed == Deadline.QUEUE; // only a queued request was not read beyond its head: it may go on
-        fail(ExchangeDeadlines.status(passed, responses.phase() == ResponsePhase.STREAMING), reason, passed == Deadline.QUEUE);
+        fail(ExchangeDeadlines.status(passed, responses.phase() == ResponsePhase.STREAMING), reason,
+                passed == Deadline.QUEUE, Terminations.of(passed, requestPhase(), responses.phase()));
         return Long.MAX_VALUE;
     }
 }

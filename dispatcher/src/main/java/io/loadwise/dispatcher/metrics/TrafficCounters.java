@@ -35,6 +35,8 @@ public final class TrafficCounters {
     private final LatencyHistogram queueWait = new LatencyHistogram();
     /** Waiting for a node connection, new or pooled (WT2). */
     private final LatencyHistogram connectWait = new LatencyHistogram();
+    /** HTTP requests by termination state (a cluster's, or a listener's own answers). */
+    private final Termination.Counts terminations = new Termination.Counts();
 
     /** A client connection (or TCP tunnel) was opened. */
     public void connectionOpened() {
@@ -112,6 +114,16 @@ public final class TrafficCounters {
     /** A request was sent again, to another node, after its first failed before any response byte; TD_RETRIES. */
     public void retried() {
         retries.increment();
+    }
+
+    /** An HTTP request ended in termination state {@code state} ({@link Termination}). */
+    public void terminated(String state) {
+        terminations.ended(state);
+    }
+
+    /** HTTP requests by termination state so far. */
+    public Termination.Counts terminations() {
+        return terminations;
     }
 
     /** Requests waiting in the cluster's queue now. */
