@@ -147,7 +147,11 @@ final class AccessLogTap {
      * summaries are exactly {@code expected}: what a Java case checks.
      */
     static void expect(String id, List<RawClient> clients, String... expected) throws InterruptedException {
-        List<Integer> ports = clients.stream().map(RawClient::localPort).toList();
+        expectPorts(id, clients.stream().map(RawClient::localPort).toList(), expected);
+    }
+
+    /** As {@link #expect}, for the clients on these ports. */
+    static void expectPorts(String id, List<Integer> ports, String... expected) throws InterruptedException {
         verify(id, await(ports, expected.length, 3_000), List.of(expected));
         checked(List.of(expected));
     }

@@ -112,6 +112,7 @@ class AdversarialSuiteTest {
         all.addAll(TlsCases.all());
         all.addAll(ReadmissionProbeCases.all());
         all.addAll(RateLimitCases.all());
+        all.addAll(TerminationCases.all());
         return all;
     }
 
