@@ -74,6 +74,8 @@ public final class NodeAcquisition implements NodeConnector.Waiter, RequestQueue
     private long connectStartNanos;
     /** Time this request spent in the queue so far (the access log's {@code Tw}). */
     private long queuedNanos;
+    /** Time the last connection took to come; -1: none came (the access log's {@code Tc}). */
+    private long connectNanos = -1;
 
     /**
      * @param loop the requester's event loop: callbacks run there, and its ticker times the waits
@@ -119,6 +121,11 @@ public final class NodeAcquisition implements NodeConnector.Waiter, RequestQueue
         return queuedNanos;
     }
 
+    /** Time the request's node connection took to come (about 0 for a pooled one); -1 when none came. */
+    public long connectNanos() {
+        return connectNanos;
+    }
+
     /** Times the request was sent again, to another node: 0 or 1. */
     public int retries() {
         return retried ? 1 : 0;
@@ -136,6 +143,7 @@ public final class NodeAcquisition implements NodeConnector.Waiter, RequestQueue
         failedConnects = 0;
         retried = false;
         queuedNanos = 0;
+        connectNanos = -1;
         sinceNanos = ticker.nanoTime();
         // Others wait already: behind them. Not across contexts: the queue is the cluster's, and a request
         // for one context must not wait behind another's whose nodes are full while its own have room.
@@ -308,7 +316,8 @@ public final class NodeAcquisition implements NodeConnector.Waiter, RequestQueue
         }
         awaiting = false;
         phase = Phase.CONNECTED;
-        requester.accept(new Outcome.Connected(node, channel, ticker.nanoTime() - connectStartNanos));
+        connectNanos = ticker.nanoTime() - connectStartNanos;
+        requester.accept(new Outcome.Connected(node, channel, connectNanos));
     }
 
     @Override

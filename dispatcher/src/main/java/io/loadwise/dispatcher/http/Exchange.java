@@ -14,7 +14,6 @@ import io.loadwise.dispatcher.config.ClusterConfig;
 import io.loadwise.dispatcher.http.ExchangeDeadlines.Deadline;
 import io.loadwise.dispatcher.http.codec.BadMessage;
 import io.loadwise.dispatcher.http.codec.ProxiedRequest;
-import io.loadwise.dispatcher.metrics.Termination;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.handler.codec.http.HttpContent;
@@ -125,7 +124,6 @@ final class Exchange {
         frontend.resume(PAUSE_CONNECT);
         if (outcome instanceof Outcome.Connected connected) {
             cluster.counters().backendConnectionObtained(connected.waitNanos());
-            accessLog.connected(connected.waitNanos());
             send(connection.attach(connected.channel(), connected.node(), connected.waitNanos(), this));
             return;
         }
@@ -188,7 +186,7 @@ final class Exchange {
         keepAlive = responses.clientKeepAlive();
         switch (step) {
             case COMPLETE -> complete();
-            case BAD -> fail(HttpResponseStatus.BAD_GATEWAY, responses.badReason(), false, nodeFailed());
+            case BAD -> fail(HttpResponseStatus.BAD_GATEWAY, responses.badReason(), false, Terminations.node(this));
             case UPGRADE -> { // both connections become a raw byte tunnel
                 end(true, Terminations.NORMAL);
                 frontend.handOver();
@@ -241,10 +239,8 @@ final class Exchange {
         }
     }
 
-    /**
-     * Ends the exchange in error: answers {@code error} (with {@code Retry-After} when {@code full}: the cluster is
-     * full, not broken) while no response byte reached the client, closes it otherwise. {@code null}: client gone.
-     */
+    /** Ends the exchange in {@code state}: answers {@code error} (Retry-After when {@code full}: the cluster is full,
+     * not broken) while no response byte reached the client, else closes it. {@code null}: the client left. */
     private void fail(HttpResponseStatus error, String reason, boolean full, String state) {
         if (!active()) {
             return;
@@ -272,14 +268,8 @@ final class Exchange {
 
     /** The client connection closed: whatever runs fails, and a bound node connection goes back to its pool. */
     void onClientClosed() {
-        fail(null, "client closed the connection", false,
-                Terminations.of(Termination.CLIENT, requestPhase(), responses.phase(), false));
+        fail(null, "client closed the connection", false, Terminations.client(this));
         connection.clientClosed();
-    }
-
-    /** The node failed the request: in its response head, or in its body. */
-    private String nodeFailed() {
-        return Terminations.of(Termination.NODE, requestPhase(), responses.phase(), true);
     }
 
     /** Counters, node bookkeeping and access log of the exchange, ended in {@code state}; exactly once each. */
@@ -291,17 +281,13 @@ final class Exchange {
         responses.ended(latency);
         frontend.exchangeEnded(now);
         long processing = now - deadlines.sentNanos();
-        if (success) {
-            cluster.counters().requestCompleted(latency, processing);
-        } else {
-            cluster.counters().requestFailed();
-        }
+        cluster.counters().requestEnded(success, latency, processing);
         if (headSent) {
             connection.requestEnded(success, latency, processing);
         }
         acquisition.finish(); // the node's slot, the place in the queue, the retry held
-        accessLog.exchange(head, responses.route(), cluster, headSent ? connection.node() : null, responses.status(),
-                state, deadlines, responses.bodyBytes(), now, acquisition.retries(), acquisition.queuedNanos());
+        accessLog.exchange(head, responses, cluster, headSent ? connection.node() : null, state, deadlines, now,
+                acquisition);
         frontend.resume(PAUSE_CONNECT | PAUSE_BACKPRESSURE | PAUSE_UPGRADE);
     }
 
@@ -309,7 +295,7 @@ final class Exchange {
         if (connection.is(channel) && active()) {
             String reason = "node " + connection.node().name() + " closed the connection";
             if (!acquisition.retryOn().reset() || !retryElsewhere(reason)) {
-                fail(HttpResponseStatus.BAD_GATEWAY, reason, false, nodeFailed());
+                fail(HttpResponseStatus.BAD_GATEWAY, reason, false, Terminations.node(this));
             }
         } else {
             connection.closedElsewhere(channel);
@@ -357,7 +343,7 @@ final class Exchange {
                 reason);
         keepAlive &= passed == Deadline.QUEUE; // only a queued request was not read beyond its head: it may go on
         fail(ExchangeDeadlines.status(passed, responses.phase() == ResponsePhase.STREAMING), reason,
-                passed == Deadline.QUEUE, Terminations.of(passed, requestPhase(), responses.phase()));
+                passed == Deadline.QUEUE, Terminations.of(passed, this));
         return Long.MAX_VALUE;
     }
 }

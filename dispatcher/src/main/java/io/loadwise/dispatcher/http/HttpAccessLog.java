@@ -1,5 +1,6 @@
 package io.loadwise.dispatcher.http;
 
+import io.loadwise.dispatcher.acquire.NodeAcquisition;
 import io.loadwise.dispatcher.cluster.NodeState;
 import io.loadwise.dispatcher.cluster.VirtualCluster;
 import io.loadwise.dispatcher.http.codec.ProxiedRequest;
@@ -31,8 +32,6 @@ final class HttpAccessLog {
     private long idleSinceNanos;
     /** The client address of the request being served, read before the forwarding headers are rewritten. */
     private String forwardedFor;
-    /** The node connection of the request being served took this long; -1: none yet. */
-    private long connectNanos;
     private boolean tlsRead;
     private String tlsVersion;
     private String alpn;
@@ -46,26 +45,22 @@ final class HttpAccessLog {
 
     /** A request goes to a cluster; called before its head is rewritten. */
     void begin(HttpRequest request) {
-        connectNanos = -1;
         forwardedFor = AccessLog.enabled() ? source.clientIp(request) : null;
-    }
-
-    /** The request's node connection came after {@code nanos} (about 0 for a pooled one). */
-    void connected(long nanos) {
-        connectNanos = nanos;
     }
 
     /**
      * A request the exchange served or failed, in termination state {@code state}. {@code node} is null when no
-     * request head reached one; {@code deadlines} holds when the request began, the request body bytes passed on and
-     * when the response head came; {@code bytesOut} is the response body bytes written to the client.
+     * request head reached one; {@code responses} holds the route, the status and the response body bytes written
+     * to the client; {@code deadlines} when the request began, the request body bytes passed on and when the response
+     * head came; {@code acquisition} the queue and connect times and the retries.
      */
-    void exchange(ProxiedRequest head, Route route, VirtualCluster cluster, NodeState node, int status, String state,
-            ExchangeDeadlines deadlines, long bytesOut, long endNanos, int retries, long queuedNanos) {
+    void exchange(ProxiedRequest head, ResponseRelay responses, VirtualCluster cluster, NodeState node, String state,
+            ExchangeDeadlines deadlines, long endNanos, NodeAcquisition acquisition) {
         cluster.counters().terminated(state);
         long start = deadlines.startNanos();
         if (AccessLog.enabled()) {
-            AccessRecord r = record(head, route, status, state, start - idleSinceNanos, endNanos - start);
+            AccessRecord r = record(head, responses.route(), responses.status(), state, start - idleSinceNanos,
+                    endNanos - start);
             r.protocol = client instanceof Http2StreamChannel ? H2 : head.clientVersion().text();
             r.forwardedFor = forwardedFor;
             r.cluster = cluster.name();
@@ -73,10 +68,11 @@ final class HttpAccessLog {
             r.node = node == null ? null : node.name();
             r.bytesIn = deadlines.uploadedBytes();
             r.nodeResponseMillis = deadlines.nodeResponseMillis();
-            r.queueMillis = queuedNanos / 1_000_000;
-            r.connectMillis = connectNanos < 0 ? -1 : connectNanos / 1_000_000;
-            r.retries = retries;
-            r.bytesOut = bytesOut;
+            r.queueMillis = acquisition.queuedNanos() / 1_000_000;
+            long connect = acquisition.connectNanos();
+            r.connectMillis = connect < 0 ? -1 : connect / 1_000_000;
+            r.retries = acquisition.retries();
+            r.bytesOut = responses.bodyBytes();
             AccessLog.write(r);
         }
         idleSinceNanos = endNanos;

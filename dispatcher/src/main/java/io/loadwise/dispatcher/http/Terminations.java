@@ -32,14 +32,24 @@ final class Terminations {
         };
     }
 
-    /** {@code deadline} passed while the request and its response were in these phases. */
-    static String of(Deadline deadline, RequestPhase request, ResponsePhase response) {
+    /** The client closed its connection during {@code exchange}. */
+    static String client(Exchange exchange) {
+        return of(Termination.CLIENT, exchange.requestPhase(), exchange.responsePhase(), false);
+    }
+
+    /** The node failed {@code exchange}: in its response head, or in its body. */
+    static String node(Exchange exchange) {
+        return of(Termination.NODE, exchange.requestPhase(), exchange.responsePhase(), true);
+    }
+
+    /** {@code deadline} passed during {@code exchange}. */
+    static String of(Deadline deadline, Exchange exchange) {
         return switch (deadline) {
             case QUEUE -> Termination.state(Termination.TIMEOUT, Termination.QUEUE);
             case CONNECT -> Termination.state(Termination.TIMEOUT, Termination.CONNECT);
             case RESPONSE -> Termination.state(Termination.TIMEOUT, Termination.RESPONSE_HEAD);
             case UPLOAD_IDLE, RESPONSE_IDLE -> Termination.state(Termination.TIMEOUT, Termination.DATA);
-            case EXCHANGE -> of(Termination.TIMEOUT, request, response, false);
+            case EXCHANGE -> of(Termination.TIMEOUT, exchange.requestPhase(), exchange.responsePhase(), false);
         };
     }
 
