@@ -29,6 +29,11 @@ public final class AccessLog {
         WRITER.format(AccessLineFormat.named(format));
     }
 
+    /** How the appender's buffered lines are pushed out when the writer's queue has run dry. */
+    static void flushWith(java.io.Flushable flush) {
+        WRITER.flushWith(flush);
+    }
+
     /** Queues a finished request's record for writing; never blocks. Call only when {@link #enabled()}. */
     public static void write(AccessRecord record) {
         WRITER.offer(record);

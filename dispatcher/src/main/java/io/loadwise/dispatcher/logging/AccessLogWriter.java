@@ -1,23 +1,31 @@
 package io.loadwise.dispatcher.logging;
 
+import java.io.Flushable;
+import java.io.IOException;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
  * Takes access records off the event loops: {@link #offer} never blocks (a full queue drops the record and counts
  * it), and one daemon thread formats each record and hands the line to {@code sink} (the logback logger, whose
- * appender writes and rotates the file on this thread).
+ * appender writes and rotates the file on this thread). The thread polls, sleeping {@value #IDLE_PARK_NANOS} ns
+ * whenever the queue is empty after flushing what the appender buffered, so the event loops never wake it.
  */
 final class AccessLogWriter {
 
     static final int CAPACITY = 8_192;
+    /** How long the writer sleeps when it found the queue empty: a line waits at most this long for it. */
+    static final long IDLE_PARK_NANOS = 2_000_000;
 
     private final BlockingQueue<AccessRecord> queue;
     private final LongAdder dropped = new LongAdder();
     private final Consumer<String> sink;
     private volatile AccessLineFormat format;
+    /** Pushes what the sink buffered to the file; run whenever the queue has run dry. */
+    private volatile Flushable flush = () -> { };
 
     AccessLogWriter(int capacity, AccessLineFormat format, Consumer<String> sink) {
         this.queue = new ArrayBlockingQueue<>(capacity);
@@ -37,6 +45,14 @@ final class AccessLogWriter {
         this.format = format;
     }
 
+    /**
+     * How the sink's buffered lines reach the file: run on this thread each time the queue is empty, so a busy log
+     * writes in blocks (one system call per buffer, not per line) and an idle one has nothing left in memory.
+     */
+    void flushWith(Flushable flush) {
+        this.flush = flush;
+    }
+
     /** Queues {@code record} for writing, or drops it when the queue is full. */
     void offer(AccessRecord record) {
         if (!queue.offer(record)) {
@@ -50,12 +66,14 @@ final class AccessLogWriter {
 
     private void run() {
         StringBuilder line = new StringBuilder(512);
-        while (true) {
-            AccessRecord record;
-            try {
-                record = queue.take();
-            } catch (InterruptedException e) {
-                return;
+        while (!Thread.currentThread().isInterrupted()) {
+            AccessRecord record = queue.poll();
+            if (record == null) {
+                flush();
+                // Polls rather than waits in take(): an event loop's offer then never has a sleeping thread to
+                // wake (a system call per request), and a busy log writes whole buffers.
+                LockSupport.parkNanos(IDLE_PARK_NANOS);
+                continue;
             }
             line.setLength(0);
             try {
@@ -64,6 +82,14 @@ final class AccessLogWriter {
             } catch (RuntimeException e) { // one bad record must not stop the log
                 dropped.increment();
             }
+        }
+    }
+
+    private void flush() {
+        try {
+            flush.flush();
+        } catch (IOException | RuntimeException e) {
+            // a stopped appender has no stream, and a failing one reports its own I/O errors
         }
     }
 }
