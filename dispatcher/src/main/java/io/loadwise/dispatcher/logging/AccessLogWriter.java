@@ -17,13 +17,18 @@ import java.util.function.Consumer;
 final class AccessLogWriter {
 
     static final int CAPACITY = 8_192;
-    /** How long the writer sleeps when it found the queue empty: a line waits at most this long for it. */
+    /** How long the writer sleeps when it found the queue empty, at first: a busy log's lines wait this long. */
     static final long IDLE_PARK_NANOS = 2_000_000;
+    /** The longest sleep, after a quiet while: 200 wake-ups a second while the log is on and idle. */
+    static final long MAX_PARK_NANOS = 5_000_000;
 
     private final BlockingQueue<AccessRecord> queue;
     private final LongAdder dropped = new LongAdder();
     private final Consumer<String> sink;
     private volatile AccessLineFormat format;
+    private volatile boolean started;
+    /** Times the writer found the queue empty and flushed. */
+    private volatile long flushes;
     /** Pushes what the sink buffered to the file; run whenever the queue has run dry. */
     private volatile Flushable flush = () -> { };
 
@@ -33,8 +38,12 @@ final class AccessLogWriter {
         this.sink = sink;
     }
 
-    /** Starts the writer thread. */
-    AccessLogWriter start() {
+    /** Starts the writer thread, once. */
+    synchronized AccessLogWriter start() {
+        if (started) {
+            return this;
+        }
+        started = true;
         Thread thread = new Thread(this::run, "loadwise-access-log");
         thread.setDaemon(true); // a record still queued at exit is lost, as one in an appender's buffer would be
         thread.start();
@@ -64,17 +73,42 @@ final class AccessLogWriter {
         return dropped.sum();
     }
 
+    /**
+     * Waits until every record offered before the call is written and flushed, at most {@code timeoutMillis}: two
+     * empty-queue flushes after the call mean the queue was found empty after everything before it was taken.
+     *
+     * @return whether it was
+     */
+    boolean drain(long timeoutMillis) {
+        if (!started) {
+            return true;
+        }
+        long target = flushes + 2;
+        long deadline = System.nanoTime() + timeoutMillis * 1_000_000;
+        while (flushes < target) {
+            if (System.nanoTime() - deadline > 0) {
+                return false;
+            }
+            LockSupport.parkNanos(IDLE_PARK_NANOS / 2); // the writer flushes at least every MAX_PARK_NANOS
+        }
+        return true;
+    }
+
     private void run() {
         StringBuilder line = new StringBuilder(512);
+        long park = IDLE_PARK_NANOS;
         while (!Thread.currentThread().isInterrupted()) {
             AccessRecord record = queue.poll();
             if (record == null) {
                 flush();
+                flushes++; // only this thread writes it
                 // Polls rather than waits in take(): an event loop's offer then never has a sleeping thread to
                 // wake (a system call per request), and a busy log writes whole buffers.
-                LockSupport.parkNanos(IDLE_PARK_NANOS);
+                LockSupport.parkNanos(park);
+                park = Math.min(park * 2, MAX_PARK_NANOS);
                 continue;
             }
+            park = IDLE_PARK_NANOS;
             line.setLength(0);
             try {
                 format.append(record, line);

@@ -1,6 +1,7 @@
 package io.loadwise.dispatcher.logging;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -143,6 +144,23 @@ class AccessLineFormatTest {
         JsonNode back = new ObjectMapper().readTree(line);
         assertEquals(r.target, back.get("target").asText());
         assertEquals(r.userAgent, back.get("user_agent").asText());
+    }
+
+    @Test
+    void drainWaitsUntilEveryQueuedLineIsWrittenAndFlushed() {
+        List<String> lines = java.util.Collections.synchronizedList(new ArrayList<>());
+        java.util.concurrent.atomic.AtomicInteger flushedAt = new java.util.concurrent.atomic.AtomicInteger(-1);
+        AccessLogWriter writer = new AccessLogWriter(1_000, AccessLineFormat.named("loadwise"), lines::add);
+        writer.flushWith(() -> flushedAt.set(lines.size()));
+        assertTrue(writer.drain(10), "nothing to wait for before the writer runs");
+        writer.start();
+        for (int i = 0; i < 500; i++) {
+            writer.offer(served());
+        }
+        assertTrue(writer.drain(5_000));
+        assertEquals(500, lines.size(), "every line written");
+        assertEquals(500, flushedAt.get(), "and flushed after the last");
+        assertEquals(0, writer.dropped());
     }
 
     @Test
