@@ -20,7 +20,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.LoggerFactory;
 
@@ -32,7 +31,9 @@ import org.slf4j.LoggerFactory;
 final class AccessLogTap {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final ConcurrentLinkedQueue<String> LINES = new ConcurrentLinkedQueue<>();
+    private static final List<String> LINES = java.util.Collections.synchronizedList(new ArrayList<>());
+    /** Lines before this index are earlier cases': an ephemeral client port may come round again. */
+    private static volatile int caseStart;
     private static Appender<ILoggingEvent> tap;
     private static Level levelBefore;
     private static Path file;
@@ -81,10 +82,19 @@ final class AccessLogTap {
         return ((LoggerContext) LoggerFactory.getILoggerFactory()).getLogger(AccessLog.LOGGER);
     }
 
-    /** The lines of requests that came on the client ports {@code ports}, in the order written. */
+    /** A case starts: only lines written from now on are its. */
+    static void caseStarted() {
+        caseStart = LINES.size();
+    }
+
+    /** The lines of requests of this case that came on the client ports {@code ports}, in the order written. */
     static List<JsonNode> lines(Collection<Integer> ports) {
         List<JsonNode> out = new ArrayList<>();
-        for (String line : LINES) {
+        List<String> mine;
+        synchronized (LINES) {
+            mine = new ArrayList<>(LINES.subList(Math.min(caseStart, LINES.size()), LINES.size()));
+        }
+        for (String line : mine) {
             JsonNode node;
             try {
                 node = JSON.readTree(line);

@@ -117,6 +117,7 @@ class AdversarialSuiteTest {
     }
 
     private static void run(String id, JavaCase.Body body) throws Exception {
+        AccessLogTap.caseStarted();
         try (CaseContext ctx = new CaseContext(transport)) {
             assertTimeoutPreemptively(CASE_TIMEOUT, () -> body.run(ctx), () -> id + " did not finish within "
                     + CASE_TIMEOUT.toSeconds() + " s");
