@@ -18,7 +18,8 @@
 #                                                        # epoll (auto) against io_uring (run --transport io_uring)
 #   benchmarks/overhead/run-overhead.sh --only tls-h2    # HTTPS/1.1 and h2 over TLS instead (run-tls-h2.sh)
 #
-# Environment: RUNS, DURATION, WARMUP, SIZES, CONNECTIONS, TARGETS, IDLE_CONNECTIONS (0 skips the idle test),
+# Environment: RUNS, DURATION, WARMUP, SIZES, CONNECTIONS, TARGETS, ACCESS_LOG (json, combined, ...: the
+#   dispatcher rows write that access log), IDLE_CONNECTIONS (0 skips the idle test),
 # IDLE_SETTLE (seconds the idle connections are held before RSS is read again; default 75: G1's periodic
 # collection, which the dispatcher sets to 30 s, fires 30-60 s after the last collection),
 # OUT (results folder), JAR (the loadwise.jar to measure), LOADWISE_JAVA_OPTS (JVM options for Loadwise;
@@ -104,8 +105,10 @@ start_loadwise() { # target jar mode threads [transport]
   [ -n "${5:-}" ] && transport=(--transport "$5")
   port="$(free_port)"; admin="$(free_port)"; dir="$WORK/$target"
   mkdir -p "$dir"
+  local logging="" # ACCESS_LOG=json (or another format): the dispatcher writes its access log, to measure its cost
+  [ -n "${ACCESS_LOG:-}" ] && logging="\"logging\": { \"accessLog\": { \"file\": \"$dir/access.log\", \"format\": \"$ACCESS_LOG\" } },"
   cat > "$dir/loadwise.json" <<JSON
-{ "admin": { "listen": "127.0.0.1:$admin", "token": "overhead-benchmark-token-0123456789" },
+{ "admin": { "listen": "127.0.0.1:$admin", "token": "overhead-benchmark-token-0123456789" }, $logging
   "maxClientConnections": $(( IDLE_CONNECTIONS + 1000 )),
   "clusters": [ { "name": "bench", "mode": "$mode", "listen": "127.0.0.1:$port", "policy": "round-robin",
       "maxClientConnections": $(( IDLE_CONNECTIONS + 1000 )),

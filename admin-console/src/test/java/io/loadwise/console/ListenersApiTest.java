@@ -283,6 +283,11 @@ class ListenersApiTest extends ApiTestBase {
                 Map.of("listener", "edge", "route", "health", "code_class", "2xx")));
         assertEquals(0, metrics.value("loadwise_listener_rejected_per_client_total", Map.of("listener", "edge")));
         assertEquals("counter", metrics.types.get("loadwise_route_requests_total"));
+        // termination states: the 429 is the listener's own answer (RH), the 200 the cluster's normal end
+        assertEquals(1, metrics.value("loadwise_listener_terminations_total", Map.of("listener", "edge", "state", "RH")));
+        assertEquals(1, metrics.value("loadwise_cluster_terminations_total", Map.of("cluster", "shop", "state", "--")));
+        assertEquals(1, metrics.all("loadwise_listener_terminations_total").size(), "only states that occurred");
+        assertEquals("counter", metrics.types.get("loadwise_cluster_terminations_total"));
 
         ApiClient.Response inUse = api.delete("/api/rate-limits/per-client");
         assertEquals(400, inUse.status(), inUse.body());

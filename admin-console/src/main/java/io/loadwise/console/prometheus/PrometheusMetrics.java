@@ -200,6 +200,10 @@ public final class PrometheusMetrics {
                 "Time requests waited for a connection to the node, new or pooled");
         out.family("loadwise_route_request_duration_seconds", Type.HISTOGRAM,
                 "Requests a route of a listener took, head received to response complete, whatever answered");
+        out.family("loadwise_cluster_terminations_total", Type.COUNTER,
+                "HTTP requests of the cluster by termination state (the access log's two letters; only states seen)");
+        out.family("loadwise_listener_terminations_total", Type.COUNTER,
+                "HTTP requests a listener of listeners[] answered itself, by termination state (only states seen)");
     }
 
     private static void histograms(TextExposition out, LatencyHistograms all) {
@@ -217,6 +221,12 @@ public final class PrometheusMetrics {
         for (LatencyHistograms.RouteSeries route : all.routes()) {
             histogram(out, "loadwise_route_request_duration_seconds", route.duration(), "listener", route.listener(),
                     "route", route.route());
+        }
+        for (LatencyHistograms.TerminationSeries t : all.terminations()) {
+            String family = t.listener() ? "loadwise_listener_terminations_total" : "loadwise_cluster_terminations_total";
+            for (Map.Entry<String, Long> e : t.byState().entrySet()) {
+                out.sample(family, e.getValue(), t.listener() ? "listener" : "cluster", t.name(), "state", e.getKey());
+            }
         }
     }
 

@@ -72,6 +72,10 @@ public final class NodeAcquisition implements NodeConnector.Waiter, RequestQueue
     /** When the current wait began: in the queue, or for a connection. */
     private long sinceNanos;
     private long connectStartNanos;
+    /** Time this request spent in the queue so far (the access log's {@code Tw}). */
+    private long queuedNanos;
+    /** Time the last connection took to come; -1: none came (the access log's {@code Tc}). */
+    private long connectNanos = -1;
 
     /**
      * @param loop the requester's event loop: callbacks run there, and its ticker times the waits
@@ -112,6 +116,21 @@ public final class NodeAcquisition implements NodeConnector.Waiter, RequestQueue
         return node;
     }
 
+    /** Time the request spent in the cluster's queue (0 when it never waited there). */
+    public long queuedNanos() {
+        return queuedNanos;
+    }
+
+    /** Time the request's node connection took to come (about 0 for a pooled one); -1 when none came. */
+    public long connectNanos() {
+        return connectNanos;
+    }
+
+    /** Times the request was sent again, to another node: 0 or 1. */
+    public int retries() {
+        return retried ? 1 : 0;
+    }
+
     /** The cluster's {@code retryOn}, read once. */
     public RetryOn retryOn() {
         return retryOn;
@@ -123,6 +142,8 @@ public final class NodeAcquisition implements NodeConnector.Waiter, RequestQueue
         node = null;
         failedConnects = 0;
         retried = false;
+        queuedNanos = 0;
+        connectNanos = -1;
         sinceNanos = ticker.nanoTime();
         // Others wait already: behind them. Not across contexts: the queue is the cluster's, and a request
         // for one context must not wait behind another's whose nodes are full while its own have room.
@@ -180,7 +201,9 @@ public final class NodeAcquisition implements NodeConnector.Waiter, RequestQueue
             connector.cancel(node, this);
         }
         if (phase == Phase.QUEUED) {
-            queue.left(this, ticker.nanoTime() - sinceNanos);
+            long waited = ticker.nanoTime() - sinceNanos;
+            queuedNanos += waited;
+            queue.left(this, waited);
         }
         phase = Phase.IDLE;
         releaseSlot();
@@ -266,6 +289,7 @@ public final class NodeAcquisition implements NodeConnector.Waiter, RequestQueue
             return;
         }
         long now = ticker.nanoTime();
+        queuedNanos += now - sinceNanos;
         queue.left(this, now - sinceNanos);
         if (queue.busy() && !queue.wakePending() && anyNodeFree()) {
             queue.slotFreed(); // more than one slot came free: the next in line need not wait for another
@@ -292,7 +316,8 @@ public final class NodeAcquisition implements NodeConnector.Waiter, RequestQueue
         }
         awaiting = false;
         phase = Phase.CONNECTED;
-        requester.accept(new Outcome.Connected(node, channel, ticker.nanoTime() - connectStartNanos));
+        connectNanos = ticker.nanoTime() - connectStartNanos;
+        requester.accept(new Outcome.Connected(node, channel, connectNanos));
     }
 
     @Override

@@ -95,6 +95,7 @@ final class GracefulShutdown {
                 started.systemd().stopping(); // an exit other than SIGTERM/SIGINT
             }
             started.close();
+            io.loadwise.dispatcher.logging.AccessLog.drain(2_000); // the last requests' lines reach the file
             log.info("stopped");
         }
         stopped.countDown();

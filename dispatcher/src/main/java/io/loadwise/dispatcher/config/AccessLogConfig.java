@@ -10,7 +10,8 @@ import java.util.List;
  * {@code {"file": ..., "format": ...}}, whose format defaults to {@value #JSON}.
  *
  * @param file the file, or {@value #STDOUT} for standard output
- * @param format {@value #LOADWISE}, {@value #JSON}, {@value #COMBINED} or {@value #COMMON}
+ * @param format {@value #LOADWISE}, {@value #JSON}, {@value #COMBINED}, {@value #COMMON}, or a template with
+ *     {@code %{field}} placeholders ({@link AccessLogTemplate})
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record AccessLogConfig(String file, String format) {

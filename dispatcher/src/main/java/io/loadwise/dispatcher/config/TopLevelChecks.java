@@ -69,9 +69,15 @@ final class TopLevelChecks {
                 errors.add(access.format() == null || access.file() == null ? "logging.accessLog.file: blank"
                         : "logging.accessLog: blank");
             }
-            if (!AccessLogConfig.FORMATS.contains(access.formatOrDefault())) {
+            if (AccessLogTemplate.isTemplate(access.format())) {
+                try {
+                    AccessLogTemplate.parse(access.format());
+                } catch (IllegalArgumentException e) {
+                    errors.add("logging.accessLog.format: " + e.getMessage());
+                }
+            } else if (!AccessLogConfig.FORMATS.contains(access.formatOrDefault())) {
                 errors.add("logging.accessLog.format: unknown format '" + access.format() + "', expected one of "
-                        + String.join(", ", AccessLogConfig.FORMATS));
+                        + String.join(", ", AccessLogConfig.FORMATS) + ", or a template with %{field} placeholders");
             }
         }
     }

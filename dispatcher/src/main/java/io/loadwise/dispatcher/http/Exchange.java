@@ -55,6 +55,7 @@ final class Exchange {
     private final NodeConnection connection;
     private final ExchangeDeadlines deadlines;
     private final ResponseRelay responses;
+    private final HttpAccessLog accessLog;
     private final ExchangeTrace trace = new ExchangeTrace(); // the spans, when tracing is on
     /** CONNECTING stands for the whole acquisition; {@link #requestPhase} tells QUEUED apart. */
     private RequestPhase request = RequestPhase.IDLE;
@@ -62,8 +63,9 @@ final class Exchange {
     private boolean keepAlive; // the client connection stays open after this exchange
 
     Exchange(HttpProxyServer server, ClientConnection frontend, Channel client, ForwardingHeaders forwarding,
-            BackendPools pools) {
+            BackendPools pools, HttpAccessLog accessLog) {
         this.frontend = frontend;
+        this.accessLog = accessLog;
         this.client = client;
         this.forwarding = forwarding;
         this.cluster = server.cluster();
@@ -106,6 +108,7 @@ final class Exchange {
         frontend.deadlineBy(deadlines.started(now()));
         cluster.counters().requestStarted();
         keepAlive = HttpUtil.isKeepAlive(proxied);
+        accessLog.begin(proxied);
         choice.prepare(proxied); // the affinity route, before the headers are rewritten
         ProxyHeaders.prepareRequest(proxied, forwarding, proxied.upgrade());
         trace.begin(proxied, route, cluster); // W3C trace context checked; the server span
@@ -121,12 +124,13 @@ final class Exchange {
         frontend.resume(PAUSE_CONNECT);
         if (outcome instanceof Outcome.Connected connected) {
             cluster.counters().backendConnectionObtained(connected.waitNanos());
-            trace.attempt(head, connected.node(), connected.waitNanos());
+            trace.attempt(head, connected.node(), acquisition.queuedNanos(), acquisition.connectNanos());
             send(connection.attach(connected.channel(), connected.node(), connected.waitNanos(), this));
             return;
         }
         Outcome.Refused refused = (Outcome.Refused) outcome;
-        fail(ErrorResponses.statusFor(refused.refusal()), refused.reason(), refused.refusal().full());
+        fail(ErrorResponses.statusFor(refused.refusal()), refused.reason(), refused.refusal().full(),
+                Terminations.of(refused.refusal()));
     }
 
     /** Sends the request head and whatever body arrived meanwhile to the node. */
@@ -157,7 +161,7 @@ final class Exchange {
             content.release();
             keepAlive = false; // the body's end is unknown: nothing after it can be read
             fail(HttpResponseStatus.BAD_REQUEST, cause instanceof BadMessage bad ? bad.reason() : "malformed request body",
-                    false);
+                    false, Terminations.BAD_REQUEST_BODY);
         } else {
             deadlines.uploaded(content.content().readableBytes());
             if (content instanceof LastHttpContent last) {
@@ -183,9 +187,9 @@ final class Exchange {
         keepAlive = responses.clientKeepAlive();
         switch (step) {
             case COMPLETE -> complete();
-            case BAD -> fail(HttpResponseStatus.BAD_GATEWAY, responses.badReason(), false);
+            case BAD -> fail(HttpResponseStatus.BAD_GATEWAY, responses.badReason(), false, Terminations.node(this));
             case UPGRADE -> { // both connections become a raw byte tunnel
-                end(true);
+                end(true, Terminations.NORMAL);
                 frontend.handOver();
                 client.flush();
                 TunnelRelay.install(client, connection.upgrade(), cluster.counters());
@@ -224,7 +228,7 @@ final class Exchange {
         if (!requestDone) {
             keepAlive = false; // the node answered before the body ended: the rest cannot be resynchronised
         }
-        end(true);
+        end(true, Terminations.NORMAL);
         connection.recycle(responses.nodeKeepAlive() && requestDone);
         if (keepAlive) {
             client.flush();
@@ -234,11 +238,9 @@ final class Exchange {
         }
     }
 
-    /**
-     * Ends the exchange in error: answers {@code error} (with {@code Retry-After} when {@code full}: the cluster is
-     * full, not broken) while no response byte reached the client, closes it otherwise. {@code null}: client gone.
-     */
-    private void fail(HttpResponseStatus error, String reason, boolean full) {
+    /** Ends the exchange in {@code state}: answers {@code error} (Retry-After when {@code full}: the cluster is full,
+     * not broken) while no response byte reached the client, else closes it. {@code null}: the client left. */
+    private void fail(HttpResponseStatus error, String reason, boolean full, String state) {
         if (!active()) {
             return;
         }
@@ -249,7 +251,7 @@ final class Exchange {
         boolean requestComplete = request == RequestPhase.SENT
                 || (request != RequestPhase.SENDING && head != null && head.bodyless());
         responses.failedWith(error == null ? 499 : error.code());
-        end(false);
+        end(false, state);
         connection.discard();
         if (error == null) {
             return;
@@ -265,12 +267,12 @@ final class Exchange {
 
     /** The client connection closed: whatever runs fails, and a bound node connection goes back to its pool. */
     void onClientClosed() {
-        fail(null, "client closed the connection", false);
+        fail(null, "client closed the connection", false, Terminations.client(this));
         connection.clientClosed();
     }
 
-    /** Counters, node bookkeeping and access log of the exchange; exactly once per exchange. */
-    private void end(boolean success) {
+    /** Counters, node bookkeeping and access log of the exchange, ended in {@code state}; exactly once each. */
+    private void end(boolean success, String state) {
         boolean headSent = request == RequestPhase.SENDING || request == RequestPhase.SENT;
         request = RequestPhase.IDLE;
         long now = now();
@@ -278,18 +280,14 @@ final class Exchange {
         responses.ended(latency);
         frontend.exchangeEnded(now);
         long processing = now - deadlines.sentNanos();
-        if (success) {
-            cluster.counters().requestCompleted(latency, processing);
-        } else {
-            cluster.counters().requestFailed();
-        }
+        cluster.counters().requestEnded(success, latency, processing);
         if (headSent) {
             connection.requestEnded(success, latency, processing);
         }
         acquisition.finish(); // the node's slot, the place in the queue, the retry held
-        trace.end(responses.status(), null);
-        HttpAccessLog.exchange(client, forwarding.clientIp(), head, cluster.name(), headSent ? connection.node() : null,
-                responses.status(), deadlines, responses.bodyBytes(), latency);
+        trace.end(responses.status(), state);
+        accessLog.exchange(head, responses, cluster, headSent ? connection.node() : null, state, deadlines, now,
+                acquisition);
         frontend.resume(PAUSE_CONNECT | PAUSE_BACKPRESSURE | PAUSE_UPGRADE);
     }
 
@@ -297,7 +295,7 @@ final class Exchange {
         if (connection.is(channel) && active()) {
             String reason = "node " + connection.node().name() + " closed the connection";
             if (!acquisition.retryOn().reset() || !retryElsewhere(reason)) {
-                fail(HttpResponseStatus.BAD_GATEWAY, reason, false);
+                fail(HttpResponseStatus.BAD_GATEWAY, reason, false, Terminations.node(this));
             }
         } else {
             connection.closedElsewhere(channel);
@@ -344,7 +342,8 @@ final class Exchange {
         log.info("cluster {}: client {} {} {}: {}", cluster.name(), forwarding.clientIp(), head.method(), head.uri(),
                 reason);
         keepAlive &= passed == Deadline.QUEUE; // only a queued request was not read beyond its head: it may go on
-        fail(ExchangeDeadlines.status(passed, responses.phase() == ResponsePhase.STREAMING), reason, passed == Deadline.QUEUE);
+        fail(ExchangeDeadlines.status(passed, responses.phase() == ResponsePhase.STREAMING), reason,
+                passed == Deadline.QUEUE, Terminations.of(passed, this));
         return Long.MAX_VALUE;
     }
 }

@@ -33,7 +33,8 @@ final class ExchangeTrace {
     static final AttributeKey<String> NODE = AttributeKey.stringKey("loadwise.node");
     static final AttributeKey<Long> NODE_IN_FLIGHT = AttributeKey.longKey("loadwise.node.in_flight");
     static final AttributeKey<Long> NODE_CONNECTIONS = AttributeKey.longKey("loadwise.node.active_connections");
-    static final AttributeKey<Double> WAIT_MS = AttributeKey.doubleKey("loadwise.queue_time_ms");
+    static final AttributeKey<Double> QUEUE_MS = AttributeKey.doubleKey("loadwise.queue_time_ms");
+    static final AttributeKey<Double> CONNECT_MS = AttributeKey.doubleKey("loadwise.connect_time_ms");
     static final AttributeKey<Long> ATTEMPT = AttributeKey.longKey("loadwise.attempt");
     static final AttributeKey<String> RETRY_REASON = AttributeKey.stringKey("loadwise.retry_reason");
     static final AttributeKey<String> TERMINATION = AttributeKey.stringKey("loadwise.termination");
@@ -86,8 +87,11 @@ final class ExchangeTrace {
         propagate(headers, server);
     }
 
-    /** The request goes to {@code node}, got {@code waitNanos} after it was asked for: a client span. */
-    void attempt(ProxiedRequest head, NodeState node, long waitNanos) {
+    /**
+     * The request goes to {@code node} after {@code queuedNanos} in the cluster's queue ({@code Tw}) and
+     * {@code connectNanos} connecting ({@code Tc}; 0 on a pooled connection, negative when unknown): a client span.
+     */
+    void attempt(ProxiedRequest head, NodeState node, long queuedNanos, long connectNanos) {
         if (server == null) {
             return;
         }
@@ -99,9 +103,12 @@ final class ExchangeTrace {
                 .setAttribute(PEER_PORT, (long) node.address().getPort())
                 .setAttribute(NODE_IN_FLIGHT, (long) node.inFlightRequests())
                 .setAttribute(NODE_CONNECTIONS, (long) node.activeConnections())
-                .setAttribute(WAIT_MS, waitNanos / (double) TimeUnit.MILLISECONDS.toNanos(1))
+                .setAttribute(QUEUE_MS, queuedNanos / (double) TimeUnit.MILLISECONDS.toNanos(1))
                 .setAttribute(ATTEMPT, (long) attempts)
                 .startSpan();
+        if (connectNanos >= 0) {
+            client.setAttribute(CONNECT_MS, connectNanos / (double) TimeUnit.MILLISECONDS.toNanos(1));
+        }
         if (retryReason != null) {
             client.setAttribute(RETRY_REASON, retryReason);
         }

@@ -56,6 +56,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Clie
     private final java.util.Map<HttpProxyServer, Exchange> exchanges = new java.util.IdentityHashMap<>(2);
     private ForwardingHeaders forwarding;
     private RequestSource source;
+    private HttpAccessLog accessLog;
     private String clientIp;
     private int paused;
     private boolean closing;
@@ -88,11 +89,12 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Clie
         }
         forwarding = new ForwardingHeaders(clientIp, listener.secure(), trustedSource);
         source = new RequestSource(clientIp, trustedSource, listener.secure(), client);
+        lastActivityNanos = ticker.nanoTime();
+        accessLog = new HttpAccessLog(client, source, listener.logName(), lastActivityNanos);
         if (listener.home() != null) {
             exchange = exchangeFor(listener.home());
         }
         counters.connectionOpened();
-        lastActivityNanos = ticker.nanoTime();
         schedule(lastActivityNanos, lastActivityNanos + Math.min(idleNanos, headerTimeoutNanos));
         ctx.fireChannelActive();
     }
@@ -165,9 +167,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Clie
     private void requestHeadTimedOut() {
         long ms = TimeUnit.NANOSECONDS.toMillis(headerTimeoutNanos);
         log.info("{}: client {}: request head not complete within {} ms; closing", listener.name(), clientIp, ms);
-        counters.requestStarted();
-        counters.requestFailed();
-        HttpAccessLog.answered(client, clientIp, null, HttpResponseStatus.REQUEST_TIMEOUT.code());
+        accessLog.answered(null, null, HttpResponseStatus.REQUEST_TIMEOUT.code(), Terminations.HEAD_TIMEOUT, counters);
         closeAfter(ErrorResponses.of(HttpResponseStatus.REQUEST_TIMEOUT,
                 "request head not received within " + ms + " ms", true));
     }
@@ -197,6 +197,9 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Clie
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
+        if (!closing && decoder.headStartNanos() != 0 && queued.isEmpty() && (exchange == null || !exchange.active())) {
+            accessLog.answered(null, null, -1, Terminations.CLIENT_LEFT_IN_HEAD, counters); // left amid a head
+        }
         closing = true;
         releaseQueued();
         cancelTimer();
@@ -257,13 +260,8 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Clie
         if (close) {
             local.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
         }
-        counters.requestStarted();
-        if (local.status().code() >= 400) {
-            counters.requestFailed();
-        } else {
-            counters.requestCompleted(0, 0);
-        }
-        HttpAccessLog.answered(client, clientIp, request, local.status().code());
+        int status = local.status().code();
+        accessLog.answered(request, route, status, Terminations.answered(route, status), counters);
         ReferenceCountUtil.release(request);
         answer(local, close);
     }
@@ -289,8 +287,6 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Clie
     private void reject(HttpRequest request) {
         Throwable cause = request.decoderResult().cause();
         ReferenceCountUtil.release(request);
-        counters.requestStarted();
-        counters.requestFailed();
         HttpResponseStatus rejection;
         String reason;
         if (cause instanceof BadMessage bad) {
@@ -301,7 +297,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Clie
             reason = "malformed request";
         }
         log.debug("client {}: {} ({})", clientIp, rejection.code(), reason);
-        HttpAccessLog.answered(client, clientIp, null, rejection.code());
+        accessLog.answered(null, null, rejection.code(), Terminations.BAD_HEAD, counters);
         FullHttpResponse response = ErrorResponses.of(rejection, reason, true);
         if (rejection == HttpResponseStatus.METHOD_NOT_ALLOWED) {
             response.headers().set(HttpHeaderNames.ALLOW, ErrorResponses.ALLOWED_METHODS);
@@ -357,7 +353,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Clie
     private Exchange exchangeFor(HttpProxyServer target) {
         Exchange e = exchanges.get(target);
         if (e == null) {
-            e = new Exchange(target, this, client, forwarding, target.poolsFor(client.eventLoop()));
+            e = new Exchange(target, this, client, forwarding, target.poolsFor(client.eventLoop()), accessLog);
             exchanges.put(target, e);
         }
         return e;

@@ -248,6 +248,12 @@ public final class HttpListener {
         return settings.name();
     }
 
+    /** The name the access log gives the listener: a {@code listeners[]} entry's, or its cluster's. */
+    String logName() {
+        String name = settings.name();
+        return name.substring(name.indexOf(' ') + 1);
+    }
+
     public ListenerSettings settings() {
         return settings;
     }

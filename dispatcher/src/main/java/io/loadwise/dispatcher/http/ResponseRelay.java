@@ -63,6 +63,11 @@ final class ResponseRelay {
         this.choice = choice;
     }
 
+    /** The route of the request being served (or last served). */
+    Route route() {
+        return route;
+    }
+
     /** A new request on {@code route}: nothing of its response came yet. */
     void reset(Route route) {
         this.route = route;

@@ -5,10 +5,12 @@ package io.loadwise.dispatcher.http;
  * answer every request themselves: a redirect, a fixed response) and the filters it passes on the way.
  *
  * @param counters the route's own request counter, or {@code null}
+ * @param name the route's name for the access log ({@code listener/index} when unnamed), or {@code null}: no route of a
+ *     table (a cluster's own listener, or a request refused before matching)
  */
-public record Route(HttpProxyServer target, HttpFilters filters, RouteCounter counters) {
+public record Route(HttpProxyServer target, HttpFilters filters, RouteCounter counters, String name) {
 
     public Route(HttpProxyServer target, HttpFilters filters) {
-        this(target, filters, null);
+        this(target, filters, null, null);
     }
 }

@@ -14,8 +14,9 @@ public final class AccessLog {
 
     public static final String LOGGER = "loadwise.access";
     private static final Logger log = LoggerFactory.getLogger(LOGGER);
+    private static volatile boolean writerStarted;
     private static final AccessLogWriter WRITER =
-            new AccessLogWriter(AccessLogWriter.CAPACITY, new LoadwiseLine(), log::info).start();
+            new AccessLogWriter(AccessLogWriter.CAPACITY, new LoadwiseLine(), log::info); // started at the first record
 
     private AccessLog() {
     }
@@ -29,9 +30,34 @@ public final class AccessLog {
         WRITER.format(AccessLineFormat.named(format));
     }
 
+    /** How the appender's buffered lines are pushed out when the writer's queue has run dry. */
+    static void flushWith(java.io.Flushable flush) {
+        WRITER.flushWith(flush);
+    }
+
     /** Queues a finished request's record for writing; never blocks. Call only when {@link #enabled()}. */
     public static void write(AccessRecord record) {
+        if (!writerStarted) {
+            startWriter(); // at the first record: without an access log the thread never runs
+        }
         WRITER.offer(record);
+    }
+
+    private static synchronized void startWriter() {
+        if (!writerStarted) {
+            WRITER.start();
+            writerStarted = true;
+        }
+    }
+
+    /**
+     * Waits, at most {@code timeoutMillis}, until every record queued so far is in the file: at shutdown, and for
+     * tests that switch the log's appender between requests.
+     *
+     * @return whether everything was written in time
+     */
+    public static boolean drain(long timeoutMillis) {
+        return WRITER.drain(timeoutMillis);
     }
 
     /** Records dropped because the writer fell {@value AccessLogWriter#CAPACITY} records behind. */
@@ -52,7 +78,7 @@ public final class AccessLog {
             r.bytesIn = bytesIn;
             r.bytesOut = bytesOut;
             r.totalMillis = durationMillis;
-            WRITER.offer(r);
+            write(r);
         }
     }
 
@@ -73,7 +99,7 @@ public final class AccessLog {
             r.node = node;
             r.bytesOut = bytes;
             r.totalMillis = durationMillis;
-            WRITER.offer(r);
+            write(r);
         }
     }
 

@@ -1,11 +1,9 @@
 package io.loadwise.dispatcher.logging;
 
-import java.time.Instant;
-
 /**
- * One JSON object per line. Every string is escaped to pure ASCII (quotes, backslashes, control characters and
- * everything past {@code 0x7e} as {@code \}{@code uXXXX}), so no target or header can break the line or the
- * object, whatever the file's charset. Unknown values are {@code null}.
+ * One JSON object per line, with every field of {@link AccessFields} in its order. Every string is escaped to pure
+ * ASCII (quotes, backslashes, control characters and everything past {@code 0x7e} as {@code \}{@code uXXXX}), so no
+ * target or header can break the line or the object, whatever the file's charset. Unknown values are {@code null}.
  */
 final class JsonLine implements AccessLineFormat {
 
@@ -13,28 +11,20 @@ final class JsonLine implements AccessLineFormat {
 
     @Override
     public void append(AccessRecord r, StringBuilder line) {
-        line.append("{\"time\":\"").append(Instant.ofEpochMilli(r.startMillis)).append('"');
-        text(line, "client", r.client);
-        number(line, "client_port", r.clientPort);
-        text(line, "cluster", r.cluster);
-        text(line, "node", r.node);
-        text(line, "method", r.method);
-        text(line, "target", r.target);
-        text(line, "protocol", r.protocol);
-        number(line, "status", r.status);
-        number(line, "bytes_in", r.bytesIn);
-        number(line, "bytes_out", r.bytesOut);
-        text(line, "referer", r.referer);
-        text(line, "user_agent", r.userAgent);
-        text(line, "request_id", r.requestId);
-        text(line, "trace_id", TraceParent.traceId(r.traceparent));
-        number(line, "tr", r.nodeResponseMillis);
-        number(line, "ta", r.totalMillis);
+        char separator = '{';
+        for (AccessFields.Field field : AccessFields.ALL.values()) {
+            line.append(separator).append('"').append(field.name()).append("\":");
+            separator = ',';
+            if (field.isText()) {
+                text(line, field.text().apply(r));
+            } else {
+                number(line, field.number().applyAsLong(r));
+            }
+        }
         line.append('}');
     }
 
-    private static void number(StringBuilder line, String key, long value) {
-        line.append(",\"").append(key).append("\":");
+    private static void number(StringBuilder line, long value) {
         if (value < 0) {
             line.append("null");
         } else {
@@ -42,8 +32,7 @@ final class JsonLine implements AccessLineFormat {
         }
     }
 
-    private static void text(StringBuilder line, String key, String value) {
-        line.append(",\"").append(key).append("\":");
+    private static void text(StringBuilder line, String value) {
         if (value == null) {
             line.append("null");
             return;

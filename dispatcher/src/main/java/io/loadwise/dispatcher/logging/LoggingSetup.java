@@ -6,6 +6,7 @@ import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.ConsoleAppender;
+import ch.qos.logback.core.OutputStreamAppender;
 import ch.qos.logback.core.rolling.FixedWindowRollingPolicy;
 import ch.qos.logback.core.rolling.RollingFileAppender;
 import ch.qos.logback.core.rolling.SizeBasedTriggeringPolicy;
@@ -65,7 +66,7 @@ public final class LoggingSetup {
             }
         }
         if (logging.file() != null) {
-            root.addAppender(rollingAppender(context, "FILE", logging.file(), PATTERN, rotation));
+            root.addAppender(rollingAppender(context, "FILE", logging.file(), PATTERN, rotation, false));
         }
         Logger access = context.getLogger(AccessLog.LOGGER);
         AccessLogConfig accessLog = logging.accessLog();
@@ -73,8 +74,17 @@ public final class LoggingSetup {
             String format = accessLog.formatOrDefault();
             String pattern = format.equals(AccessLogConfig.LOADWISE) ? ACCESS_PATTERN : ACCESS_LINE_PATTERN;
             AccessLog.format(format);
-            access.addAppender(accessLog.stdout() ? consoleAppender(context, "ACCESS", pattern)
-                    : rollingAppender(context, "ACCESS", accessLog.file(), pattern, rotation));
+            OutputStreamAppender<ILoggingEvent> appender = accessLog.stdout()
+                    ? consoleAppender(context, "ACCESS", pattern)
+                    : rollingAppender(context, "ACCESS", accessLog.file(), pattern, rotation, true);
+            appender.setImmediateFlush(false); // the writer thread flushes when its queue runs dry
+            AccessLog.flushWith(() -> {
+                java.io.OutputStream out = appender.getOutputStream();
+                if (out != null) {
+                    out.flush();
+                }
+            });
+            access.addAppender(appender);
             access.setLevel(Level.INFO);
             access.setAdditive(false);
         }
@@ -126,8 +136,12 @@ public final class LoggingSetup {
         return encoder;
     }
 
+    /**
+     * @param buffered written through a buffer (flushed by the access log's writer), which the file may outgrow its
+     *     size by: a twentieth of the size, at most 8 KB
+     */
     private static RollingFileAppender<ILoggingEvent> rollingAppender(LoggerContext context, String name, String file,
-            String pattern, Rotation rotation) {
+            String pattern, Rotation rotation, boolean buffered) {
         PatternLayoutEncoder encoder = encoder(context, pattern);
         RollingFileAppender<ILoggingEvent> appender = new RollingFileAppender<>();
         appender.setContext(context);
@@ -153,6 +167,10 @@ public final class LoggingSetup {
 
         appender.setRollingPolicy(archives);
         appender.setTriggeringPolicy(size);
+        if (buffered) {
+            appender.setBufferSize(new FileSize(Math.max(64, Math.min(8_192, rotation.maxFileBytes() / 20))));
+            appender.setImmediateFlush(false);
+        }
         appender.start();
         return appender;
     }

@@ -47,14 +47,15 @@ public final class RouteTableStage implements RouteStage {
             RouteCounter counter = counters.computeIfAbsent(route.name(), RouteCounter::new);
             int i = route.index();
             if (route.action() instanceof RouteAction.Forward forward) {
-                routes[i] = new io.loadwise.dispatcher.http.Route(clusters.get(forward.cluster()), filters, counter);
+                routes[i] = new io.loadwise.dispatcher.http.Route(clusters.get(forward.cluster()), filters, counter,
+                        route.name());
             } else if (route.action() instanceof RouteAction.Split split) {
                 splits[i] = split.clusters().stream()
-                        .map(c -> new io.loadwise.dispatcher.http.Route(clusters.get(c), filters, counter))
+                        .map(c -> new io.loadwise.dispatcher.http.Route(clusters.get(c), filters, counter, route.name()))
                         .toArray(io.loadwise.dispatcher.http.Route[]::new);
                 routes[i] = splits[i][0];
             } else {
-                routes[i] = new io.loadwise.dispatcher.http.Route(null, filters, counter);
+                routes[i] = new io.loadwise.dispatcher.http.Route(null, filters, counter, route.name());
             }
         }
         this.strictSni = listener.tls() != null && requiresClientCertificate(listener);

@@ -35,6 +35,15 @@ final class HistogramReader {
                 }
             }
         }
-        return new LatencyHistograms(perCluster, routes);
+        List<LatencyHistograms.TerminationSeries> terminations = new ArrayList<>();
+        for (VirtualCluster cluster : clusters) {
+            terminations.add(LatencyHistograms.TerminationSeries.of(false, cluster.name(),
+                    cluster.counters().terminations()));
+        }
+        for (RoutedListeners.Running r : routed.published()) {
+            terminations.add(LatencyHistograms.TerminationSeries.of(true, r.config().name(),
+                    r.listener().counters().terminations()));
+        }
+        return new LatencyHistograms(perCluster, routes, terminations);
     }
 }

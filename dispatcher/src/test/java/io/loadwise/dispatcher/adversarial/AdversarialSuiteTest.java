@@ -22,6 +22,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicContainer;
 import org.junit.jupiter.api.DynamicNode;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.TestFactory;
  * The standing adversarial suite of the L7 listener (issue 11): every {@code adversarial/*.cases} file
  * and every {@link JavaCase}, each against a fresh real listener and raw node, each with a hard timeout.
  */
+@org.junit.jupiter.api.TestMethodOrder(org.junit.jupiter.api.MethodOrderer.OrderAnnotation.class)
 class AdversarialSuiteTest {
 
     /** A case that hangs fails instead of stalling the build. */
@@ -38,17 +40,20 @@ class AdversarialSuiteTest {
     private static Transport transport;
 
     @BeforeAll
-    static void startTransport() {
+    static void startTransport() throws IOException {
+        AccessLogTap.start();
         // One I/O thread: node connections are pooled per event loop, so reuse is deterministic.
         transport = new Transport(1);
     }
 
     @AfterAll
-    static void stopTransport() {
+    static void stopTransport() throws IOException {
         transport.close();
+        AccessLogTap.stop();
     }
 
     @TestFactory
+    @Order(1)
     Stream<DynamicNode> corpus() throws IOException {
         List<DynamicNode> groups = new ArrayList<>();
         for (String file : caseFiles()) {
@@ -66,13 +71,35 @@ class AdversarialSuiteTest {
     }
 
     @TestFactory
+    @Order(2)
     Stream<DynamicNode> javaCases() {
         java.util.Map<String, List<DynamicNode>> groups = new java.util.LinkedHashMap<>();
         for (JavaCase j : javaCaseList()) {
             groups.computeIfAbsent(j.group(), g -> new ArrayList<>()).add(DynamicTest.dynamicTest(
                     j.name() + " [spec " + j.spec() + "]", () -> run(j.id(), j.body()::run)));
         }
-        return groups.entrySet().stream().map(e -> DynamicContainer.dynamicContainer(e.getKey(), e.getValue()));
+        Stream<DynamicNode> all = groups.entrySet().stream()
+                .map(e -> DynamicContainer.dynamicContainer(e.getKey(), e.getValue()));
+        return Stream.concat(all, Stream.of(DynamicTest.dynamicTest("every documented termination state is checked",
+                AdversarialSuiteTest::terminationTableCovered)));
+    }
+
+    /**
+     * The termination-state table of docs/operations.md and the suite agree: every state in it is the state of a
+     * line some case checks exactly, and no case checks a state it lacks. Judged only when every case ran.
+     */
+    private static void terminationTableCovered() {
+        Set<String> documented = TerminationTable.documented();
+        Set<String> checked = AccessLogTap.checked();
+        org.junit.jupiter.api.Assumptions.assumeTrue(checked.containsAll(Set.of("--", "PH", "NR")),
+                "not the whole suite ran: coverage not judged");
+        Set<String> missing = new java.util.TreeSet<>(documented);
+        missing.removeAll(checked);
+        Set<String> undocumented = new java.util.TreeSet<>(checked);
+        undocumented.removeAll(documented);
+        assertTrue(missing.isEmpty() && undocumented.isEmpty(), "termination states documented in "
+                + TerminationTable.DOC + " but checked by no case: " + missing + "; checked but not documented: "
+                + undocumented);
     }
 
     private static List<JavaCase> javaCaseList() {
@@ -85,10 +112,12 @@ class AdversarialSuiteTest {
         all.addAll(TlsCases.all());
         all.addAll(ReadmissionProbeCases.all());
         all.addAll(RateLimitCases.all());
+        all.addAll(TerminationCases.all());
         return all;
     }
 
     private static void run(String id, JavaCase.Body body) throws Exception {
+        AccessLogTap.caseStarted();
         try (CaseContext ctx = new CaseContext(transport)) {
             assertTimeoutPreemptively(CASE_TIMEOUT, () -> body.run(ctx), () -> id + " did not finish within "
                     + CASE_TIMEOUT.toSeconds() + " s");

@@ -57,6 +57,25 @@ final class CaseRunner {
         }
         flush();
         NodeChecks.verify(node, c.nodeChecks(), c.id());
+        verifyAccessLog();
+    }
+
+    /**
+     * The access log's lines of the case's connections: exactly the {@code log:} lines when it has any (after its
+     * clients closed, so a request the close ends is logged too), and every state documented in any case.
+     */
+    private void verifyAccessLog() throws InterruptedException {
+        List<Integer> ports = clients.stream().map(s -> s.client.localPort()).toList();
+        if (c.accessLog().isEmpty()) {
+            List<com.fasterxml.jackson.databind.JsonNode> lines = AccessLogTap.lines(ports);
+            AccessLogTap.verify(c.id(), lines, lines.stream().map(AccessLogTap::summary).toList());
+            return;
+        }
+        for (Session s : clients) {
+            s.client.close();
+        }
+        AccessLogTap.verify(c.id(), AccessLogTap.await(ports, c.accessLog().size(), 3_000), c.accessLog());
+        AccessLogTap.checked(c.accessLog());
     }
 
     private void step(Directive d) throws Exception {
@@ -128,6 +147,10 @@ final class CaseRunner {
                 }
             }
             case "closed" -> expectClosed(d);
+            case "hang-up" -> {
+                session().client.close(); // the client leaves: the proxy sees its connection close
+                current = null;
+            }
             case "await-node" -> NodeChecks.awaitRequests(node, Integer.parseInt(d.value().trim()), c.id());
             default -> throw new IllegalStateException("not a client step: " + d);
         }

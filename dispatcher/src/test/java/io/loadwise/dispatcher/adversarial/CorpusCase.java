@@ -7,7 +7,8 @@ import java.util.List;
  * does and expects (in order), and what the node must have seen at the end.
  */
 record CorpusCase(String group, String name, int line, String spec, ClusterOverrides cluster,
-        List<Directive> nodeScript, List<Directive> clientSteps, List<Directive> nodeChecks, int readTimeoutMs) {
+        List<Directive> nodeScript, List<Directive> clientSteps, List<Directive> nodeChecks, int readTimeoutMs,
+        List<String> accessLog) {
 
     String id() {
         return group + "/" + name;

@@ -19,7 +19,7 @@ final class CorpusReader {
     static final Set<String> NODE_SCRIPT = Set.of("node-reply", "node-after", "node-continue");
     static final Set<String> CLIENT_STEPS = Set.of("send", "expect", "expect-to-head", "expect-cut", "expect-broken",
             "header", "header-present", "no-header", "header-matches", "body", "body-contains", "trailer", "no-trailer",
-            "raw", "closed", "client", "await-node");
+            "raw", "closed", "client", "await-node", "hang-up");
     static final Set<String> NODE_CHECKS = Set.of("node-requests", "node-line", "node-never-line",
             "node-never-bytes", "node-header", "node-header-matches", "node-no-header", "node-header-lacks",
             "node-body", "node-raw-body", "node-raw", "node-framing", "node-trailer", "node-no-trailer",
@@ -95,6 +95,7 @@ final class CorpusReader {
         private final List<Directive> script = new ArrayList<>();
         private final List<Directive> steps = new ArrayList<>();
         private final List<Directive> checks = new ArrayList<>();
+        private final List<String> log = new ArrayList<>();
 
         Builder(String group, String name, int line) {
             this.group = group;
@@ -112,6 +113,12 @@ final class CorpusReader {
                 cluster.routes(d.value().trim());
             } else if (key.equals("rate-limits")) {
                 cluster.rateLimits(d.value().trim());
+            } else if (key.equals("log")) {
+                if (!d.value().trim().matches("[A-Z-]{2} (\\d{3}|-) \\S+")) {
+                    throw new IllegalArgumentException("expected 'log: STATE STATUS NODE' (- for none), got: "
+                            + d.value());
+                }
+                log.add(d.value().trim());
             } else if (key.equals("timeout")) {
                 readTimeoutMs = Integer.parseInt(d.value().trim());
             } else if (NODE_SCRIPT.contains(key)) {
@@ -161,7 +168,7 @@ final class CorpusReader {
         }
 
         CorpusCase build() {
-            if (steps.stream().noneMatch(d -> d.key().startsWith("expect"))) {
+            if (steps.stream().noneMatch(d -> d.key().startsWith("expect") || d.key().equals("hang-up"))) {
                 throw new IllegalArgumentException(group + ".cases line " + line + ": case " + name
                         + " expects nothing from the proxy (no 'expect')");
             }
@@ -170,7 +177,7 @@ final class CorpusReader {
                         + " does not say how many requests the node sees ('node-requests')");
             }
             return new CorpusCase(group, name, line, spec, cluster, List.copyOf(script), List.copyOf(steps),
-                    List.copyOf(checks), readTimeoutMs);
+                    List.copyOf(checks), readTimeoutMs, List.copyOf(log));
         }
     }
 }

@@ -41,6 +41,11 @@ final class H2RawClient implements AutoCloseable {
     private final OutputStream out;
     private final DataInputStream in;
 
+    /** The client's own port: its streams' access-log lines carry it ({@code client_port}). */
+    int localPort() {
+        return socket.getLocalPort();
+    }
+
     H2RawClient(InetSocketAddress address, int readTimeoutMs) throws IOException {
         socket = new Socket(address.getAddress(), address.getPort());
         socket.setSoTimeout(readTimeoutMs);

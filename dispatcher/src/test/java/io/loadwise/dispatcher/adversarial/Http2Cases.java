@@ -103,6 +103,8 @@ final class Http2Cases {
         assertEquals((byte) 0x88, head.payload()[0], "not :status 200 (static index 8)");
         assertEquals(1, node.requests().size());
         assertEquals("GET /ok HTTP/1.1", node.requests().get(0).requestLine());
+        AccessLogTap.expectPorts(GROUP + "/a-plain-h2c-request", List.of(client.localPort()), "-- 200 raw1");
+        assertEquals("h2", AccessLogTap.lines(List.of(client.localPort())).get(0).get("protocol").asText());
     }
 
     /** A Host naming another entity than :authority: one of them would route and the other reach the node. */

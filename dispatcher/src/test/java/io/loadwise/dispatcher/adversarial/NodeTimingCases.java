@@ -86,6 +86,7 @@ final class NodeTimingCases {
         assertWithin(millisSince(start), 400, 3_000, "client connection closed");
         assertTrue(NodeChecks.poll(3_000, () -> node.connections().get(0).closedByProxy()),
                 "the stalled node connection was not closed: " + NodeChecks.describe(node));
+        AccessLogTap.expect(GROUP + "/node-stalling", List.of(client), "TD 504 raw1");
     }
 
     /** 15, not over-strict: a byte every 100 ms keeps a response with responseIdleTimeoutMs 500 alive. */
@@ -108,5 +109,6 @@ final class NodeTimingCases {
         long start = System.nanoTime();
         read(client, 504, "silent node");
         assertWithin(millisSince(start), 400, 3_000, "504");
+        AccessLogTap.expect(GROUP + "/silent-node", List.of(client), "TR 504 raw1");
     }
 }

@@ -43,6 +43,11 @@ final class RawClient implements AutoCloseable {
         out = socket.getOutputStream();
     }
 
+    /** The client's own port: its access-log lines carry it ({@code client_port}). */
+    int localPort() {
+        return socket.getLocalPort();
+    }
+
     void write(byte[] bytes) throws IOException {
         out.write(bytes);
         out.flush();

@@ -74,6 +74,8 @@ final class RetryQueueCases {
         assertEquals(1, b.requests().size(), "once on each node: " + NodeChecks.describe(b));
         assertArrayEquals(a.requests().get(0).raw(), b.requests().get(0).raw(), "the same bytes to both nodes");
         assertEquals(1, proxy.cluster().counters().totalRetries());
+        AccessLogTap.expect(RETRY + "/get-reset", List.of(client), "-- 200 raw2");
+        assertEquals(1, AccessLogTap.lines(List.of(client.localPort())).get(0).get("retries").asInt(), "retries");
     }
 
     private static void postNotRetried(CaseContext ctx) throws Exception {
@@ -222,6 +224,7 @@ final class RetryQueueCases {
             assertEquals(List.of("1"), answer.values("Retry-After"));
             assertEquals(1, node.requests().size(), "the timed-out request never reached the node");
             assertEquals(0, proxy.cluster().queue().length());
+            AccessLogTap.expect(QUEUE + "/queue-timeout", List.of(second), "TQ 503 -");
         } finally {
             release.countDown();
         }
@@ -246,6 +249,9 @@ final class RetryQueueCases {
             assertEquals(List.of("1"), answer.values("Retry-After"));
             assertEquals(1, proxy.cluster().queue().length(), "the second still waits");
             assertFalse(node.requests().stream().anyMatch(r -> r.requestLine().startsWith("GET /3")));
+            AccessLogTap.expect(QUEUE + "/beyond-max-queue", List.of(third), "PQ 503 -");
+            second.close(); // it leaves the queue
+            AccessLogTap.expect(QUEUE + "/beyond-max-queue", List.of(second), "CQ 499 -");
         } finally {
             release.countDown();
         }
@@ -264,6 +270,7 @@ final class RetryQueueCases {
             ClientResponse answer = read(second, 503, "a full node and no queue");
             assertEquals(List.of("1"), answer.values("Retry-After"));
             assertEquals(1, node.requests().size());
+            AccessLogTap.expect(QUEUE + "/full-without-a-queue", List.of(second), "PQ 503 -");
             release.countDown();
             read(first, 200, "the first, unharmed");
         } finally {

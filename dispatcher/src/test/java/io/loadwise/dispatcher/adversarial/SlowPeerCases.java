@@ -99,6 +99,7 @@ final class SlowPeerCases {
         assertWithin(millisSince(start), 400, 2_500, "408");
         assertClosed(client, "after the 408");
         assertEquals(0, node.requests().size(), "a partial head reached the node");
+        AccessLogTap.expect(GROUP + "/slowloris-head", List.of(client), "TH 408 -");
     }
 
     /** 17: the header timeout also runs for the next head on a keep-alive connection. */
@@ -159,6 +160,7 @@ final class SlowPeerCases {
                 "the node connection carrying the stalled body was not closed: " + NodeChecks.describe(node));
         assertEquals(1, node.requests().size(), NodeChecks.describe(node));
         assertFalse(node.requests().get(0).complete(), "the node got a complete request from a stalled body");
+        AccessLogTap.expect(GROUP + "/stalled-body", List.of(client), "TD 408 raw1");
     }
 
     /** 18, not over-strict: a body moving a byte per 100 ms never idles for 500 ms and is served. */
@@ -196,6 +198,7 @@ final class SlowPeerCases {
         assertWithin(millisSince(start), 800, 3_500, "cut");
         assertTrue(NodeChecks.poll(3_000, () -> node.connections().get(0).closedByProxy()),
                 "the dripping node connection was not closed: " + NodeChecks.describe(node));
+        AccessLogTap.expect(GROUP + "/dripping-response-over-exchange", List.of(client), "TD 504 raw1");
     }
 
     /** 20: the node sends 8 MB, the client reads nothing: both connections closed within a few seconds. */

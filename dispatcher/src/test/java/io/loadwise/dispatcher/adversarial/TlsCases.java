@@ -63,7 +63,9 @@ final class TlsCases {
                 new JavaCase(GROUP, "sni-naming-an-unknown-host-gets-the-default-certificate", "RFC 6066",
                         TlsCases::unknownServerName),
                 new JavaCase(GROUP, "an-oversized-client-hello-is-refused-before-it-is-buffered", "tls",
-                        TlsCases::oversizedClientHello));
+                        TlsCases::oversizedClientHello),
+                new JavaCase(GROUP, "a-request-over-tls-logs-its-version-sni-and-alpn", "issue 33",
+                        TlsCases::loggedTls));
     }
 
     /** One CA and two certificates for the whole run (openssl takes ~100 ms per key). */
@@ -197,6 +199,40 @@ final class TlsCases {
             assertTrue(served.output().contains(nameAndSubject[1] + "\n"), nameAndSubject[0] + ": " + served.output());
             assertTrue(served.output().contains("Verify return code: 0 (ok)"), served.output());
         }
+    }
+
+    /** The JDK's TLS client, trusting the test CA, asking for {@code shop.example} and ALPN {@code http/1.1}. */
+    private static void loggedTls(CaseContext ctx) throws Exception {
+        RawNode node = ctx.node(NodeScript.ECHO_LINE);
+        ProxyUnderTest proxy = tlsProxy(ctx, node, new ClusterOverrides());
+        java.security.KeyStore trust = java.security.KeyStore.getInstance(java.security.KeyStore.getDefaultType());
+        trust.load(null, null);
+        try (InputStream in = Files.newInputStream(pki().ca.caCert)) {
+            trust.setCertificateEntry("ca", java.security.cert.CertificateFactory.getInstance("X.509")
+                    .generateCertificate(in));
+        }
+        javax.net.ssl.TrustManagerFactory trusted = javax.net.ssl.TrustManagerFactory.getInstance(
+                javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
+        trusted.init(trust);
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(null, trusted.getTrustManagers(), null);
+        javax.net.ssl.SSLSocket socket = ctx.register((javax.net.ssl.SSLSocket) context.getSocketFactory()
+                .createSocket(proxy.address().getAddress(), proxy.address().getPort()));
+        javax.net.ssl.SSLParameters parameters = socket.getSSLParameters();
+        parameters.setServerNames(List.of(new javax.net.ssl.SNIHostName("shop.example")));
+        parameters.setApplicationProtocols(new String[] {"http/1.1"});
+        socket.setSSLParameters(parameters);
+        socket.setSoTimeout(3_000);
+        socket.getOutputStream().write("GET /tls HTTP/1.1\r\nHost: shop.example\r\nConnection: close\r\n\r\n"
+                .getBytes(StandardCharsets.US_ASCII));
+        String response = new String(untilClosed(socket), StandardCharsets.US_ASCII);
+        assertTrue(response.startsWith("HTTP/1.1 200 "), response);
+        String version = socket.getSession().getProtocol();
+        AccessLogTap.expectPorts(GROUP + "/logged-tls", List.of(socket.getLocalPort()), "-- 200 raw1");
+        com.fasterxml.jackson.databind.JsonNode line = AccessLogTap.lines(List.of(socket.getLocalPort())).get(0);
+        assertEquals(version, line.path("tls_version").asText(), line.toString());
+        assertEquals("shop.example", line.path("sni").asText(), line.toString());
+        assertEquals("http/1.1", line.path("alpn").asText(), line.toString());
     }
 
     /**

@@ -2,6 +2,7 @@ package io.loadwise.dispatcher.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.loadwise.policy.PolicyRegistry;
 import java.util.List;
@@ -38,8 +39,31 @@ class AccessLogConfigTest {
     @Test
     void badFormsAreNamed() throws Exception {
         assertEquals(List.of("logging.accessLog.format: unknown format 'xml', expected one of loadwise, json, combined,"
-                + " common"), errors("{'accessLog':{'file':'a.log','format':'xml'}}"));
+                + " common, or a template with %{field} placeholders"), errors("{'accessLog':{'file':'a.log','format':'xml'}}"));
         assertEquals(List.of("logging.accessLog.file: blank"), errors("{'accessLog':{'format':'json'}}"));
         assertEquals(List.of("logging.accessLog: blank"), errors("{'accessLog':' '}"));
+    }
+
+    @Test
+    void aTemplateIsValidatedWithItsMistakeNamed() throws Exception {
+        assertEquals(List.of(), errors("{'accessLog':{'file':'a.log','format':'%{client} %{termination} %{ta}ms 100%%'}}"));
+        assertEquals(List.of("logging.accessLog.format: unknown field 'clnt' at 0, expected one of "
+                + String.join(", ", AccessLogTemplate.FIELDS)), errors("{'accessLog':{'file':'a.log','format':'%{clnt}'}}"));
+        assertEquals(List.of("logging.accessLog.format: unterminated placeholder at 5: '%{' without '}'"),
+                errors("{'accessLog':{'file':'a.log','format':'%{ta}%{th'}}"));
+        assertEquals(List.of("logging.accessLog.format: '%' at 6 starts neither %{name} nor %%"),
+                errors("{'accessLog':{'file':'a.log','format':'%{ta} %d'}}"));
+        assertEquals(List.of("logging.accessLog.format: no %{field} in the template"),
+                errors("{'accessLog':{'file':'a.log','format':'100%%'}}"));
+        assertEquals(List.of("logging.accessLog.format: control character at 5: a line must stay one line"),
+                errors("{'accessLog':{'file':'a.log','format':'%{ta}\\n'}}"));
+        String huge = "%{ta}".repeat(1_000);
+        assertEquals(List.of("logging.accessLog.format: template of 5000 characters, at most 4096"),
+                errors("{'accessLog':{'file':'a.log','format':'" + huge + "'}}"));
+        String longName = "x".repeat(10_000);
+        List<String> named = errors("{'accessLog':{'file':'a.log','format':'%{" + longName.substring(0, 3_000) + "}'}}");
+        assertEquals(1, named.size(), named.toString());
+        assertTrue(named.get(0).startsWith("logging.accessLog.format: unknown field '" + "x".repeat(40) + "...' at 0"),
+                "a long unknown name is shortened: " + named.get(0).substring(0, 120));
     }
 }

@@ -1,6 +1,8 @@
 package io.loadwise.dispatcher.logging;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -32,6 +34,18 @@ class AccessLineFormatTest {
         r.traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
         r.nodeResponseMillis = 9;
         r.totalMillis = 12;
+        r.forwardedFor = "203.0.113.9";
+        r.listener = "edge";
+        r.route = "cart";
+        r.policy = "round-robin";
+        r.tlsVersion = "TLSv1.3";
+        r.sni = "shop.example";
+        r.alpn = "http/1.1";
+        r.termination = "--";
+        r.retries = 1;
+        r.headMillis = 0;
+        r.queueMillis = 2;
+        r.connectMillis = 0;
         return r;
     }
 
@@ -84,14 +98,39 @@ class AccessLineFormatTest {
     @Test
     void jsonHasEveryFieldAndNullForTheUnknown() {
         assertEquals("{\"time\":\"2026-11-18T11:06:40.123Z\",\"client\":\"10.0.0.7\",\"client_port\":51234,"
-                + "\"cluster\":\"shop\",\"node\":\"n1\",\"method\":\"GET\",\"target\":\"/cart?id=\\\"7\\\"\","
-                + "\"protocol\":\"HTTP/1.1\",\"status\":200,\"bytes_in\":0,\"bytes_out\":1234,"
+                + "\"forwarded_for\":\"203.0.113.9\",\"listener\":\"edge\",\"route\":\"cart\",\"cluster\":\"shop\","
+                + "\"policy\":\"round-robin\",\"node\":\"n1\",\"method\":\"GET\",\"target\":\"/cart?id=\\\"7\\\"\","
+                + "\"protocol\":\"HTTP/1.1\",\"tls_version\":\"TLSv1.3\",\"sni\":\"shop.example\",\"alpn\":\"http/1.1\","
+                + "\"status\":200,\"termination\":\"--\",\"bytes_in\":0,\"bytes_out\":1234,\"retries\":1,"
                 + "\"referer\":\"http://x/\",\"user_agent\":\"curl/8.5\",\"request_id\":\"req-1\","
-                + "\"trace_id\":\"4bf92f3577b34da6a3ce929d0e0e4736\",\"tr\":9,\"ta\":12}", line("json", served()));
+                + "\"trace_id\":\"4bf92f3577b34da6a3ce929d0e0e4736\",\"th\":0,\"tw\":2,\"tc\":0,\"tr\":9,\"ta\":12}",
+                line("json", served()));
         assertEquals("{\"time\":\"2026-11-18T11:06:40.123Z\",\"client\":\"10.0.0.7\",\"client_port\":null,"
-                + "\"cluster\":null,\"node\":null,\"method\":null,\"target\":null,\"protocol\":null,\"status\":400,"
-                + "\"bytes_in\":null,\"bytes_out\":null,\"referer\":null,\"user_agent\":null,\"request_id\":null,\"trace_id\":null,\"tr\":null,\"ta\":0}",
+                + "\"forwarded_for\":null,\"listener\":null,\"route\":null,\"cluster\":null,\"policy\":null,"
+                + "\"node\":null,\"method\":null,\"target\":null,\"protocol\":null,\"tls_version\":null,\"sni\":null,"
+                + "\"alpn\":null,\"status\":400,\"termination\":null,\"bytes_in\":null,\"bytes_out\":null,"
+                + "\"retries\":null,\"referer\":null,\"user_agent\":null,\"request_id\":null,\"trace_id\":null,"
+                + "\"th\":null,\"tw\":null,\"tc\":null,\"tr\":null,\"ta\":0}",
                 line("json", unreadable()));
+    }
+
+    @Test
+    void aTemplateFillsEachPlaceholderAndEscapesTexts() {
+        assertEquals("10.0.0.7 -- 200 n1 th=0 tw=2 tc=0 tr=9 ta=12 100% \"GET /cart?id=\\x227\\x22\" TLSv1.3 shop.example",
+                line("%{client} %{termination} %{status} %{node} th=%{th} tw=%{tw} tc=%{tc} tr=%{tr} ta=%{ta} 100%% "
+                        + "\"%{method} %{target}\" %{tls_version} %{sni}", served()));
+        assertEquals("- - - 400 -", line("%{node} %{termination} %{tw} %{status} %{sni}", unreadable()));
+        AccessRecord hostile = served();
+        hostile.userAgent = "a\r\nforged 200\u0000";
+        assertEquals("[a\\x0d\\x0aforged 200\\x00]", line("[%{user_agent}]", hostile));
+        StringBuilder every = new StringBuilder();
+        for (String field : io.loadwise.dispatcher.config.AccessLogTemplate.FIELDS) {
+            every.append("%{").append(field).append("} ");
+        }
+        String all = line(every.toString(), served());
+        assertEquals(io.loadwise.dispatcher.config.AccessLogTemplate.FIELDS.size() + 1, all.split(" ", -1).length,
+                "one value per field (none of these has a space): " + all);
+        assertFalse(all.contains("%{"), all);
     }
 
     @Test
@@ -105,6 +144,23 @@ class AccessLineFormatTest {
         JsonNode back = new ObjectMapper().readTree(line);
         assertEquals(r.target, back.get("target").asText());
         assertEquals(r.userAgent, back.get("user_agent").asText());
+    }
+
+    @Test
+    void drainWaitsUntilEveryQueuedLineIsWrittenAndFlushed() {
+        List<String> lines = java.util.Collections.synchronizedList(new ArrayList<>());
+        java.util.concurrent.atomic.AtomicInteger flushedAt = new java.util.concurrent.atomic.AtomicInteger(-1);
+        AccessLogWriter writer = new AccessLogWriter(1_000, AccessLineFormat.named("loadwise"), lines::add);
+        writer.flushWith(() -> flushedAt.set(lines.size()));
+        assertTrue(writer.drain(10), "nothing to wait for before the writer runs");
+        writer.start();
+        for (int i = 0; i < 500; i++) {
+            writer.offer(served());
+        }
+        assertTrue(writer.drain(5_000));
+        assertEquals(500, lines.size(), "every line written");
+        assertEquals(500, flushedAt.get(), "and flushed after the last");
+        assertEquals(0, writer.dropped());
     }
 
     @Test

@@ -31,6 +31,11 @@ class JsonLineFuzzTest {
         r.userAgent = raw.substring(2 * cut);
         r.referer = new StringBuilder(raw).reverse().toString(); // surrogate pairs come out swapped: lone halves
         r.requestId = raw.substring(cut);
+        r.forwardedFor = raw.substring(0, 2 * cut);
+        r.sni = raw; // the client's TLS handshake names it
+        r.alpn = raw.substring(2 * cut);
+        r.route = raw.substring(cut / 2); // configured, but a route's name is free text
+        r.listener = raw.substring(0, cut / 2);
         r.status = 200;
         StringBuilder line = new StringBuilder();
         new JsonLine().append(r, line);
@@ -45,6 +50,11 @@ class JsonLineFuzzTest {
         assertEquals(r.userAgent, back.get("user_agent").asText());
         assertEquals(r.referer, back.get("referer").asText());
         assertEquals(r.requestId, back.get("request_id").asText());
+        assertEquals(r.forwardedFor, back.get("forwarded_for").asText());
+        assertEquals(r.sni, back.get("sni").asText());
+        assertEquals(r.alpn, back.get("alpn").asText());
+        assertEquals(r.route, back.get("route").asText());
+        assertEquals(r.listener, back.get("listener").asText());
         assertEquals(200, back.get("status").asInt());
     }
 }

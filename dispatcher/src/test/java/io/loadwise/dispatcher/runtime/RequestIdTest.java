@@ -97,6 +97,7 @@ class RequestIdTest {
             transport.close();
         }
         node.stop(0);
+        AccessLog.drain(5_000); // a late line of this test must not reach the next one's file
         Appender<ILoggingEvent> appender = access.getAppender("ACCESS");
         if (appender != null) {
             appender.stop();

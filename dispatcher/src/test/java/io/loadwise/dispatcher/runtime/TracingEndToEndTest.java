@@ -122,7 +122,9 @@ class TracingEndToEndTest {
         assertEquals("n1", attr(server, "loadwise.node"));
         assertEquals("n1", attr(client, "loadwise.node"));
         assertEquals("1", attr(client, "loadwise.attempt"));
+        assertEquals("--", attr(server, "loadwise.termination"), "a normal end");
         assertTrue(Double.parseDouble(attr(client, "loadwise.queue_time_ms")) >= 0);
+        assertTrue(Double.parseDouble(attr(client, "loadwise.connect_time_ms")) >= 0);
         assertTrue(Long.parseLong(attr(client, "loadwise.node.in_flight")) >= 0);
         assertEquals(List.of("loadwise"), receiver.services.stream().distinct().toList());
         assertEquals("application/x-protobuf", receiver.contentTypes.get(0));
