@@ -37,6 +37,19 @@ public interface ClusterControl {
         return AccessLog.dropped();
     }
 
+    /**
+     * Makes the dispatcher keep its last {@value io.loadwise.dispatcher.logging.RecentRequests#CAPACITY} requests
+     * for {@link #recentRequests()}, with or without an access log: the console calls it when it starts.
+     */
+    default void keepRecentRequests() {
+        AccessLog.keepRecent();
+    }
+
+    /** The last requests, newest first; empty unless {@link #keepRecentRequests()} was called. */
+    default List<io.loadwise.dispatcher.logging.RecentRequest> recentRequests() {
+        return AccessLog.recent().newestFirst();
+    }
+
     /** Tracing as it runs: its collector, ratio and export counters (issue 33, item 3). */
     default TracingStatus tracing() {
         return TracingStatus.current();

@@ -15,14 +15,35 @@ public final class AccessLog {
     public static final String LOGGER = "loadwise.access";
     private static final Logger log = LoggerFactory.getLogger(LOGGER);
     private static volatile boolean writerStarted;
-    private static final AccessLogWriter WRITER =
-            new AccessLogWriter(AccessLogWriter.CAPACITY, new LoadwiseLine(), log::info); // started at the first record
+    private static final AccessLogWriter WRITER = new AccessLogWriter(AccessLogWriter.CAPACITY, new LoadwiseLine(),
+            log::info, log::isInfoEnabled, new RecentRequests(RecentRequests.CAPACITY)); // started at the first record
+    /** Whether the console keeps the last requests: records are then made even without an access log. */
+    private static volatile boolean recentWanted;
 
     private AccessLog() {
     }
 
+    /**
+     * Whether the event loops make records: when the access log is on, or the console keeps recent requests. When
+     * neither wants them, a request pays this check and nothing else.
+     */
     public static boolean enabled() {
-        return log.isInfoEnabled();
+        return recentWanted || log.isInfoEnabled();
+    }
+
+    /**
+     * From now on, records are made for every request whether the access log is on or not, and the writer keeps the
+     * last {@value RecentRequests#CAPACITY} in {@link #recent()}: the admin console calls it when it starts.
+     */
+    public static void keepRecent() {
+        WRITER.keepRecent();
+        recentWanted = true;
+        startWriter();
+    }
+
+    /** The last requests, when {@link #keepRecent()} was called; empty before. */
+    public static RecentRequests recent() {
+        return WRITER.recent();
     }
 
     /** The line format from now on: one of {@link io.loadwise.dispatcher.config.AccessLogConfig#FORMATS}. */
@@ -68,7 +89,7 @@ public final class AccessLog {
     /** A TCP tunnel ended; {@code node} is {@code null} when no node could be connected. */
     public static void tcp(String clientAddr, String cluster, String node, long bytesIn, long bytesOut,
             long durationMillis) {
-        if (log.isInfoEnabled()) {
+        if (enabled()) {
             AccessRecord r = new AccessRecord();
             r.startMillis = System.currentTimeMillis() - durationMillis;
             r.client = clientAddr;
@@ -89,7 +110,7 @@ public final class AccessLog {
      */
     public static void http(String clientAddr, String method, String uri, int status, String node, long bytes,
             long durationMillis) {
-        if (log.isInfoEnabled()) {
+        if (enabled()) {
             AccessRecord r = new AccessRecord();
             r.startMillis = System.currentTimeMillis() - durationMillis;
             r.client = clientAddr;

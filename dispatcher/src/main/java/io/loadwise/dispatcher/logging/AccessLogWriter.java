@@ -6,13 +6,15 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
  * Takes access records off the event loops: {@link #offer} never blocks (a full queue drops the record and counts
  * it), and one daemon thread formats each record and hands the line to {@code sink} (the logback logger, whose
  * appender writes and rotates the file on this thread). The thread polls, sleeping {@value #IDLE_PARK_NANOS} ns
- * whenever the queue is empty after flushing what the appender buffered, so the event loops never wake it.
+ * whenever the queue is empty after flushing what the appender buffered, so the event loops never wake it. When the
+ * console keeps recent requests ({@link #keepRecent}), the thread also copies each record into {@link RecentRequests}.
  */
 final class AccessLogWriter {
 
@@ -25,6 +27,10 @@ final class AccessLogWriter {
     private final BlockingQueue<AccessRecord> queue;
     private final LongAdder dropped = new LongAdder();
     private final Consumer<String> sink;
+    /** Whether {@code sink} wants lines: false when only the console's recent requests want the records. */
+    private final BooleanSupplier lineWanted;
+    private final RecentRequests recent;
+    private volatile boolean keepRecent;
     private volatile AccessLineFormat format;
     private volatile boolean started;
     /** Times the writer found the queue empty and flushed. */
@@ -33,9 +39,25 @@ final class AccessLogWriter {
     private volatile Flushable flush = () -> { };
 
     AccessLogWriter(int capacity, AccessLineFormat format, Consumer<String> sink) {
+        this(capacity, format, sink, () -> true, new RecentRequests(RecentRequests.CAPACITY));
+    }
+
+    AccessLogWriter(int capacity, AccessLineFormat format, Consumer<String> sink, BooleanSupplier lineWanted,
+            RecentRequests recent) {
         this.queue = new ArrayBlockingQueue<>(capacity);
         this.format = format;
         this.sink = sink;
+        this.lineWanted = lineWanted;
+        this.recent = recent;
+    }
+
+    /** From now on every record written also goes into {@link #recent()}. */
+    void keepRecent() {
+        keepRecent = true;
+    }
+
+    RecentRequests recent() {
+        return recent;
     }
 
     /** Starts the writer thread, once. */
@@ -111,8 +133,13 @@ final class AccessLogWriter {
             park = IDLE_PARK_NANOS;
             line.setLength(0);
             try {
-                format.append(record, line);
-                sink.accept(line.toString());
+                if (keepRecent) {
+                    recent.add(RecentRequest.of(record));
+                }
+                if (lineWanted.getAsBoolean()) {
+                    format.append(record, line);
+                    sink.accept(line.toString());
+                }
             } catch (RuntimeException e) { // one bad record must not stop the log
                 dropped.increment();
             }
