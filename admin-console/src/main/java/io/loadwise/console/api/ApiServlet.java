@@ -50,6 +50,8 @@ public final class ApiServlet extends HttpServlet {
         GraphsResource graphs = new GraphsResource(control, stores);
         MetricStoresResource storeUsage = new MetricStoresResource(stores);
         TracingResource tracing = new TracingResource(control);
+        RequestsResource requests = new RequestsResource(control);
+        control.keepRecentRequests(); // the console's live request page works without an access log
         PrometheusResource prometheus = new PrometheusResource(control);
         ReloadResource reload = new ReloadResource(control);
         ListenersResource listeners = new ListenersResource(control);
@@ -85,6 +87,7 @@ public final class ApiServlet extends HttpServlet {
                         Map.of("GET", rateLimits::get, "PUT", rateLimits::put, "DELETE", rateLimits::delete)),
                 new Route("/api/metrics/stores", Map.of("GET", storeUsage::get)),
                 new Route("/api/tracing", Map.of("GET", tracing::get)),
+                new Route("/api/requests", Map.of("GET", requests::list)),
                 new Route("/api/reload", Map.of("POST", reload::reload)),
                 new Route("/api/replicas", Map.of("GET", reload::replicas)),
                 new Route("/api/replicas/figures", Map.of("GET", replicaFigures::all)),
