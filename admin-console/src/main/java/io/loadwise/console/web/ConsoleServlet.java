@@ -29,6 +29,7 @@ public final class ConsoleServlet extends HttpServlet {
     private final transient LogsPage logs;
     private final transient ReplicasPage replicas;
     private final transient JvmPage jvm = new JvmPage();
+    private final transient RequestsPage requests = new RequestsPage();
     private final transient DocsPage docs = new DocsPage();
     private final transient CapacityPage capacity = new CapacityPage();
 
@@ -113,6 +114,7 @@ public final class ConsoleServlet extends HttpServlet {
             case "/listeners" -> listeners.list(request, response);
             case "/graphs" -> metrics.get(request, response);
             case "/replicas" -> replicas.get(request, response);
+            case "/requests" -> requests.get(request, response);
             case "/logs" -> logs.list(request, response);
             case "/logs/view" -> logs.view(request, response);
             case "/logs/download" -> logs.download(request, response);

@@ -20,6 +20,7 @@ final class Layout {
             new String[] {"/listeners", "Listeners"},
             new String[] {"/replicas", "Replicas"},
             new String[] {"/graphs", "Metrics"},
+            new String[] {"/requests", "Live requests"},
             new String[] {"/logs", "Logs"},
             new String[] {"/jvm", "Dispatcher JVM"},
             new String[] {"/capacity", "Capacity planner"},

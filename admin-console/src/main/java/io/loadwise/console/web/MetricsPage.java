@@ -124,6 +124,9 @@ final class MetricsPage {
                 .append(String.join(" ", ReplicaSeries.ADDITIVE.stream().sorted().toList()))
                 .append("\" data-refresh=\"").append(window.equals("10m") ? 10 : 60)
                 .append("\"><p class=\"hint\" id=\"graphs-loading\">Loading the list of series…</p></div>");
+        if (node == null) {
+            b.append(LatencyBars.section(control.latencyHistograms(), cluster.name()));
+        }
         Layout.ok(request, response, "Metrics", "/graphs", b.toString());
     }
 

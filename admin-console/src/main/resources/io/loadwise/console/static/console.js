@@ -131,9 +131,65 @@ async function setUpGraphs() {
   }, refresh * 1000);
 }
 
+// The live request page: fills the table from /api/requests and again every few seconds. Every value the client
+// sent goes in as text (textContent), never as markup.
+const LIVE_COLUMNS = [
+  ['time', (r) => (r.time || '').replace('T', ' ').replace('Z', '')], ['client', (r) => r.client],
+  ['method', (r) => r.method], ['target', (r) => r.target], ['status', (r) => r.status],
+  ['termination', (r) => r.termination], ['cluster', (r) => r.cluster], ['node', (r) => r.node],
+  ['route', (r) => r.route], ['num', (r) => r.totalMs], ['num', (r) => r.bytesOut], ['request-id', (r) => r.requestId]
+];
+
+function liveRow(r) {
+  const tr = document.createElement('tr');
+  if (r.status) tr.className = 's' + String(r.status).charAt(0);
+  LIVE_COLUMNS.forEach(([cls, value]) => {
+    const td = document.createElement('td');
+    td.className = cls;
+    const v = value(r);
+    td.textContent = v === null || v === undefined ? '-' : String(v);
+    tr.appendChild(td);
+  });
+  return tr;
+}
+
+async function refreshLiveRequests(table, status) {
+  try {
+    const response = await fetch(table.dataset.source, { credentials: 'same-origin', headers: { Accept: 'application/json' } });
+    const body = await response.json();
+    if (!response.ok) {
+      status.textContent = body && body.error ? body.error : 'HTTP ' + response.status;
+      status.className = 'error';
+      return false;
+    }
+    const tbody = document.createElement('tbody');
+    body.requests.forEach((r) => tbody.appendChild(liveRow(r)));
+    table.replaceChild(tbody, table.tBodies[0]);
+    status.className = 'hint';
+    status.textContent = body.count + (body.count === 1 ? ' request' : ' requests') + ', updated '
+      + new Date().toLocaleTimeString();
+    table.dataset.updates = String(Number(table.dataset.updates || 0) + 1);
+    return true;
+  } catch (e) {
+    status.textContent = 'The requests could not be loaded (' + e.message + ').';
+    status.className = 'error';
+    return true;
+  }
+}
+
+async function setUpLiveRequests() {
+  const table = document.getElementById('live-requests');
+  if (!table) return;
+  const status = document.getElementById('live-status');
+  if (!(await refreshLiveRequests(table, status))) return; // a bad filter: fix the form, nothing to poll
+  const seconds = Number(table.dataset.refresh) || 2;
+  setInterval(() => { if (document.visibilityState === 'visible') refreshLiveRequests(table, status); }, seconds * 1000);
+}
+
 document.addEventListener('DOMContentLoaded', () => {
   setUpAutoReload();
   setUpConfirmations();
   setUpGraphs();
+  setUpLiveRequests();
 });
 window.loadwise = { csrfToken };
