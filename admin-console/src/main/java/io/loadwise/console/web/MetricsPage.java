@@ -116,6 +116,9 @@ final class MetricsPage {
                             + "line per replica." : "")
                     .append("</p>");
         }
+        if (node == null) {
+            b.append(LatencyBars.section(control.latencyHistograms(), cluster.name()));
+        }
         b.append("<p class=\"hint\">Graphs reload every ").append(window.equals("10m") ? "10" : "60")
                 .append(view.equals("this") ? " seconds. Each series can be downloaded as CSV for the same window.</p>"
                         : " seconds. Each series can be downloaded as JSON for the same window.</p>")
@@ -124,9 +127,6 @@ final class MetricsPage {
                 .append(String.join(" ", ReplicaSeries.ADDITIVE.stream().sorted().toList()))
                 .append("\" data-refresh=\"").append(window.equals("10m") ? 10 : 60)
                 .append("\"><p class=\"hint\" id=\"graphs-loading\">Loading the list of series…</p></div>");
-        if (node == null) {
-            b.append(LatencyBars.section(control.latencyHistograms(), cluster.name()));
-        }
         Layout.ok(request, response, "Metrics", "/graphs", b.toString());
     }
 

@@ -85,7 +85,8 @@ public final class ConsoleFixture implements AutoCloseable {
         HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         server.createContext("/", exchange -> {
             byte[] body = ("node " + name).getBytes(StandardCharsets.UTF_8);
-            exchange.sendResponseHeaders(200, body.length);
+            // /fail... answers 503: the live request page's tests need a node's error among real requests
+            exchange.sendResponseHeaders(exchange.getRequestURI().getPath().startsWith("/fail") ? 503 : 200, body.length);
             try (OutputStream out = exchange.getResponseBody()) {
                 out.write(body);
             }
