@@ -5,13 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.loadwise.console.testing.Await;
-import io.loadwise.console.testing.BrowserCheck;
+import io.loadwise.console.testing.ConsoleBrowser;
 import io.loadwise.console.testing.ConsoleFixture;
 import io.loadwise.dispatcher.config.ListenerConfig;
 import io.loadwise.dispatcher.config.RouteConfig;
 import io.loadwise.dispatcher.config.RouteMatch;
 import io.loadwise.dispatcher.control.RoutedListenerStatus;
-import java.io.File;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -29,13 +28,8 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
-import org.openqa.selenium.OutputType;
-import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -47,53 +41,32 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ListenersBrowserTest {
 
-    private static final String CHROMIUM = System.getProperty("loadwise.chromium", "/usr/bin/chromium");
-    private static final String CHROMEDRIVER = System.getProperty("loadwise.chromedriver", "/usr/bin/chromedriver");
-    private static final Path SCREENSHOTS = Path.of(System.getProperty("user.dir")).resolve("../docs/images").normalize();
 
     @TempDir
     static Path dir;
     static ConsoleFixture fixture;
-    static ChromeDriverService service;
+    static ConsoleBrowser console;
     static WebDriver browser;
     static WebDriverWait wait;
     private static final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @BeforeAll
     static void start() throws Exception {
-        BrowserCheck.requireChromium(CHROMIUM, CHROMEDRIVER);
-        System.setProperty("SE_OFFLINE", "true");
-        System.setProperty("selenium.manager.offline", "true");
         fixture = new ConsoleFixture(dir);
         fixture.dispatcher.createListener(new ListenerConfig("edge", "127.0.0.1:0", null, null, List.of(
                 new RouteConfig("health", new RouteMatch(null, "/healthz", null, null, null, null, null), null, null,
                         null, new RouteConfig.RespondConfig(200, "ok", null), null, null, null, null),
                 new RouteConfig("app", null, "shop", null, null, null, null, null, null, null)),
                 null, null, null, null, null, null));
-        Path profile = Files.createDirectories(dir.resolve("chromium-profile"));
-        service = new ChromeDriverService.Builder().usingDriverExecutable(new File(CHROMEDRIVER)).usingAnyFreePort()
-                .withLogOutput(java.io.OutputStream.nullOutputStream()).build();
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(CHROMIUM);
-        options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--user-data-dir=" + profile, "--window-size=1280,1000", "--force-device-scale-factor=1");
-        browser = new ChromeDriver(service, options);
-        wait = new WebDriverWait(browser, Duration.ofSeconds(15));
-        browser.get(fixture.base() + "/login");
-        WebElement field = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("password")));
-        field.sendKeys(ConsoleFixture.PASSWORD);
-        browser.findElement(By.id("login-submit")).click();
-        wait.until(ExpectedConditions.textToBe(By.tagName("h1"), "Overview"));
+        console = ConsoleBrowser.loggedIn(dir, fixture);
+        browser = console.driver;
+        wait = console.wait;
     }
 
     @AfterAll
     static void stop() {
-        if (browser != null) {
-            browser.quit();
-        }
-        if (service != null) {
-            service.stop();
+        if (console != null) {
+            console.close();
         }
         if (fixture != null) {
             fixture.close();
@@ -111,7 +84,7 @@ class ListenersBrowserTest {
     }
 
     private static String text(String css) {
-        return wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector(css))).getText();
+        return console.text(css);
     }
 
     /** Replaces the route table's text as a user would: select all, type the new table. */
@@ -211,7 +184,6 @@ class ListenersBrowserTest {
     }
 
     private static void screenshot(String name) throws Exception {
-        byte[] png = ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES);
-        Files.write(SCREENSHOTS.resolve(name + ".png"), png);
+        console.screenshot(name);
     }
 }
