@@ -9,12 +9,11 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import io.loadwise.console.testing.ApiClient;
 import io.loadwise.console.testing.Await;
-import io.loadwise.console.testing.BrowserCheck;
+import io.loadwise.console.testing.ConsoleBrowser;
 import io.loadwise.console.testing.ConsoleFixture;
 import io.loadwise.console.testing.TrafficLoop;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayInputStream;
-import java.io.File;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -42,15 +41,10 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
-import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
-import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebDriverException;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
@@ -67,45 +61,27 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ConsoleBrowserTest {
 
-    private static final String CHROMIUM = System.getProperty("loadwise.chromium", "/usr/bin/chromium");
-    private static final String CHROMEDRIVER = System.getProperty("loadwise.chromedriver", "/usr/bin/chromedriver");
-    private static final Path SCREENSHOTS = Path.of(System.getProperty("user.dir")).resolve("../docs/images").normalize();
 
     @TempDir
     static Path dir;
     static ConsoleFixture fixture;
-    static ChromeDriverService service;
+    static ConsoleBrowser console;
     static WebDriver browser;
     static WebDriverWait wait;
     private static final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @BeforeAll
     static void startBrowser() throws Exception {
-        BrowserCheck.requireChromium(CHROMIUM, CHROMEDRIVER);
-        // Never let Selenium Manager look for (or download) a driver: the paths are given explicitly.
-        System.setProperty("SE_OFFLINE", "true");
-        System.setProperty("selenium.manager.offline", "true");
         fixture = new ConsoleFixture(dir);
-        Path profile = Files.createDirectories(dir.resolve("chromium-profile"));
-        service = new ChromeDriverService.Builder().usingDriverExecutable(new File(CHROMEDRIVER)).usingAnyFreePort()
-                .withLogOutput(java.io.OutputStream.nullOutputStream()).build();
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(CHROMIUM);
-        options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--user-data-dir=" + profile, "--window-size=1280,1000", "--force-device-scale-factor=1");
-        browser = new ChromeDriver(service, options);
-        wait = new WebDriverWait(browser, Duration.ofSeconds(15));
-        Files.createDirectories(SCREENSHOTS);
+        console = ConsoleBrowser.started(dir, fixture);
+        browser = console.driver;
+        wait = console.wait;
     }
 
     @AfterAll
     static void stopBrowser() {
-        if (browser != null) {
-            browser.quit();
-        }
-        if (service != null) {
-            service.stop();
+        if (console != null) {
+            console.close();
         }
         if (fixture != null) {
             fixture.close();
@@ -117,8 +93,7 @@ class ConsoleBrowserTest {
     }
 
     private static void screenshot(String name) throws Exception {
-        byte[] png = ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES);
-        Files.write(SCREENSHOTS.resolve(name + ".png"), png);
+        console.screenshot(name);
     }
 
     /**

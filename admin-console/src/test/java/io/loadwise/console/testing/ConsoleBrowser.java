@@ -41,6 +41,17 @@ public final class ConsoleBrowser implements AutoCloseable {
 
     /** Starts chromium with a profile under {@code dir} and logs in to {@code fixture}'s console. */
     public static ConsoleBrowser loggedIn(Path dir, ConsoleFixture fixture) throws Exception {
+        ConsoleBrowser browser = started(dir, fixture);
+        browser.open("/login");
+        WebElement field = browser.wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("password")));
+        field.sendKeys(ConsoleFixture.PASSWORD);
+        browser.driver.findElement(By.id("login-submit")).click();
+        browser.wait.until(ExpectedConditions.textToBe(By.tagName("h1"), "Overview"));
+        return browser;
+    }
+
+    /** Starts chromium with a profile under {@code dir}, not logged in (Selenium Manager never looks for drivers). */
+    public static ConsoleBrowser started(Path dir, ConsoleFixture fixture) throws Exception {
         BrowserCheck.requireChromium(CHROMIUM, CHROMEDRIVER);
         System.setProperty("SE_OFFLINE", "true");
         System.setProperty("selenium.manager.offline", "true");
@@ -52,14 +63,8 @@ public final class ConsoleBrowser implements AutoCloseable {
         options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
                 "--user-data-dir=" + profile, "--window-size=1280,1000", "--force-device-scale-factor=1");
-        ConsoleBrowser browser = new ConsoleBrowser(service, new ChromeDriver(service, options), fixture);
-        browser.open("/login");
-        WebElement field = browser.wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("password")));
-        field.sendKeys(ConsoleFixture.PASSWORD);
-        browser.driver.findElement(By.id("login-submit")).click();
-        browser.wait.until(ExpectedConditions.textToBe(By.tagName("h1"), "Overview"));
         Files.createDirectories(SCREENSHOTS);
-        return browser;
+        return new ConsoleBrowser(service, new ChromeDriver(service, options), fixture);
     }
 
     /** Loads a console page: {@code path} with its query. */
