@@ -6,7 +6,8 @@ import org.slf4j.LoggerFactory;
 /**
  * One line per finished TCP tunnel or HTTP request on logger {@value #LOGGER} at INFO, which
  * {@link LoggingSetup} sends to {@code logging.accessLog} (and nowhere else) when that is set. The event loop
- * only fills an {@link AccessRecord}, and only when the logger is enabled; {@link AccessLogWriter}'s thread
+ * only fills an {@link AccessRecord}, and only when the logger is enabled or the admin console keeps the last
+ * requests ({@link #keepRecent()}); {@link AccessLogWriter}'s thread
  * formats it ({@link #format}: {@code loadwise} unless {@link LoggingSetup} says otherwise) and logs the line, so
  * no event loop waits for the disk. What the client sent is escaped, so a request cannot forge or split lines.
  */
