@@ -2,9 +2,9 @@ package io.loadwise.dispatcher.logging;
 
 /**
  * What the access log says of one finished HTTP request or TCP tunnel. The event loop fills one per request,
- * only when the access log is on or the console keeps recent requests ({@link AccessLog#enabled()}), with references it already holds (no formatting there); the writer thread
- * formats it. A {@code null} text, or a negative number, is unknown and written as {@code -} ({@code null} in
- * JSON).
+ * only when the access log is on or the console keeps recent requests ({@link AccessLog#enabled()}), with
+ * references it already holds (no formatting there); the writer thread formats it. A {@code null} text, or a
+ * negative number, is unknown and written as {@code -} ({@code null} in JSON).
  */
 public final class AccessRecord {
 
