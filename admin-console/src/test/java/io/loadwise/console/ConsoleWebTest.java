@@ -463,6 +463,18 @@ class ConsoleWebTest {
     }
 
     @Test
+    void liveRequestPageEscapesItsFiltersAndPassesThemToTheApi() throws Exception {
+        HttpResponse<String> page = admin().get("/requests?node=%22%3E%3Cscript%3Ex%3C%2Fscript%3E&status=5xx&bogus=1");
+        assertEquals(200, page.statusCode(), page.body());
+        assertFalse(page.body().contains("<script>x"), page.body());
+        assertTrue(page.body().contains("value=\"&quot;&gt;&lt;script&gt;x&lt;/script&gt;\""), page.body());
+        assertTrue(page.body().contains("data-source=\"/api/requests?status=5xx&amp;node=%22%3E%3Cscript%3Ex%3C%2Fscript%3E\""),
+                "filters passed on URL-encoded, unknown ones dropped: " + page.body());
+        assertTrue(page.body().contains("<option selected>5xx</option>"), page.body());
+        assertTrue(page.body().contains("<a href=\"/requests\" class=\"current\">Live requests</a>"), page.body());
+    }
+
+    @Test
     void jvmPageListsMemoryAndThreads() throws Exception {
         HttpResponse<String> r = admin().get("/jvm");
         assertEquals(200, r.statusCode());
