@@ -49,7 +49,9 @@ public record ClusterConfig(
         RegistrationConfig registration,
         List<String> retryOn,
         Integer minActive,
-        Integer panicThresholdPercent) {
+        Integer panicThresholdPercent,
+        ProxyProtocolConfig proxyProtocol,
+        String sendProxyProtocol) {
 
     public static final int DEFAULT_CONNECT_TIMEOUT_MS = 2_000;
     public static final int DEFAULT_RESPONSE_TIMEOUT_MS = 30_000;
@@ -272,7 +274,7 @@ public record ClusterConfig(
                     headerTimeoutMs, requestIdleTimeoutMs, responseIdleTimeoutMs, exchangeTimeoutMs,
                     maxClientConnections, trustedProxies, nodes, agent, tls, http2, nodeTls, healthCheck,
                     outlierDetection, slowStartMs, queueTimeoutMs, maxQueue, retryBudgetPercent, registration, retryOn,
-                    minActive, panicThresholdPercent);
+                    minActive, panicThresholdPercent, proxyProtocol, sendProxyProtocol);
         }
     }
 }

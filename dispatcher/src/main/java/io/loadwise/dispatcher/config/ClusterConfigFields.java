@@ -39,6 +39,8 @@ public abstract class ClusterConfigFields<B extends ClusterConfigFields<B>> {
     Integer exchangeTimeoutMs;
     Integer maxClientConnections;
     List<String> trustedProxies;
+    ProxyProtocolConfig proxyProtocol;
+    String sendProxyProtocol;
     List<NodeConfig> nodes;
     AgentSettings agent;
     TlsConfig tls;
@@ -88,6 +90,8 @@ public abstract class ClusterConfigFields<B extends ClusterConfigFields<B>> {
         this.exchangeTimeoutMs = c.exchangeTimeoutMs();
         this.maxClientConnections = c.maxClientConnections();
         this.trustedProxies = c.trustedProxies();
+        this.proxyProtocol = c.proxyProtocol();
+        this.sendProxyProtocol = c.sendProxyProtocol();
         this.nodes = c.nodes();
         this.agent = c.agent();
         this.tls = c.tls();
@@ -303,6 +307,16 @@ public abstract class ClusterConfigFields<B extends ClusterConfigFields<B>> {
 
     public final B panicThresholdPercent(Integer panicThresholdPercent) {
         this.panicThresholdPercent = panicThresholdPercent;
+        return self();
+    }
+
+    public final B proxyProtocol(ProxyProtocolConfig proxyProtocol) {
+        this.proxyProtocol = proxyProtocol;
+        return self();
+    }
+
+    public final B sendProxyProtocol(String sendProxyProtocol) {
+        this.sendProxyProtocol = sendProxyProtocol;
         return self();
     }
 }

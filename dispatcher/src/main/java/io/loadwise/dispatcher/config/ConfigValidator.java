@@ -164,6 +164,7 @@ public final class ConfigValidator {
             httpOnly(at + ".trustedProxies", c.trustedProxies(), errors);
             httpOnly(at + ".agent", c.agent(), errors);
         }
+        ProxyProtocolChecks.cluster(at, c, errors);
         ResilienceChecks.cluster(at, c, errors);
         GroupChecks.cluster(at, c, errors);
         checkRegistration(at, c, errors);

@@ -74,6 +74,7 @@ final class ListenerChecks {
                             + "' is not an address or CIDR block");
                 }
             }
+            ProxyProtocolChecks.check(at + ".proxyProtocol", listener.proxyProtocol(), errors);
             for (ClusterCheck check : ClusterCheck.installed()) {
                 check.checkListener(at, listener, errors);
             }

@@ -19,6 +19,7 @@ import java.util.List;
  * @param idleTimeoutMs a client connection with nothing in flight is closed after this long; default 30 s
  * @param headerTimeoutMs a request head must arrive whole within this long of its first byte; default 10 s
  * @param maxHeaderBytes the largest request head; default 16 KiB
+ * @param proxyProtocol the PROXY protocol header from trusted balancers; null: none read
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record ListenerConfig(
@@ -32,7 +33,8 @@ public record ListenerConfig(
         Integer maxConnectionsPerClient,
         Integer idleTimeoutMs,
         Integer headerTimeoutMs,
-        Integer maxHeaderBytes) {
+        Integer maxHeaderBytes,
+        ProxyProtocolConfig proxyProtocol) {
 
     public List<RouteConfig> routesOrEmpty() {
         return routes == null ? List.of() : routes;

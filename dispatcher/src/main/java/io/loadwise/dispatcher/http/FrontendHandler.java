@@ -1,5 +1,6 @@
 package io.loadwise.dispatcher.http;
 
+import io.loadwise.dispatcher.net.ClientAddress;
 import io.loadwise.dispatcher.metrics.TrafficCounters;
 import io.loadwise.dispatcher.http.codec.BadMessage;
 import io.loadwise.dispatcher.http.codec.ProxiedRequest;
@@ -19,6 +20,7 @@ import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.Ticker;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.util.ArrayDeque;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -81,11 +83,13 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter implements Clie
         client = ctx.channel();
         ticker = client.eventLoop().ticker();
         boolean trustedSource = false;
-        if (client.remoteAddress() instanceof InetSocketAddress remote) {
+        // the PROXY header's source when a balancer sent one (ClientAddress), else the TCP peer
+        SocketAddress peer = ClientAddress.of(client);
+        if (peer instanceof InetSocketAddress remote) {
             clientIp = remote.getAddress() != null ? remote.getAddress().getHostAddress() : remote.getHostString();
             trustedSource = listener.trusts(remote.getAddress());
         } else {
-            clientIp = String.valueOf(client.remoteAddress()); // not a socket (tests): never trusted
+            clientIp = String.valueOf(peer); // not a socket (tests): never trusted
         }
         forwarding = new ForwardingHeaders(clientIp, listener.secure(), trustedSource);
         source = new RequestSource(clientIp, trustedSource, listener.secure(), client);

@@ -1,5 +1,6 @@
 package io.loadwise.dispatcher.http;
 
+import io.loadwise.dispatcher.net.ClientAddress;
 import io.loadwise.dispatcher.acquire.NodeAcquisition;
 import io.loadwise.dispatcher.cluster.NodeState;
 import io.loadwise.dispatcher.cluster.VirtualCluster;
@@ -112,10 +113,8 @@ final class HttpAccessLog {
         r.startMillis = System.currentTimeMillis() - r.totalMillis;
         r.headMillis = headNanos / 1_000_000;
         r.client = source.peerIp();
-        if (client.remoteAddress() instanceof InetSocketAddress remote) {
-            r.clientPort = remote.getPort();
-        } else if (client.parent() != null && client.parent().remoteAddress() instanceof InetSocketAddress remote) {
-            r.clientPort = remote.getPort(); // an HTTP/2 stream: its connection's
+        if (ClientAddress.of(client) instanceof InetSocketAddress remote) {
+            r.clientPort = remote.getPort(); // PROXY header's source, or the peer; an HTTP/2 stream's connection's
         }
         r.listener = listener;
         r.route = route == null ? null : route.name();

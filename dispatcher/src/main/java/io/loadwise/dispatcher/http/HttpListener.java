@@ -9,6 +9,8 @@ import io.loadwise.dispatcher.net.ConnectionLimit;
 import io.loadwise.dispatcher.net.ListenSocket;
 import io.loadwise.dispatcher.net.NodeAddress;
 import io.loadwise.dispatcher.net.PerClientConnections;
+import io.loadwise.dispatcher.net.ProxyHeaderGate;
+import io.loadwise.dispatcher.net.ProxyProtocolStats;
 import io.loadwise.dispatcher.net.Transport;
 import io.loadwise.dispatcher.tls.ServerTls;
 import io.loadwise.dispatcher.tls.TlsFileException;
@@ -55,6 +57,8 @@ public final class HttpListener {
     private final HttpProxyServer home;
     private final DrainingConnections connections = new DrainingConnections();
     private final PerClientConnections perClient;
+    /** Reads PROXY headers in front of everything else; null when the listener takes none. */
+    private final ProxyHeaderGate proxyHeaders;
     private volatile RouteStage routes;
     private volatile ListenSocket socket;
     private volatile InetSocketAddress bound;
@@ -79,6 +83,14 @@ public final class HttpListener {
         this.trustedProxies = AddressBlock.parseAll(settings.trustedProxies());
         this.perClient = settings.maxConnectionsPerClient() > 0
                 ? new PerClientConnections(settings.name(), settings.maxConnectionsPerClient()) : null;
+        this.proxyHeaders = settings.proxyProtocol() == null ? null
+                : new ProxyHeaderGate(settings.name(), settings.proxyProtocol().settings(), new ProxyProtocolStats())
+                        .limitPerClient(perClient);
+    }
+
+    /** PROXY header counts, or null when the listener reads none. */
+    public ProxyProtocolStats proxyProtocolStats() {
+        return proxyHeaders == null ? null : proxyHeaders.stats();
     }
 
     public InetSocketAddress start() throws IOException {
@@ -153,6 +165,9 @@ public final class HttpListener {
         Http2Support h2 = http2;
         if (h2 != null) {
             h2.addDetectors(ch.pipeline());
+        }
+        if (proxyHeaders != null) {
+            proxyHeaders.install(ch);
         }
     }
 

@@ -3,6 +3,7 @@ package io.loadwise.dispatcher.http;
 import io.loadwise.dispatcher.config.ClusterConfig;
 import io.loadwise.dispatcher.config.Http2Config;
 import io.loadwise.dispatcher.config.ListenerConfig;
+import io.loadwise.dispatcher.config.ProxyProtocolConfig;
 import io.loadwise.dispatcher.config.TlsConfig;
 import java.util.List;
 
@@ -14,15 +15,16 @@ import java.util.List;
  * @param name how the listener is named in log lines: {@code cluster shop}, {@code listener edge}
  * @param maxClientConnections 0 for no limit of its own
  * @param maxConnectionsPerClient 0 for no limit per client address
+ * @param proxyProtocol PROXY headers read from balancers in front; null: none
  */
 public record ListenerSettings(String name, String listen, TlsConfig tls, Http2Config http2, int maxHeaderBytes,
         int headerTimeoutMs, int idleTimeoutMs, int maxClientConnections, int maxConnectionsPerClient,
-        List<String> trustedProxies) {
+        List<String> trustedProxies, ProxyProtocolConfig proxyProtocol) {
 
     public static ListenerSettings of(ClusterConfig c) {
         return new ListenerSettings("cluster " + c.name(), c.listen(), c.tls(), c.http2OrDefault(),
                 c.maxHeaderBytesOrDefault(), c.headerTimeoutMsOrDefault(), c.idleTimeoutMsOrDefault(),
-                c.maxClientConnectionsOrDefault(), 0, c.trustedProxiesOrEmpty());
+                c.maxClientConnectionsOrDefault(), 0, c.trustedProxiesOrEmpty(), c.proxyProtocol());
     }
 
     public static ListenerSettings of(ListenerConfig l) {
@@ -30,6 +32,6 @@ public record ListenerSettings(String name, String listen, TlsConfig tls, Http2C
                 l.http2() == null ? new Http2Config(null, null, null) : l.http2(), l.maxHeaderBytesOrDefault(),
                 l.headerTimeoutMsOrDefault(), l.idleTimeoutMsOrDefault(),
                 l.maxClientConnections() == null ? 0 : l.maxClientConnections(), l.maxConnectionsPerClientOrUnlimited(),
-                l.trustedProxiesOrEmpty());
+                l.trustedProxiesOrEmpty(), l.proxyProtocol());
     }
 }

@@ -1,5 +1,6 @@
 package io.loadwise.dispatcher.http2;
 
+import io.loadwise.dispatcher.net.ClientAddress;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -67,7 +68,7 @@ final class ControlFrameGuard extends ChannelInboundHandlerAdapter {
                 if (!tripped) {
                     tripped = true;
                     log.info("{}: HTTP/2 client {} sent more than {} {} frames in {} s; closing", cluster,
-                            ctx.channel().remoteAddress(), MAX_PER_WINDOW, pings > MAX_PER_WINDOW ? "PING" : "SETTINGS",
+                            ClientAddress.of(ctx.channel()), MAX_PER_WINDOW, pings > MAX_PER_WINDOW ? "PING" : "SETTINGS",
                             WINDOW_SECONDS);
                     ctx.writeAndFlush(new DefaultHttp2GoAwayFrame(Http2Error.ENHANCE_YOUR_CALM))
                             .addListener(ChannelFutureListener.CLOSE);

@@ -18,6 +18,10 @@ import org.slf4j.LoggerFactory;
  * channel handler, after the {@link AcceptGate}: a connection over the cap is closed before it is registered,
  * and the client's other connections are untouched. The table holds an entry only for an address with a
  * connection open, so it is bounded by the connections themselves.
+ *
+ * <p>Behind a balancer speaking the PROXY protocol the TCP peer is the balancer, not the client: connections
+ * from its {@link #exempt trusted sources} are not counted at accept but once the header names the client
+ * ({@link #admitProxied}), so the limit holds per real client, not per balancer.
  */
 @ChannelHandler.Sharable
 public final class PerClientConnections extends ChannelInboundHandlerAdapter {
@@ -29,6 +33,7 @@ public final class PerClientConnections extends ChannelInboundHandlerAdapter {
     private final ConcurrentHashMap<InetAddress, Integer> open = new ConcurrentHashMap<>();
     private final LongAdder rejected = new LongAdder();
     private final LogThrottle rejectLog = new LogThrottle();
+    private volatile java.util.List<AddressBlock> exempt = java.util.List.of();
 
     public PerClientConnections(String listener, int max) {
         if (max < 1) {
@@ -45,6 +50,10 @@ public final class PerClientConnections extends ChannelInboundHandlerAdapter {
             return;
         }
         InetAddress client = addressOf(child.remoteAddress());
+        if (client != null && AddressBlock.anyContains(exempt, client)) {
+            ctx.fireChannelRead(child); // a balancer: counted by the PROXY header's address (admitProxied)
+            return;
+        }
         if (client == null || acquire(client)) {
             if (client != null) {
                 child.closeFuture().addListener((ChannelFutureListener) f -> release(client));
@@ -59,6 +68,24 @@ public final class PerClientConnections extends ChannelInboundHandlerAdapter {
             log.info("{}: {} holds {} connections, its limit; closed one more{}", listener, client.getHostAddress(),
                     max, more == 0 ? "" : " (and " + more + " more since the last line)");
         }
+    }
+
+    /** Sources whose connections are counted by their PROXY header's address instead of at accept. */
+    public void exempt(java.util.List<AddressBlock> trustedSources) {
+        this.exempt = java.util.List.copyOf(trustedSources);
+    }
+
+    /**
+     * Counts {@code child}, from a trusted balancer, as a connection of {@code client} named by its PROXY header;
+     * false (counted as a rejection) when the client already holds its limit. Released when {@code child} closes.
+     */
+    public boolean admitProxied(Channel child, InetAddress client) {
+        if (!acquire(client)) {
+            rejected.increment();
+            return false;
+        }
+        child.closeFuture().addListener((ChannelFutureListener) f -> release(client));
+        return true;
     }
 
     boolean acquire(InetAddress client) {

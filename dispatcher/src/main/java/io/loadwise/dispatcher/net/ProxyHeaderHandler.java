@@ -34,6 +34,7 @@ public final class ProxyHeaderHandler extends ChannelInboundHandlerAdapter {
     private final ProxyProtocolSettings settings;
     private final ProxyProtocolStats stats;
     private final LogThrottle throttle;
+    private final PerClientConnections perClient; // null: no per-client limit
 
     private boolean trusted;
     private boolean activeHeld;
@@ -45,6 +46,13 @@ public final class ProxyHeaderHandler extends ChannelInboundHandlerAdapter {
     /** {@code throttle} is shared by the listener's connections; it is used under its own lock. */
     public ProxyHeaderHandler(String listener, ProxyProtocolSettings settings, ProxyProtocolStats stats,
             Object throttle) {
+        this(listener, settings, stats, throttle, null);
+    }
+
+    /** With {@code perClient}, the header's client is counted against {@code maxConnectionsPerClient}. */
+    public ProxyHeaderHandler(String listener, ProxyProtocolSettings settings, ProxyProtocolStats stats,
+            Object throttle, PerClientConnections perClient) {
+        this.perClient = perClient;
         this.listener = listener;
         this.settings = settings;
         this.stats = stats;
@@ -122,6 +130,15 @@ public final class ProxyHeaderHandler extends ChannelInboundHandlerAdapter {
         if (client != null) {
             ctx.channel().attr(ClientAddress.PROXIED).set(client);
         }
+        SocketAddress counted = client != null ? client : ctx.channel().remoteAddress();
+        if (perClient != null && counted instanceof InetSocketAddress inet && inet.getAddress() != null
+                && !perClient.admitProxied(ctx.channel(), inet.getAddress())) {
+            done = true;
+            refused = true;
+            cleanUp();
+            ctx.close(); // over maxConnectionsPerClient: counted there, as a connection refused at accept is
+            return;
+        }
         stats.accepted();
         finish(ctx);
         if (activeHeld) {
@@ -162,6 +179,8 @@ public final class ProxyHeaderHandler extends ChannelInboundHandlerAdapter {
             first = null;
             finish(ctx);
             ctx.fireChannelRead(pass);
+        } else if (match == PREFIX && !ctx.channel().config().isAutoRead()) {
+            ctx.read(); // what follows decides; nothing downstream asks for it while the bytes are held
         }
     }
 
@@ -192,6 +211,21 @@ public final class ProxyHeaderHandler extends ChannelInboundHandlerAdapter {
             }
         }
         return best;
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        if (activeHeld) {
+            return; // the pipeline has not seen the connection start: it hears of no reads before the header
+        }
+        ctx.fireChannelReadComplete();
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        if (!activeHeld) {
+            ctx.fireChannelWritabilityChanged();
+        }
     }
 
     @Override

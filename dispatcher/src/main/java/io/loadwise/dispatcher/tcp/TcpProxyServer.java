@@ -6,6 +6,8 @@ import io.loadwise.dispatcher.net.AcceptGuard;
 import io.loadwise.dispatcher.net.ClusterListener;
 import io.loadwise.dispatcher.net.ConnectionLimit;
 import io.loadwise.dispatcher.net.ListenSocket;
+import io.loadwise.dispatcher.net.ProxyHeaderGate;
+import io.loadwise.dispatcher.net.ProxyProtocolStats;
 import io.loadwise.dispatcher.net.Transport;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -32,6 +34,8 @@ public final class TcpProxyServer implements ClusterListener {
     private final VirtualCluster cluster;
     private final Transport transport;
     private final ConnectionLimit dispatcherLimit;
+    /** Reads PROXY headers in front of the tunnel; null when the cluster takes none. */
+    private final ProxyHeaderGate proxyHeaders;
     /** The listening socket; {@code null} before start and after it was closed or handed over. */
     private volatile ListenSocket socket;
     /** How tunnels of each event loop reach their nodes; made on first use, then used only on that loop. */
@@ -46,6 +50,8 @@ public final class TcpProxyServer implements ClusterListener {
         this.cluster = cluster;
         this.transport = transport;
         this.dispatcherLimit = dispatcherLimit;
+        this.proxyHeaders = cluster.config().proxyProtocol() == null ? null : new ProxyHeaderGate(
+                "cluster " + cluster.name(), cluster.config().proxyProtocol().settings(), new ProxyProtocolStats());
     }
 
     @Override
@@ -83,6 +89,14 @@ public final class TcpProxyServer implements ClusterListener {
         ch.pipeline().addLast("opener", new TunnelOpener(cluster, connectors.computeIfAbsent(ch.eventLoop(),
                 loop -> new TunnelConnector(loop, transport.socketChannelClass(),
                         cluster.config().connectTimeoutMsOrDefault()))));
+        if (proxyHeaders != null) {
+            proxyHeaders.install(ch);
+        }
+    }
+
+    /** PROXY header counts, or null when the cluster reads none. */
+    public ProxyProtocolStats proxyProtocolStats() {
+        return proxyHeaders == null ? null : proxyHeaders.stats();
     }
 
     /** Tunnels already open stay with the cluster they were opened on until either side closes them. */

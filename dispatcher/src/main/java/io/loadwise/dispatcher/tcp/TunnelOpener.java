@@ -1,5 +1,7 @@
 package io.loadwise.dispatcher.tcp;
 
+import io.loadwise.dispatcher.net.ClientAddress;
+import io.loadwise.dispatcher.net.ProxyHeaderSender;
 import io.loadwise.dispatcher.acquire.NodeAcquisition;
 import io.loadwise.dispatcher.acquire.Outcome;
 import io.loadwise.dispatcher.cluster.VirtualCluster;
@@ -43,7 +45,7 @@ final class TunnelOpener extends ChannelInboundHandlerAdapter {
     public void channelActive(ChannelHandlerContext context) {
         ctx = context;
         Channel client = ctx.channel();
-        tunnel = new Tunnel(cluster, client.remoteAddress(), client.eventLoop().ticker());
+        tunnel = new Tunnel(cluster, ClientAddress.of(client), client.eventLoop().ticker());
         // A tunnel's first choice is the policy's; TCP clusters neither queue nor pin, so nothing waits in line.
         acquisition = new NodeAcquisition(cluster, client.eventLoop(), target -> cluster.pick(null), connector,
                 this::onAcquired, queueDeadline -> { });
@@ -57,7 +59,7 @@ final class TunnelOpener extends ChannelInboundHandlerAdapter {
     private void onAcquired(Outcome outcome) {
         Channel client = ctx.channel();
         if (outcome instanceof Outcome.Refused refused) {
-            log.warn("cluster {}: {}; closing {}", cluster.name(), refused.reason(), client.remoteAddress());
+            log.warn("cluster {}: {}; closing {}", cluster.name(), refused.reason(), ClientAddress.of(client));
             client.close();
             return;
         }
@@ -68,6 +70,11 @@ final class TunnelOpener extends ChannelInboundHandlerAdapter {
             return;
         }
         tunnel.backendConnected(connected.node(), connected.waitNanos());
+        String send = cluster.config().sendProxyProtocol();
+        if (send != null) {
+            ProxyHeaderSender.write(send, client, backend);
+            backend.flush();
+        }
         backend.pipeline().addLast(new Relay(client, tunnel::countOut));
         ctx.pipeline().addLast(new Relay(backend, tunnel::countIn));
         handOver(ctx);

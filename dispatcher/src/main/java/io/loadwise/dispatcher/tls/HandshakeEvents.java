@@ -1,5 +1,6 @@
 package io.loadwise.dispatcher.tls;
 
+import io.loadwise.dispatcher.net.ClientAddress;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.DecoderException;
@@ -35,7 +36,7 @@ final class HandshakeEvents extends ChannelInboundHandlerAdapter {
             // no ClientHello within the handshake timeout, or one longer than the bound
             if (!failed) {
                 failed = true;
-                log.debug("{}: TLS ClientHello from {} refused: {}", listener, ctx.channel().remoteAddress(),
+                log.debug("{}: TLS ClientHello from {} refused: {}", listener, ClientAddress.of(ctx.channel()),
                         reason(hello.cause()));
             }
             ctx.close();
@@ -44,7 +45,7 @@ final class HandshakeEvents extends ChannelInboundHandlerAdapter {
         if (evt instanceof SslHandshakeCompletionEvent done && !done.isSuccess()) {
             if (!failed) {
                 failed = true;
-                log.debug("{}: TLS handshake with {} failed: {}", listener, ctx.channel().remoteAddress(),
+                log.debug("{}: TLS handshake with {} failed: {}", listener, ClientAddress.of(ctx.channel()),
                         reason(done.cause()));
             }
             ctx.close();
@@ -60,7 +61,7 @@ final class HandshakeEvents extends ChannelInboundHandlerAdapter {
                 || tls instanceof TooLongFrameException || failed) {
             if (!failed) {
                 failed = true;
-                log.debug("{}: TLS error with {}: {}", listener, ctx.channel().remoteAddress(), reason(tls));
+                log.debug("{}: TLS error with {}: {}", listener, ClientAddress.of(ctx.channel()), reason(tls));
             }
             ctx.close();
             return;

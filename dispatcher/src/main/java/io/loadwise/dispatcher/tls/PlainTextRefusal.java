@@ -1,5 +1,6 @@
 package io.loadwise.dispatcher.tls;
 
+import io.loadwise.dispatcher.net.ClientAddress;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
@@ -49,11 +50,11 @@ final class PlainTextRefusal extends ChannelInboundHandlerAdapter {
         ctx.channel().config().setAutoRead(false);
         if (first >= 'A' && first <= 'Z') {
             log.debug("{}: client {} spoke clear-text HTTP to the TLS port; refused", listener,
-                    ctx.channel().remoteAddress());
+                    ClientAddress.of(ctx.channel()));
             ctx.writeAndFlush(Unpooled.wrappedBuffer(PLAIN_HTTP_REFUSED)).addListener(ChannelFutureListener.CLOSE);
         } else {
             log.debug("{}: client {} sent no TLS handshake (first byte {}); closed", listener,
-                    ctx.channel().remoteAddress(), first);
+                    ClientAddress.of(ctx.channel()), first);
             ctx.close();
         }
     }

@@ -38,6 +38,7 @@ final class ProxyFixture implements AutoCloseable {
     Integer maxConnectionsPerNode;
     Integer connectAttempts;
     List<String> trustedProxies;
+    io.loadwise.dispatcher.config.ProxyProtocolConfig proxyProtocol;
     Integer queueTimeoutMs;
     /** Every node's {@code maxConnections}; {@code null}: no limit. */
     Integer nodeMaxConnections;
@@ -69,7 +70,7 @@ final class ProxyFixture implements AutoCloseable {
                 .policy(policy).balance(balance).affinity(affinity).connectTimeoutMs(1_000)
                 .responseTimeoutMs(responseTimeoutMs).idleTimeoutMs(idleTimeoutMs).maxHeaderBytes(maxHeaderBytes)
                 .maxConnectionsPerNode(maxConnectionsPerNode).connectAttempts(connectAttempts).unhealthyRetryMs(60_000)
-                .trustedProxies(trustedProxies).queueTimeoutMs(queueTimeoutMs)
+                .trustedProxies(trustedProxies).queueTimeoutMs(queueTimeoutMs).proxyProtocol(proxyProtocol)
                 .nodes(nodes.stream().map(n -> new NodeConfig(n.name(), n.address(), n.weight(), n.enabled(), n.route(),
                         n.agentPath(), n.healthCheck(), nodeMaxConnections).withDomain(n.domain())).toList())
                 .build();
