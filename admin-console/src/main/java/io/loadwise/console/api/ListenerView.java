@@ -17,9 +17,12 @@ import java.util.Map;
  * bind) has {@code bound} null and zero counters.
  *
  * @param rejectedPerClient connections refused because one client held {@code maxConnectionsPerClient}
+ * @param proxyProtocol PROXY header outcomes; absent when the listener reads none
  */
 record ListenerView(String name, Listen listen, boolean tls, int connections, long rejectedPerClient,
-        List<RouteView> routes, ListenerConfig config) {
+        List<RouteView> routes, ListenerConfig config,
+        @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+        io.loadwise.dispatcher.control.RoutedListenerStatus.ProxyProtocolCounts proxyProtocol) {
 
     /** {@code configured} as in the file; {@code bound} the address in use ({@code host:port}), or null. */
     record Listen(String configured, String bound) {
@@ -89,7 +92,8 @@ record ListenerView(String name, Listen listen, boolean tls, int connections, lo
                 config.headerTimeoutMs(), config.maxHeaderBytes(), config.proxyProtocol());
         return new ListenerView(config.name(), new Listen(config.listen(), status == null ? null : status.bound()),
                 config.tls() != null, status == null ? 0 : status.connections(),
-                status == null ? 0 : status.rejectedPerClient(), routes, shown);
+                status == null ? 0 : status.rejectedPerClient(), routes, shown,
+                status == null ? null : status.proxyProtocol());
     }
 
     /** Every configured rate limit by name, with its key table as it runs. */

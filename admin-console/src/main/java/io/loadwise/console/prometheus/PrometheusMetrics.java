@@ -241,6 +241,8 @@ public final class PrometheusMetrics {
         out.family("loadwise_listener_active_connections", Type.GAUGE, "Client connections open now on the listener");
         out.family("loadwise_listener_rejected_per_client_total", Type.COUNTER,
                 "Connections the listener refused because one client held maxConnectionsPerClient");
+        out.family("loadwise_listener_proxy_protocol_total", Type.COUNTER,
+                "PROXY protocol headers on the listener by outcome: accepted, or the connection closed (untrusted, invalid, timeout)");
         out.family("loadwise_rate_limited_total", Type.COUNTER, "Requests answered 429 by the named rate limit");
         out.family("loadwise_rate_limit_keys", Type.GAUGE, "Keys (clients) in the rate limit's table now");
         out.family("loadwise_rate_limit_max_keys", Type.GAUGE, "Keys the rate limit's table holds at most");
@@ -266,6 +268,13 @@ public final class PrometheusMetrics {
             String name = listener.name();
             out.sample("loadwise_listener_active_connections", listener.connections(), "listener", name);
             out.sample("loadwise_listener_rejected_per_client_total", listener.rejectedPerClient(), "listener", name);
+            RoutedListenerStatus.ProxyProtocolCounts proxy = listener.proxyProtocol();
+            if (proxy != null) {
+                out.sample("loadwise_listener_proxy_protocol_total", proxy.accepted(), "listener", name, "outcome", "accepted");
+                out.sample("loadwise_listener_proxy_protocol_total", proxy.untrusted(), "listener", name, "outcome", "untrusted");
+                out.sample("loadwise_listener_proxy_protocol_total", proxy.invalid(), "listener", name, "outcome", "invalid");
+                out.sample("loadwise_listener_proxy_protocol_total", proxy.timeout(), "listener", name, "outcome", "timeout");
+            }
             for (RoutedListenerStatus.RouteStatus route : listener.routes()) {
                 for (int k = 0; k < route.byStatusClass().size(); k++) {
                     out.sample("loadwise_route_requests_total", route.byStatusClass().get(k), "listener", name,

@@ -8,9 +8,17 @@ import java.util.List;
  *
  * @param bound the address it bound ({@code host:port}), or null when it could not bind
  * @param connections client connections open now
+ * @param proxyProtocol PROXY header outcomes, or null when the listener reads none
  */
 public record RoutedListenerStatus(String name, String listen, String bound, boolean tls, int connections,
-        long rejectedPerClient, List<RouteStatus> routes) {
+        long rejectedPerClient, List<RouteStatus> routes, ProxyProtocolCounts proxyProtocol) {
+
+    /**
+     * PROXY protocol headers on a listener: applied, and connections closed because a header came from an
+     * untrusted source, was not a valid header of an accepted version, or did not arrive in time.
+     */
+    public record ProxyProtocolCounts(long accepted, long untrusted, long invalid, long timeout) {
+    }
 
     public RoutedListenerStatus {
         routes = List.copyOf(routes);

@@ -1,5 +1,7 @@
 package io.loadwise.dispatcher.runtime;
 
+import io.loadwise.dispatcher.net.ProxyProtocolStats;
+import io.loadwise.dispatcher.net.ProxyProtocolStats.Refusal;
 import io.loadwise.dispatcher.config.RateLimitConfig;
 import io.loadwise.dispatcher.config.RouteConfig;
 import io.loadwise.dispatcher.control.RateLimitStatus;
@@ -36,9 +38,16 @@ final class RoutedStatusReader {
             InetSocketAddress bound = r.listener().boundAddress();
             list.add(new RoutedListenerStatus(r.config().name(), r.config().listen(),
                     bound == null ? null : bound.getHostString() + ":" + bound.getPort(), r.config().tls() != null,
-                    r.listener().counters().activeConnections(), r.listener().rejectedPerClient(), routes));
+                    r.listener().counters().activeConnections(), r.listener().rejectedPerClient(), routes,
+                    proxyCounts(r.listener().proxyProtocolStats())));
         }
         return list;
+    }
+
+    private static RoutedListenerStatus.ProxyProtocolCounts proxyCounts(ProxyProtocolStats stats) {
+        return stats == null ? null : new RoutedListenerStatus.ProxyProtocolCounts(stats.acceptedCount(),
+                stats.refusedCount(Refusal.UNTRUSTED), stats.refusedCount(Refusal.INVALID),
+                stats.refusedCount(Refusal.TIMEOUT));
     }
 
     static List<RateLimitStatus> rateLimits(RoutedListeners routed, Map<String, RateLimitConfig> configs) {
