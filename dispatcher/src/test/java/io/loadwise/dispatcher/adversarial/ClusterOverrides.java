@@ -102,6 +102,9 @@ final class ClusterOverrides {
             case "exchangeTimeoutMs" -> b.exchangeTimeoutMs(Integer.valueOf(value));
             case "maxClientConnections" -> b.maxClientConnections(Integer.valueOf(value));
             case "trustedProxies" -> b.trustedProxies(Arrays.stream(value.split(",")).map(String::trim).toList());
+            // proxyProtocol=ACCEPT:cidr,cidr (accept v1, v2 or any; the trusted sources)
+            case "proxyProtocol" -> b.proxyProtocol(new io.loadwise.dispatcher.config.ProxyProtocolConfig(
+                    value.substring(0, value.indexOf(':')), commaList(value.substring(value.indexOf(':') + 1)), 1_000));
             case "balance" -> b.balance(Balance.of(value));
             case "queueTimeoutMs" -> b.queueTimeoutMs(Integer.valueOf(value));
             case "maxQueue" -> b.maxQueue(Integer.valueOf(value));
