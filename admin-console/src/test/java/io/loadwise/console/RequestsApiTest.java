@@ -54,6 +54,7 @@ class RequestsApiTest extends ApiTestBase {
                 """.formatted(web.getAddress().getPort()));
         assertEquals(201, created.status(), created.body());
         int port = parse(created.json().path("listen").path("bound").asText()).getPort();
+        assertEquals(200, api.get("/api/requests?limit=1").status(), "a first look starts the recording");
         List<String> sent = new ArrayList<>();
         for (String target : new String[] {"/ok/1", "/fail/2", "/ok/3?q=%3Cscript%3E&x=%221%22", "/fail/4"}) {
             assertEquals(target.startsWith("/fail") ? 503 : 200, RawHttp.get(port, target).status());

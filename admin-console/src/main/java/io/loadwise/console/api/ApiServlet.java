@@ -51,7 +51,6 @@ public final class ApiServlet extends HttpServlet {
         MetricStoresResource storeUsage = new MetricStoresResource(stores);
         TracingResource tracing = new TracingResource(control);
         RequestsResource requests = new RequestsResource(control);
-        control.keepRecentRequests(); // the console's live request page works without an access log
         PrometheusResource prometheus = new PrometheusResource(control);
         ReloadResource reload = new ReloadResource(control);
         ListenersResource listeners = new ListenersResource(control);

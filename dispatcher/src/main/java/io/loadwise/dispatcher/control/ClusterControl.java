@@ -39,7 +39,9 @@ public interface ClusterControl {
 
     /**
      * Makes the dispatcher keep its last {@value io.loadwise.dispatcher.logging.RecentRequests#CAPACITY} requests
-     * for {@link #recentRequests()}, with or without an access log: the console calls it when it starts.
+     * for {@link #recentRequests()}, with or without an access log, for the next
+     * {@value io.loadwise.dispatcher.logging.AccessLog#RECENT_LEASE_MILLIS} ms: the console calls it at every
+     * {@code GET /api/requests}.
      */
     default void keepRecentRequests() {
         AccessLog.keepRecent();

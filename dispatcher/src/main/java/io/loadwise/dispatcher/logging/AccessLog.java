@@ -6,7 +6,7 @@ import org.slf4j.LoggerFactory;
 /**
  * One line per finished TCP tunnel or HTTP request on logger {@value #LOGGER} at INFO, which
  * {@link LoggingSetup} sends to {@code logging.accessLog} (and nowhere else) when that is set. The event loop
- * only fills an {@link AccessRecord}, and only when the logger is enabled or the admin console keeps the last
+ * only fills an {@link AccessRecord}, and only when the logger is enabled or the admin console watches the last
  * requests ({@link #keepRecent()}); {@link AccessLogWriter}'s thread
  * formats it ({@link #format}: {@code loadwise} unless {@link LoggingSetup} says otherwise) and logs the line, so
  * no event loop waits for the disk. What the client sent is escaped, so a request cannot forge or split lines.
@@ -18,31 +18,31 @@ public final class AccessLog {
     private static volatile boolean writerStarted;
     private static final AccessLogWriter WRITER = new AccessLogWriter(AccessLogWriter.CAPACITY, new LoadwiseLine(),
             log::info, log::isInfoEnabled, new RecentRequests(RecentRequests.CAPACITY)); // started at the first record
-    /** Whether the console keeps the last requests: records are then made even without an access log. */
-    private static volatile boolean recentWanted;
+    /** How long the last requests are kept after the console last asked for them (its page asks every 2 s). */
+    public static final long RECENT_LEASE_MILLIS = 5 * 60_000;
 
     private AccessLog() {
     }
 
     /**
-     * Whether the event loops make records: when the access log is on, or the console keeps recent requests. When
+     * Whether the event loops make records: when the access log is on, or the console watches recent requests. When
      * neither wants them, a request pays this check and nothing else.
      */
     public static boolean enabled() {
-        return recentWanted || log.isInfoEnabled();
+        return WRITER.keepsRecent() || log.isInfoEnabled();
     }
 
     /**
-     * From now on, records are made for every request whether the access log is on or not, and the writer keeps the
-     * last {@value RecentRequests#CAPACITY} in {@link #recent()}: the admin console calls it when it starts.
+     * For the next {@value #RECENT_LEASE_MILLIS} ms, records are made for every request whether the access log is
+     * on or not, and the writer keeps the last {@value RecentRequests#CAPACITY} in {@link #recent()}: the admin
+     * console calls it whenever its live request page or API asks, so a dispatcher nobody watches makes no records.
      */
     public static void keepRecent() {
-        WRITER.keepRecent();
-        recentWanted = true;
+        WRITER.keepRecentFor(RECENT_LEASE_MILLIS * 1_000_000);
         startWriter();
     }
 
-    /** The last requests, when {@link #keepRecent()} was called; empty before. */
+    /** The last requests kept while someone watched ({@link #keepRecent()}); empty before the first watch. */
     public static RecentRequests recent() {
         return WRITER.recent();
     }

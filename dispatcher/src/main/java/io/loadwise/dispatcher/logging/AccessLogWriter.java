@@ -13,8 +13,9 @@ import java.util.function.Consumer;
  * Takes access records off the event loops: {@link #offer} never blocks (a full queue drops the record and counts
  * it), and one daemon thread formats each record and hands the line to {@code sink} (the logback logger, whose
  * appender writes and rotates the file on this thread). The thread polls, sleeping {@value #IDLE_PARK_NANOS} ns
- * whenever the queue is empty after flushing what the appender buffered, so the event loops never wake it. When the
- * console keeps recent requests ({@link #keepRecent}), the thread also copies each record into {@link RecentRequests}.
+ * whenever the queue is empty after flushing what the appender buffered, so the event loops never wake it. While the
+ * console watches recent requests ({@link #keepRecentFor}), the thread also copies each record into
+ * {@link RecentRequests}; it ends the watch itself when the lease runs out.
  */
 final class AccessLogWriter {
 
@@ -31,6 +32,8 @@ final class AccessLogWriter {
     private final BooleanSupplier lineWanted;
     private final RecentRequests recent;
     private volatile boolean keepRecent;
+    /** When {@link #keepRecent} ends, in {@link System#nanoTime()}; written by callers, read by the thread. */
+    private volatile long keepRecentUntil;
     private volatile AccessLineFormat format;
     private volatile boolean started;
     /** Times the writer found the queue empty and flushed. */
@@ -51,9 +54,18 @@ final class AccessLogWriter {
         this.recent = recent;
     }
 
-    /** From now on every record written also goes into {@link #recent()}. */
-    void keepRecent() {
+    /**
+     * For the next {@code leaseNanos}, every record written also goes into {@link #recent()}; a later call extends
+     * it. The thread turns {@link #keepsRecent()} off once the lease has run out.
+     */
+    void keepRecentFor(long leaseNanos) {
+        keepRecentUntil = System.nanoTime() + leaseNanos;
         keepRecent = true;
+    }
+
+    /** Whether records are being kept for {@link #recent()}: a lease has not run out yet. */
+    boolean keepsRecent() {
+        return keepRecent;
     }
 
     RecentRequests recent() {
@@ -123,6 +135,9 @@ final class AccessLogWriter {
             AccessRecord record = queue.poll();
             if (record == null) {
                 flush();
+                if (keepRecent && System.nanoTime() - keepRecentUntil > 0) {
+                    keepRecent = false; // nobody watched for a lease: event loops stop making records for the ring
+                }
                 flushes++; // only this thread writes it
                 // Polls rather than waits in take(): an event loop's offer then never has a sleeping thread to
                 // wake (a system call per request), and a busy log writes whole buffers.

@@ -3,6 +3,7 @@ package io.loadwise.dispatcher.logging;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.loadwise.dispatcher.testsupport.Await;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -30,8 +31,8 @@ class RecentRequestsTest {
         AccessRecord before = record("/before");
         writer.offer(before);
         assertTrue(writer.drain(5_000));
-        assertEquals(0, ring.added(), "nothing kept before keepRecent()");
-        writer.keepRecent();
+        assertEquals(0, ring.added(), "nothing kept before keepRecentFor()");
+        writer.keepRecentFor(60_000_000_000L);
         writer.offer(record("/quiet"));
         assertTrue(writer.drain(5_000));
         logOn.set(true);
@@ -40,6 +41,21 @@ class RecentRequestsTest {
         assertEquals(List.of("/logged", "/quiet"), ring.newestFirst().stream().map(RecentRequest::target).toList());
         assertEquals(1, lines.size());
         assertTrue(lines.get(0).contains("/logged"), lines.get(0));
+    }
+
+    @Test
+    void watchEndsWhenItsLeaseRunsOutAndNothingMoreIsKept() {
+        RecentRequests ring = new RecentRequests(10);
+        AccessLogWriter writer = new AccessLogWriter(16, new LoadwiseLine(), line -> { }, () -> false, ring).start();
+        writer.keepRecentFor(60_000_000_000L);
+        assertTrue(writer.keepsRecent());
+        writer.offer(record("/watched"));
+        assertTrue(writer.drain(5_000));
+        writer.keepRecentFor(1_000_000); // a 1 ms lease, which the writer ends at its next empty poll
+        Await.until("the writer ended the expired watch", () -> !writer.keepsRecent());
+        writer.offer(record("/unwatched")); // an event loop that raced the end still hands it over: not kept
+        assertTrue(writer.drain(5_000));
+        assertEquals(List.of("/watched"), ring.newestFirst().stream().map(RecentRequest::target).toList());
     }
 
     @Test
