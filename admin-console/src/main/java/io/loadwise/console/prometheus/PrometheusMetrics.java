@@ -232,7 +232,8 @@ public final class PrometheusMetrics {
 
     private static void histogram(TextExposition out, String family, LatencyHistogram.Reading reading,
             String... labels) {
-        out.histogram(family, LatencyHistogram.BOUNDS_SECONDS, reading.cumulative(), reading.sumSeconds(), labels);
+        out.histogram(family, LatencyHistogram.BOUNDS_SECONDS, reading.cumulative(), reading.exemplars(),
+                reading.sumSeconds(), labels);
     }
 
     private static void declareRouting(TextExposition out) {

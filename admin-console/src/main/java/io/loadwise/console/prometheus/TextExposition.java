@@ -1,5 +1,6 @@
 package io.loadwise.console.prometheus;
 
+import io.loadwise.dispatcher.metrics.LatencyHistogram;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,8 +25,14 @@ final class TextExposition {
         }
     }
 
-    private record Family(String help, Type type, List<String> samples) {
+    private record Family(String help, Type type, List<Sample> samples) {
     }
+
+    /** A sample's line, and the exemplar OpenMetrics appends to it ({@code null}: none; 0.0.4 has no exemplars). */
+    private record Sample(String line, String exemplar) {
+    }
+
+    private static final java.util.regex.Pattern HEX_ID = java.util.regex.Pattern.compile("[0-9a-f]{16,32}");
 
     private final Map<String, Family> families = new LinkedHashMap<>();
     /** Labels every sample carries first (the {@code replica} of a shared store), name, value, …; may be empty. */
@@ -56,18 +63,40 @@ final class TextExposition {
      * @param bounds the upper bounds, without {@code +Inf}; {@code cumulative} has one count more
      */
     void histogram(String name, double[] bounds, long[] cumulative, double sum, String... labels) {
+        histogram(name, bounds, cumulative, new LatencyHistogram.Exemplar[cumulative.length], sum, labels);
+    }
+
+    /**
+     * {@link #histogram(String, double[], long[], double, String...)} with, per bucket, its last traced observation
+     * ({@code null} entries for none): written in OpenMetrics as the bucket's exemplar,
+     * {@code # {trace_id="…",span_id="…"} value timestamp}, and left out of the 0.0.4 format.
+     */
+    void histogram(String name, double[] bounds, long[] cumulative, LatencyHistogram.Exemplar[] exemplars, double sum,
+            String... labels) {
         String[] withLe = java.util.Arrays.copyOf(labels, labels.length + 2);
         withLe[labels.length] = "le";
         for (int i = 0; i <= bounds.length; i++) {
             withLe[labels.length + 1] = i < bounds.length
                     ? java.math.BigDecimal.valueOf(bounds[i]).stripTrailingZeros().toPlainString() : "+Inf";
-            add(name, name + "_bucket", cumulative[i], withLe);
+            add(name, name + "_bucket", cumulative[i], exemplar(exemplars[i]), withLe);
         }
         add(name, name + "_sum", sum, labels);
         add(name, name + "_count", cumulative[bounds.length], labels);
     }
 
     private void add(String familyName, String name, double value, String... labels) {
+        add(familyName, name, value, null, labels);
+    }
+
+    private static String exemplar(LatencyHistogram.Exemplar e) {
+        if (e == null || !HEX_ID.matcher(e.traceId()).matches() || !HEX_ID.matcher(e.spanId()).matches()) {
+            return null; // ids come from the tracer, but a label value here is never written unchecked
+        }
+        return " # {trace_id=\"" + e.traceId() + "\",span_id=\"" + e.spanId() + "\"} " + number(e.seconds()) + " "
+                + java.math.BigDecimal.valueOf(e.epochMillis(), 3).toPlainString();
+    }
+
+    private void add(String familyName, String name, double value, String exemplar, String... labels) {
         Family family = families.get(familyName);
         if (family == null) {
             throw new IllegalArgumentException("family " + familyName + " not declared");
@@ -90,7 +119,7 @@ final class TextExposition {
             line.append('}');
         }
         line.append(' ').append(number(value));
-        family.samples().add(line.toString());
+        family.samples().add(new Sample(line.toString(), exemplar));
     }
 
     /** The declared families, in declaration order. */
@@ -121,8 +150,12 @@ final class TextExposition {
             }
             out.append("# HELP ").append(name).append(' ').append(escapeHelp(family.help())).append('\n');
             out.append("# TYPE ").append(name).append(' ').append(family.type().text()).append('\n');
-            for (String sample : family.samples()) {
-                out.append(sample).append('\n');
+            for (Sample sample : family.samples()) {
+                out.append(sample.line());
+                if (openMetrics && sample.exemplar() != null) {
+                    out.append(sample.exemplar());
+                }
+                out.append('\n');
             }
         }
         if (openMetrics) {

@@ -1,9 +1,11 @@
 package io.loadwise.console.prometheus;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.loadwise.dispatcher.metrics.LatencyHistogram;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -34,6 +36,31 @@ class TextExpositionTest {
         assertEquals(3, parsed.value("b_total", Map.of("x", "quote\" back\\slash\nnewline")));
         assertTrue(Double.isNaN(parsed.value("a", Map.of("x", "2"))));
         assertEquals(2, parsed.types.size(), "a family without samples is left out");
+    }
+
+    /** Issue 33 item 4: a bucket's last traced request, in OpenMetrics only; ids are never written unchecked. */
+    @Test
+    void bucketsCarryTheirExemplarsInOpenMetricsOnly() {
+        TextExposition out = new TextExposition();
+        out.family("d_seconds", TextExposition.Type.HISTOGRAM, "D");
+        LatencyHistogram.Exemplar[] exemplars = {
+            new LatencyHistogram.Exemplar("4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7", 0.007,
+                    1_764_338_229_117L),
+            null,
+            new LatencyHistogram.Exemplar("4bf92f3577b34da6a3ce929d0e0e4736\"} 1", "00f067aa0ba902b7", 3, 1L)};
+        out.histogram("d_seconds", new double[] {0.01, 1}, new long[] {1, 1, 2}, exemplars, 3.007, "node", "a");
+        assertEquals("""
+                # HELP d_seconds D
+                # TYPE d_seconds histogram
+                d_seconds_bucket{node="a",le="0.01"} 1 # {trace_id="4bf92f3577b34da6a3ce929d0e0e4736",\
+                span_id="00f067aa0ba902b7"} 0.007 1764338229.117
+                d_seconds_bucket{node="a",le="1"} 1
+                d_seconds_bucket{node="a",le="+Inf"} 2
+                d_seconds_sum{node="a"} 3.007
+                d_seconds_count{node="a"} 2
+                # EOF
+                """, out.render(true));
+        assertFalse(out.render(false).contains("trace_id"), "the 0.0.4 format has no exemplars");
     }
 
     @Test

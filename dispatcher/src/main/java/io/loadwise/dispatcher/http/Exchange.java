@@ -285,7 +285,7 @@ final class Exchange {
             connection.requestEnded(success, latency, processing);
         }
         acquisition.finish(); // the node's slot, the place in the queue, the retry held
-        trace.end(responses.status(), state);
+        trace.end(responses.status(), state, success ? latency : -1);
         accessLog.exchange(head, responses, cluster, headSent ? connection.node() : null, state, deadlines, now,
                 acquisition);
         frontend.resume(PAUSE_CONNECT | PAUSE_BACKPRESSURE | PAUSE_UPGRADE);

@@ -23,7 +23,8 @@ import java.util.concurrent.TimeUnit;
  * {@code traceparent} when it brings a valid one, and a CLIENT span per node attempt, child of the server span, whose
  * context the node gets as its {@code traceparent} (with the client's {@code tracestate}). A retry is a second
  * CLIENT span. With tracing off ({@link Tracing#tracer()} null) no span is made and no clock read: the headers are
- * only validated ({@link TraceContext#sanitize}). One per {@link Exchange}, on its event loop.
+ * only validated ({@link TraceContext#sanitize}). A sampled request that completes is its cluster's and node's
+ * request-duration exemplar (OpenMetrics). One per {@link Exchange}, on its event loop.
  */
 final class ExchangeTrace {
 
@@ -60,6 +61,9 @@ final class ExchangeTrace {
     private Tracer tracer;
     private Span server;
     private Span client;
+    private VirtualCluster cluster;
+    /** The node of the last attempt: the one that answered, when the request completed. */
+    private NodeState node;
     private int attempts;
     private String retryReason;
 
@@ -72,6 +76,8 @@ final class ExchangeTrace {
             return;
         }
         TraceContext.keepValid(headers);
+        this.cluster = cluster;
+        this.node = null;
         Context parent = W3CTraceContextPropagator.getInstance().extract(Context.root(), headers, GETTER);
         server = tracer.spanBuilder(head.method().name()).setParent(parent).setSpanKind(SpanKind.SERVER)
                 .setAttribute(METHOD, head.method().name())
@@ -96,6 +102,7 @@ final class ExchangeTrace {
             return;
         }
         attempts++;
+        this.node = node;
         client = tracer.spanBuilder(head.method().name()).setParent(Context.root().with(server))
                 .setSpanKind(SpanKind.CLIENT)
                 .setAttribute(NODE, node.name())
@@ -129,10 +136,21 @@ final class ExchangeTrace {
         }
     }
 
-    /** The exchange ended with {@code status} (0: none sent); {@code termination} as the access log says it. */
-    void end(int status, String termination) {
+    /**
+     * The exchange ended with {@code status} (0: none sent); {@code termination} as the access log says it;
+     * {@code completedNanos} the latency the histograms recorded when it completed, negative when it failed.
+     */
+    void end(int status, String termination, long completedNanos) {
         if (server == null) {
             return;
+        }
+        if (completedNanos >= 0 && server.getSpanContext().isSampled()) {
+            String traceId = server.getSpanContext().getTraceId();
+            String spanId = server.getSpanContext().getSpanId();
+            cluster.counters().durationExemplar(completedNanos, traceId, spanId);
+            if (node != null) {
+                node.counters().durationExemplar(completedNanos, traceId, spanId);
+            }
         }
         if (client != null) {
             if (status > 0) {
@@ -156,6 +174,8 @@ final class ExchangeTrace {
         server.end();
         server = null;
         tracer = null;
+        cluster = null;
+        node = null;
     }
 
     private static void propagate(HttpHeaders headers, Span span) {

@@ -1,5 +1,6 @@
 package io.loadwise.dispatcher.metrics;
 
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -11,6 +12,10 @@ import java.util.concurrent.atomic.LongAdder;
  * are 5 ms to a few seconds (dense there, 1-2.5-5 per decade as Prometheus' defaults), and the long tail up to
  * the default response timeout of 30 s and past it is kept (30, 60), where Prometheus' default buckets stop
  * at 10 s. 16 bounds: 19 series per histogram and node, a bounded exposition.
+ *
+ * <p>Each bucket keeps its last traced observation as an OpenMetrics exemplar ({@link #exemplar}): a span id a
+ * dashboard can jump to from a slow bucket. Only traced (sampled) requests make one, so with tracing off nothing is
+ * allocated, and a bucket holds one at most: bounded like the buckets.
  */
 public final class LatencyHistogram {
 
@@ -28,6 +33,8 @@ public final class LatencyHistogram {
     /** Per bucket, not cumulative; the last is {@code +Inf}. */
     private final LongAdder[] counts = new LongAdder[BOUNDS_NANOS.length + 1];
     private final LongAdder sumNanos = new LongAdder();
+    /** Per bucket, the last traced observation; {@code null} until one. */
+    private final AtomicReferenceArray<Exemplar> exemplars = new AtomicReferenceArray<>(BOUNDS_NANOS.length + 1);
 
     public LatencyHistogram() {
         for (int i = 0; i < counts.length; i++) {
@@ -38,12 +45,25 @@ public final class LatencyHistogram {
     /** One observation; a negative one (a clock that stepped) counts as 0. */
     public void record(long nanos) {
         long value = Math.max(0, nanos);
+        counts[bucket(value)].increment();
+        sumNanos.add(value);
+    }
+
+    /**
+     * The observation {@code nanos}, already {@link #record recorded}, belongs to the sampled trace {@code traceId},
+     * span {@code spanId}: it becomes its bucket's exemplar, replacing the one before.
+     */
+    public void exemplar(long nanos, String traceId, String spanId, long epochMillis) {
+        long value = Math.max(0, nanos);
+        exemplars.set(bucket(value), new Exemplar(traceId, spanId, value / 1e9, epochMillis));
+    }
+
+    private static int bucket(long value) {
         int i = 0;
         while (i < BOUNDS_NANOS.length && value > BOUNDS_NANOS[i]) {
             i++;
         }
-        counts[i].increment();
-        sumNanos.add(value);
+        return i;
     }
 
     /** The counts so far. */
@@ -54,16 +74,32 @@ public final class LatencyHistogram {
             running += counts[i].sum();
             cumulative[i] = running;
         }
-        return new Reading(cumulative, sumNanos.sum() / 1e9);
+        Exemplar[] last = new Exemplar[counts.length];
+        for (int i = 0; i < last.length; i++) {
+            last[i] = exemplars.get(i);
+        }
+        return new Reading(cumulative, sumNanos.sum() / 1e9, last);
+    }
+
+    /**
+     * A traced observation: the trace and span ids (lower-case hex, as W3C writes them), its value and when it ended.
+     */
+    public record Exemplar(String traceId, String spanId, double seconds, long epochMillis) {
     }
 
     /**
      * @param cumulative per bound of {@link #BOUNDS_SECONDS}, then {@code +Inf}: observations at or under it
      * @param sumSeconds every observation added up
+     * @param exemplars per bucket (not cumulative), its last traced observation or {@code null}
      */
-    public record Reading(long[] cumulative, double sumSeconds) {
+    public record Reading(long[] cumulative, double sumSeconds, Exemplar[] exemplars) {
 
         public static final Reading EMPTY = new LatencyHistogram().read();
+
+        /** A reading without exemplars (figures summed over replicas). */
+        public Reading(long[] cumulative, double sumSeconds) {
+            this(cumulative, sumSeconds, new Exemplar[cumulative.length]);
+        }
 
         /** Observations in all. */
         public long count() {

@@ -75,6 +75,14 @@ public final class TrafficCounters {
         duration.record(latencyNanos);
     }
 
+    /**
+     * The request just {@link #requestCompleted completed} in {@code latencyNanos} was traced: its span becomes the
+     * duration bucket's exemplar.
+     */
+    public void durationExemplar(long latencyNanos, String traceId, String spanId) {
+        duration.exemplar(latencyNanos, traceId, spanId, System.currentTimeMillis());
+    }
+
     /** {@link #requestCompleted} when {@code success}, else {@link #requestFailed}. */
     public void requestEnded(boolean success, long latencyNanos, long processingNanos) {
         if (success) {

@@ -35,6 +35,25 @@ class LatencyHistogramTest {
     }
 
     @Test
+    void aTracedObservationIsItsBucketsExemplarUntilTheNextOne() {
+        LatencyHistogram h = new LatencyHistogram();
+        assertEquals(java.util.Arrays.asList(new LatencyHistogram.Exemplar[LatencyHistogram.BOUNDS_SECONDS.length + 1]),
+                java.util.Arrays.asList(h.read().exemplars()), "no exemplar before a traced observation");
+        h.record(7_000_000); // 7 ms: bucket le=0.01, index 4
+        h.exemplar(7_000_000, "4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7", 1_764_338_229_117L);
+        LatencyHistogram.Exemplar e = h.read().exemplars()[4];
+        assertEquals(new LatencyHistogram.Exemplar("4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7", 0.007,
+                1_764_338_229_117L), e);
+        h.record(9_000_000);
+        h.exemplar(9_000_000, "0af7651916cd43dd8448eb211c80319c", "b7ad6b7169203331", 1_764_338_230_000L);
+        assertEquals("b7ad6b7169203331", h.read().exemplars()[4].spanId(), "the last one replaces it");
+        h.exemplar(61_000_000_000L, "0af7651916cd43dd8448eb211c80319c", "b7ad6b7169203332", 1L);
+        assertEquals("b7ad6b7169203332", h.read().exemplars()[LatencyHistogram.BOUNDS_SECONDS.length].spanId(), "+Inf");
+        assertEquals(1, java.util.Arrays.stream(h.read().exemplars()).filter(x -> x != null
+                && x.spanId().startsWith("b7ad6b71692033")).filter(x -> x.seconds() < 1).count());
+    }
+
+    @Test
     void emptyReadsZeroEverywhere() {
         LatencyHistogram.Reading r = LatencyHistogram.Reading.EMPTY;
         assertEquals(0, r.count());

@@ -11,6 +11,7 @@ import io.loadwise.dispatcher.config.ClusterConfig;
 import io.loadwise.dispatcher.config.LoadwiseConfig;
 import io.loadwise.dispatcher.config.Mode;
 import io.loadwise.dispatcher.config.TracingConfig;
+import io.loadwise.dispatcher.metrics.LatencyHistogram;
 import io.loadwise.dispatcher.net.Transport;
 import io.loadwise.dispatcher.testsupport.Await;
 import io.loadwise.dispatcher.testsupport.Configs;
@@ -162,6 +163,37 @@ class TracingEndToEndTest {
         assertEquals(2, after.size(), "only the sampled request's spans: " + after);
         after.forEach(s -> assertEquals(PARENT_TRACE, hex(s.getTraceId())));
         assertFalse(unsampled.contains(PARENT_TRACE));
+    }
+
+    /** Issue 33 item 4: a sampled request is its cluster's and node's duration exemplar; an unsampled one is not. */
+    @Test
+    void aSampledRequestIsTheDurationBucketsExemplarOfItsClusterAndNode() throws Exception {
+        start(null);
+        Tracing.start(tracing(0.0));
+        send("shop", "GET /unsampled HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+        Await.until("the unsampled request counted", () -> dispatcher.latencyHistograms().clusters().stream()
+                .filter(c -> c.cluster().equals("shop")).findFirst().orElseThrow().totals().duration().count() == 1);
+        assertEquals(0, exemplarsOf("shop", false).length, "an unsampled request leaves no exemplar");
+
+        Tracing.start(tracing(1.0));
+        send("shop", "GET /sampled HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+        Span server = only(awaitSpans(2), Span.SpanKind.SPAN_KIND_SERVER);
+        Await.until("the sampled request's exemplar", () -> exemplarsOf("shop", true).length == 1);
+        for (boolean node : new boolean[] {false, true}) {
+            LatencyHistogram.Exemplar[] found = exemplarsOf("shop", node);
+            assertEquals(1, found.length, (node ? "node" : "cluster") + " exemplars");
+            assertEquals(hex(server.getTraceId()), found[0].traceId());
+            assertEquals(hex(server.getSpanId()), found[0].spanId(), "the server span: the proxy's view of the request");
+        }
+    }
+
+    /** The non-null exemplars of the cluster's duration histogram, or of its only node's. */
+    private LatencyHistogram.Exemplar[] exemplarsOf(String cluster, boolean node) {
+        var series = dispatcher.latencyHistograms().clusters().stream().filter(c -> c.cluster().equals(cluster))
+                .findFirst().orElseThrow();
+        LatencyHistogram.Reading reading = node ? series.nodes().get(0).histograms().duration() : series.totals().duration();
+        return java.util.Arrays.stream(reading.exemplars()).filter(java.util.Objects::nonNull)
+                .toArray(LatencyHistogram.Exemplar[]::new);
     }
 
     @Test
