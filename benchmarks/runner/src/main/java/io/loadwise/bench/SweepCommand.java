@@ -98,7 +98,8 @@ public final class SweepCommand implements BenchCommand {
     String scenarios;
 
     @Option(names = "--policies", paramLabel = "a,b", description = "policy rows, e.g. tcp-random,http-jvm-aware,"
-            + "http-adaptive: a seed row or tcp-/http-<any policy id>[@2:2:1] (default the seed's 12)")
+            + "http-adaptive: a seed row or tcp-/http-<any policy id>[@2:2:1], each optionally with policy options"
+            + " +name=value, e.g. http-adaptive+gcTimeThreshold=25 (default the seed's 12)")
     String policies;
 
     @Mixin

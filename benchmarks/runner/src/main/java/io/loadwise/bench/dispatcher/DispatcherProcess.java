@@ -84,6 +84,10 @@ public final class DispatcherProcess implements AutoCloseable {
         root.putObject("logging").put("level", "info").putObject("levels").put("io.netty", "warn");
         ObjectNode cluster = root.putArray("clusters").addObject();
         cluster.put("name", CLUSTER).put("mode", row.mode()).put("listen", "127.0.0.1:0").put("policy", row.policyId());
+        if (!row.options().isEmpty()) {
+            ObjectNode options = cluster.putObject("policyOptions");
+            row.options().forEach(options::put);
+        }
         if (row.mode().equals("http")) {
             cluster.put("agentPath", agentPath);
         }

@@ -1,8 +1,13 @@
 package io.loadwise.bench.sweep;
 
+import java.math.BigDecimal;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
  * A policy row of the sweep: the dispatcher mode, the policy id and the static weights of VCN1..3 (2:2:1
@@ -11,6 +16,10 @@ import java.util.Objects;
  * {@code jvm-aware-classic}, {@code adaptive}) is a row too: {@code --policies http-<id>} or
  * {@code tcp-<id>}, with 1:1:1 weights, or 2:2:1 as {@code http-<id>@2:2:1}. Nothing here assumes a list:
  * whether the dispatcher knows the id is found out when the cell starts it.
+ *
+ * <p>Any row may carry policy options, each as {@code +name=value}: {@code http-adaptive+gcTimeThreshold=25}
+ * runs adaptive with {@code "policyOptions": {"gcTimeThreshold": 25}}, beside a plain {@code http-adaptive} row
+ * in the same sweep. The dispatcher validates the names and values when the cell starts.
  *
  * <p>The seed's "jQoStdV1Policy" (Equation 2, argmin with exclusion thresholds) is Loadwise's
  * {@code jvm-aware-classic}; {@code jvm-aware} departs from it (it weighs live connections by the agent's
@@ -53,19 +62,28 @@ public final class PolicyRow {
     private static final List<Integer> WEIGHTED = List.of(2, 2, 1);
     private static final List<Integer> EQUAL = List.of(1, 1, 1);
     private static final String WEIGHTED_SUFFIX = "@2:2:1";
+    private static final String OPTION_SEPARATOR = "+";
 
     private final String name;
     private final String label;
     private final String mode;
     private final String policyId;
     private final boolean weighted;
+    /** The policy's options for this row, by name; empty for the policy's defaults. */
+    private final SortedMap<String, Double> options;
 
     private PolicyRow(String name, String label, String mode, String policyId, boolean weighted) {
+        this(name, label, mode, policyId, weighted, Collections.emptySortedMap());
+    }
+
+    private PolicyRow(String name, String label, String mode, String policyId, boolean weighted,
+            SortedMap<String, Double> options) {
         this.name = name;
         this.label = label;
         this.mode = mode;
         this.policyId = policyId;
         this.weighted = weighted;
+        this.options = options;
     }
 
     private static PolicyRow seed(String name, String label, String mode, String policyId, boolean weighted) {
@@ -91,6 +109,11 @@ public final class PolicyRow {
         return policyId;
     }
 
+    /** The cluster's {@code policyOptions} for this row; empty when the policy runs with its defaults. */
+    public Map<String, Double> options() {
+        return options;
+    }
+
     /** Static weights of VCN1..3. */
     public List<Integer> weights() {
         return weighted ? WEIGHTED : EQUAL;
@@ -101,18 +124,66 @@ public final class PolicyRow {
         return weights().get(0) + ":" + weights().get(1) + ":" + weights().get(2);
     }
 
-    /** Short file-name key, e.g. {@code http-static-wrr}, {@code http-adaptive@2:2:1}. */
+    /**
+     * Short file-name key, e.g. {@code http-static-wrr}, {@code http-adaptive@2:2:1},
+     * {@code http-adaptive+gcTimeThreshold=25}.
+     */
     public String key() {
         boolean seedWeights = SEED.stream().anyMatch(r -> r.mode.equals(mode) && r.policyId.equals(policyId)
                 && r.weighted == weighted);
-        return mode + "-" + policyId + (weighted && !seedWeights ? WEIGHTED_SUFFIX : "");
+        return mode + "-" + policyId + (weighted && !seedWeights ? WEIGHTED_SUFFIX : "") + optionsText();
+    }
+
+    private String optionsText() {
+        StringBuilder out = new StringBuilder();
+        options.forEach((k, v) -> out.append(OPTION_SEPARATOR).append(k).append('=').append(number(v)));
+        return out.toString();
+    }
+
+    private static String number(double v) {
+        return BigDecimal.valueOf(v).stripTrailingZeros().toPlainString();
     }
 
     /**
      * The seed row whose {@link #key()} or constant name is {@code text}, case-insensitive; otherwise the
-     * row {@code tcp-<id>} or {@code http-<id>} (optionally {@code @2:2:1}) for any other policy id.
+     * row {@code tcp-<id>} or {@code http-<id>} (optionally {@code @2:2:1}) for any other policy id; either
+     * followed by options {@code +name=value}.
      */
     public static PolicyRow parse(String text) {
+        int plus = text.indexOf(OPTION_SEPARATOR);
+        if (plus < 0) {
+            return parseRow(text);
+        }
+        PolicyRow row = parseRow(text.substring(0, plus));
+        SortedMap<String, Double> options = new TreeMap<>();
+        for (String option : text.substring(plus + 1).split("\\+", -1)) {
+            int eq = option.indexOf('=');
+            String name = eq < 0 ? "" : option.substring(0, eq).trim();
+            Double value = eq < 0 ? null : number(option.substring(eq + 1).trim());
+            if (!name.matches("[A-Za-z][A-Za-z0-9]*") || value == null) {
+                throw new IllegalArgumentException("policy row '" + text + "': option '" + option
+                        + "' is not name=number, e.g. http-adaptive+gcTimeThreshold=25");
+            }
+            if (options.put(name, value) != null) {
+                throw new IllegalArgumentException("policy row '" + text + "': option " + name + " given twice");
+            }
+        }
+        String label = row.label + " (" + String.join(", ", options.entrySet().stream()
+                .map(e -> e.getKey() + " " + number(e.getValue())).toList()) + ")";
+        return new PolicyRow(row.name + "+" + String.join("+", options.keySet()), label, row.mode, row.policyId,
+                row.weighted, Collections.unmodifiableSortedMap(options));
+    }
+
+    private static Double number(String text) {
+        try {
+            double v = Double.parseDouble(text);
+            return Double.isFinite(v) ? v : null;
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    private static PolicyRow parseRow(String text) {
         for (PolicyRow row : SEED) {
             if (row.key().equalsIgnoreCase(text) || row.name.equalsIgnoreCase(text)) {
                 return row;
@@ -142,12 +213,13 @@ public final class PolicyRow {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof PolicyRow r && r.mode.equals(mode) && r.policyId.equals(policyId) && r.weighted == weighted;
+        return o instanceof PolicyRow r && r.mode.equals(mode) && r.policyId.equals(policyId) && r.weighted == weighted
+                && r.options.equals(options);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(mode, policyId, weighted);
+        return Objects.hash(mode, policyId, weighted, options);
     }
 
     @Override

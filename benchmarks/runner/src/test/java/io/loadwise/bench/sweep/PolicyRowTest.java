@@ -1,6 +1,7 @@
 package io.loadwise.bench.sweep;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -52,6 +53,24 @@ class PolicyRowTest {
         assertEquals("HTTP my-plugin", PolicyRow.parse("http-my-plugin").label());
         assertEquals(PolicyRow.HTTP_STATIC_WRR, PolicyRow.parse("http-static-wrr@2:2:1"), "a seed row stays itself");
         assertEquals(12, PolicyRow.values().length, "the default sweep is still the seed's twelve");
+    }
+
+    /** Issue 32 item 6: adaptive with its GC thresholds on, beside adaptive with its defaults, in one sweep. */
+    @Test
+    void aRowCarriesPolicyOptionsInItsKeyAndLabel() {
+        PolicyRow gc = PolicyRow.parse("http-adaptive+oldGenThreshold=90+gcTimeThreshold=25");
+        assertEquals("http-adaptive+gcTimeThreshold=25+oldGenThreshold=90", gc.key(), "options sorted by name");
+        assertEquals(java.util.Map.of("gcTimeThreshold", 25.0, "oldGenThreshold", 90.0), gc.options());
+        assertEquals("HTTP Adaptive (Loadwise) (gcTimeThreshold 25, oldGenThreshold 90)", gc.label());
+        assertEquals(gc, PolicyRow.parse(gc.key()), "the key parses back");
+        assertNotEquals(PolicyRow.parse("http-adaptive"), gc, "a row with options is another row");
+        assertEquals("http-weighted-least-connections+x=0.5",
+                PolicyRow.parse("http-weighted-least-connections+x=0.5").key(), "a seed row takes options too");
+        for (String bad : List.of("http-adaptive+", "http-adaptive+x", "http-adaptive+x=abc", "http-adaptive+x=NaN",
+                "http-adaptive+1x=2", "http-adaptive+x=1+x=2")) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> PolicyRow.parse(bad), bad);
+            assertTrue(e.getMessage().contains("'" + bad + "'"), e.getMessage());
+        }
     }
 
     /** The peer baselines (issue 31) are sweep rows under their registry ids, labelled as what they are. */
