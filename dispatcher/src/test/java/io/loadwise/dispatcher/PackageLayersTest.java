@@ -38,7 +38,7 @@ class PackageLayersTest {
     private static final List<Set<String>> LAYERS = List.of(
             Set.of("net", "metrics"),
             Set.of("config"),
-            Set.of("cluster", "tls", "logging", "tracing"),
+            Set.of("cluster", "tls", "acme", "logging", "tracing"),
             Set.of("health", "outlier", "monitor", "control", "http", "route", "acquire", "tcp"),
             Set.of("http2", "registration", "store", "jmx"),
             Set.of("runtime"),

@@ -1,5 +1,6 @@
 package io.loadwise.dispatcher.config;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 
@@ -18,6 +19,8 @@ import java.util.List;
  *     {@code clientCa}, {@code none} without
  * @param certificates more certificates, chosen by the server name the client asks for (SNI)
  * @param reloadCheckMs how often the files are checked for changes; default 5 s
+ * @param acme obtain and renew the certificate from an ACME CA ({@link AcmeConfig}); {@code certificate} and
+ *     {@code key} then name where it is stored, and need not exist at start
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record TlsConfig(
@@ -29,7 +32,19 @@ public record TlsConfig(
         String clientCa,
         String clientAuth,
         List<SniCertificate> certificates,
-        Integer reloadCheckMs) {
+        Integer reloadCheckMs,
+        AcmeConfig acme) {
+
+    /** The canonical constructor is the one JSON uses. */
+    @JsonCreator
+    public TlsConfig {
+    }
+
+    /** Without ACME: the certificate files are the operator's. */
+    public TlsConfig(String certificate, String key, String keyPassword, List<String> protocols, List<String> ciphers,
+            String clientCa, String clientAuth, List<SniCertificate> certificates, Integer reloadCheckMs) {
+        this(certificate, key, keyPassword, protocols, ciphers, clientCa, clientAuth, certificates, reloadCheckMs, null);
+    }
 
     public static final List<String> DEFAULT_PROTOCOLS = List.of("TLSv1.3", "TLSv1.2");
     public static final int DEFAULT_RELOAD_CHECK_MS = 5_000;

@@ -14,6 +14,7 @@ import io.loadwise.dispatcher.net.ProxyProtocolStats;
 import io.loadwise.dispatcher.net.Transport;
 import io.loadwise.dispatcher.tls.ServerTls;
 import io.loadwise.dispatcher.tls.TlsFileException;
+import io.loadwise.dispatcher.acme.AcmeRenewal;
 import io.loadwise.dispatcher.tls.TlsListener;
 import io.loadwise.dispatcher.tls.TlsProviders;
 import io.netty.bootstrap.ServerBootstrap;
@@ -60,6 +61,8 @@ public final class HttpListener {
     /** Reads PROXY headers in front of everything else; null when the listener takes none. */
     private final ProxyHeaderGate proxyHeaders;
     private volatile RouteStage routes;
+    /** Keeps the certificate current when {@code tls.acme} is set; null otherwise. */
+    private AcmeRenewal acme;
     private volatile ListenSocket socket;
     private volatile InetSocketAddress bound;
     private volatile TlsListener tls;
@@ -75,7 +78,7 @@ public final class HttpListener {
             Transport transport, ConnectionLimit dispatcherLimit, Http2Support.Factory http2) {
         this.settings = settings;
         this.counters = counters;
-        this.routes = routes;
+        this.routes = AcmeChallengeStage.before(routes);
         this.home = home;
         this.transport = transport;
         this.dispatcherLimit = dispatcherLimit;
@@ -175,9 +178,13 @@ public final class HttpListener {
     private void prepareProtocols() throws IOException {
         if (settings.tls() != null) {
             try {
+                if (settings.tls().acme() != null) {
+                    AcmeRenewal.standInIfMissing(settings.name(), settings.tls());
+                }
                 tls = new TlsListener(settings.name(), settings.name() + ": tls", settings.tls(),
                         TlsProviders.preferred(), ServerTls.alpnFor(settings.http2().enabledOrDefault()),
                         settings.headerTimeoutMs());
+                acme = settings.tls().acme() == null ? null : AcmeRenewal.start(settings.name(), settings.tls(), tls);
             } catch (TlsFileException e) {
                 throw new IOException(e.getMessage(), e);
             }
@@ -187,6 +194,11 @@ public final class HttpListener {
     }
 
     private void closeTls() {
+        AcmeRenewal renewal = acme;
+        if (renewal != null) {
+            renewal.close();
+            acme = null;
+        }
         TlsListener listener = tls;
         if (listener != null) {
             listener.close();
@@ -248,7 +260,7 @@ public final class HttpListener {
 
     /** The route stage of every request from now on: an atomic swap; requests in flight keep their route. */
     public void setRoutes(RouteStage routes) {
-        this.routes = routes;
+        this.routes = AcmeChallengeStage.before(routes);
     }
 
     RouteStage routes() {

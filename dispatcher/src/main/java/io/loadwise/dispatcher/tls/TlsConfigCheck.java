@@ -1,5 +1,6 @@
 package io.loadwise.dispatcher.tls;
 
+import io.loadwise.dispatcher.config.AcmeChecks;
 import io.loadwise.dispatcher.config.ClusterConfig;
 import io.loadwise.dispatcher.config.ListenerConfig;
 import io.loadwise.dispatcher.config.Http2Config;
@@ -145,7 +146,15 @@ public final class TlsConfigCheck {
                 }
             }
         }
-        if (errors.size() > before) {
+        AcmeChecks.check(at, tls, errors);
+        if (tls.acme() != null && tls.acme().trustedCa() != null) {
+            try {
+                PemFiles.certificates(tls.acme().trustedCa());
+            } catch (TlsFileException e) {
+                errors.add(at + ".acme.trustedCa: " + e.getMessage());
+            }
+        }
+        if (errors.size() > before || awaitsAcme(tls)) {
             return;
         }
         try {
@@ -153,6 +162,12 @@ public final class TlsConfigCheck {
         } catch (TlsFileException e) {
             errors.add(e.getMessage());
         }
+    }
+
+    /** ACME's files that do not exist yet: the listener starts with a stand-in certificate until they do. */
+    private static boolean awaitsAcme(TlsConfig tls) {
+        return tls.acme() != null && !(java.nio.file.Files.exists(java.nio.file.Path.of(tls.certificate()))
+                && java.nio.file.Files.exists(java.nio.file.Path.of(tls.key())));
     }
 
     /** The API's mask, sent where no password is in force for that key: named, rather than "wrong keyPassword". */

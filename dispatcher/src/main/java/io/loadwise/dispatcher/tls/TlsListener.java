@@ -105,6 +105,21 @@ public final class TlsListener implements AutoCloseable {
         pipeline.addLast("tls-events", new HandshakeEvents(name));
     }
 
+    /** Writes certificate files (an ACME renewal, say); {@link TlsListener#replaceFiles} runs it. */
+    @FunctionalInterface
+    public interface FileWrite {
+        void run() throws IOException;
+    }
+
+    /**
+     * Runs {@code write} while no check of the files runs, so that none sees a new key beside the old certificate,
+     * then loads what it wrote at once instead of at the next check.
+     */
+    public synchronized void replaceFiles(FileWrite write) throws IOException {
+        write.run();
+        checkFiles();
+    }
+
     /** Checks the files once; public so tests need not wait for the timer. */
     public synchronized void checkFiles() {
         byte[] now;
