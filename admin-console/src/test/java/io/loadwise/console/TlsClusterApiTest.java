@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.loadwise.console.testing.ApiClient;
+import io.loadwise.console.testing.Await;
 import io.loadwise.console.testing.ConsoleFixture;
 import io.loadwise.dispatcher.config.ClusterConfig;
 import io.loadwise.dispatcher.config.TlsConfig;
@@ -176,6 +177,39 @@ class TlsClusterApiTest {
         TestPki.Result handshake = TestPki.exec(List.of("openssl", "s_client", "-connect",
                 "127.0.0.1:" + fixture.listener("secure").getPort(), "-CAfile", pki.caCert.toString()), "", 20);
         assertTrue(handshake.output().contains("subject=CN = renewed.localhost"), handshake.output());
+    }
+
+    /**
+     * Issue 34 item 4: a cluster with {@code tls.acme} is made before its files exist, serves the stand-in, shows
+     * {@code acme} as configured, keeps it through a PUT of what GET returned, and counts the failed order of an
+     * unreachable CA in Prometheus.
+     */
+    @Test
+    void anAcmeClusterStartsOnTheStandInAndKeepsItsAcmeThroughAnEdit() throws Exception {
+        Path store = dir.resolve("acme-store");
+        ApiClient.Response created = api.post("/api/clusters", """
+                {"name": "acme-shop", "mode": "http", "listen": "127.0.0.1:0", "policy": "round-robin",
+                 "tls": {"certificate": "%s", "key": "%s",
+                         "acme": {"directory": "https://127.0.0.1:9/dir", "domains": ["shop.example"],
+                                  "email": "ops@shop.example", "renewBeforeDays": 20}},
+                 "nodes": [{"name": "a", "address": "%s"}]}
+                """.formatted(store.resolve("shop.pem"), store.resolve("shop.key"), fixture.nodeAddress(0)));
+        assertEquals(201, created.status(), created.body());
+        JsonNode cluster = api.get("/api/clusters/acme-shop").json();
+        assertEquals("CN=Loadwise stand-in (awaiting an ACME certificate)",
+                cluster.path("listener").path("certificates").get(0).path("subject").asText());
+        JsonNode acme = cluster.path("config").path("tls").path("acme");
+        assertEquals("https://127.0.0.1:9/dir", acme.path("directory").asText());
+        assertEquals("shop.example", acme.path("domains").get(0).asText());
+        assertEquals(20, acme.path("renewBeforeDays").asInt());
+
+        ApiClient.Response replaced = api.put("/api/clusters/acme-shop", cluster.path("config").toString());
+        assertEquals(200, replaced.status(), replaced.body());
+        assertEquals(acme, api.get("/api/clusters/acme-shop").json().path("config").path("tls").path("acme"),
+                "a PUT of what GET returned keeps acme");
+        Await.until(() -> api.get("/metrics").body().contains(
+                "loadwise_acme_orders_failed_total{listener=\"cluster acme-shop\"} "), "the failed order counted");
+        assertTrue(Files.isRegularFile(store.resolve("shop.key")), "the stand-in's key is on disk");
     }
 
     @Test

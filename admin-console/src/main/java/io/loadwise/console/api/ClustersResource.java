@@ -112,7 +112,8 @@ final class ClustersResource {
             }
         }
         return new TlsConfig(tls.certificate(), tls.key(), inForce(tls.keyPassword(), tls.key(), old),
-                tls.protocols(), tls.ciphers(), tls.clientCa(), tls.clientAuth(), entries, tls.reloadCheckMs());
+                tls.protocols(), tls.ciphers(), tls.clientCa(), tls.clientAuth(), entries, tls.reloadCheckMs(),
+                tls.acme());
     }
 
     /** The password in force for {@code key} when {@code given} is the mask; {@code given} otherwise. */

@@ -252,6 +252,12 @@ public final class PrometheusMetrics {
                 "Requests per second per key this replica enforces: requestsPerSecond / live replicas");
         out.family("loadwise_access_log_dropped_total", Type.COUNTER,
                 "Access log records dropped because the log's writer fell behind");
+        out.family("loadwise_acme_certificates_issued_total", Type.COUNTER,
+                "Certificates the ACME CA issued for the TLS listener (first and renewals)");
+        out.family("loadwise_acme_orders_failed_total", Type.COUNTER,
+                "ACME orders that failed (CA unreachable or refusing, a check that failed); the certificate in use stays");
+        out.family("loadwise_acme_certificate_expiry_timestamp_seconds", Type.GAUGE,
+                "When the certificate the ACME listener serves expires, Unix time");
         out.family("loadwise_tracing_spans_exported_total", Type.COUNTER, "Spans the OTLP collector accepted");
         out.family("loadwise_tracing_spans_failed_total", Type.COUNTER,
                 "Spans in export batches the OTLP collector could not be given (unreachable, refusing, too slow)");
@@ -265,6 +271,14 @@ public final class PrometheusMetrics {
         out.sample("loadwise_tracing_spans_exported_total", tracing.spansExported());
         out.sample("loadwise_tracing_spans_failed_total", tracing.spansFailed());
         out.sample("loadwise_tracing_spans_dropped_total", tracing.spansDropped());
+        control.acmeStatus().forEach((listener, figures) -> {
+            out.sample("loadwise_acme_certificates_issued_total", figures.issued(), "listener", listener);
+            out.sample("loadwise_acme_orders_failed_total", figures.failed(), "listener", listener);
+            if (figures.notAfter() != null) {
+                out.sample("loadwise_acme_certificate_expiry_timestamp_seconds", figures.notAfter().getEpochSecond(),
+                        "listener", listener);
+            }
+        });
         for (RoutedListenerStatus listener : control.listenerStatuses()) {
             String name = listener.name();
             out.sample("loadwise_listener_active_connections", listener.connections(), "listener", name);

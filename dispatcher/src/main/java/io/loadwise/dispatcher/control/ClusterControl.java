@@ -52,6 +52,11 @@ public interface ClusterControl {
         return AccessLog.recent().newestFirst();
     }
 
+    /** Per TLS listener with {@code acme}: certificates issued, failed orders, expiry of the one served. */
+    default java.util.Map<String, io.loadwise.dispatcher.acme.AcmeStatus.Figures> acmeStatus() {
+        return io.loadwise.dispatcher.acme.AcmeStatus.figures();
+    }
+
     /** Tracing as it runs: its collector, ratio and export counters (issue 33, item 3). */
     default TracingStatus tracing() {
         return TracingStatus.current();
