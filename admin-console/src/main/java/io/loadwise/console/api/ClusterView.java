@@ -259,7 +259,7 @@ record ClusterView(String name, Mode mode, Listen listen, PolicyInForce policy, 
         }
         return new TlsConfig(tls.certificate(), tls.key(), hidden(tls.keyPassword()),
                 tls.protocols(), tls.ciphers(), tls.clientCa(), tls.clientAuth(), entries, tls.reloadCheckMs(),
-                tls.acme());
+                tls.acme(), tls.ocspStapling());
     }
 
     /** What the API shows for a TLS key password; a {@code PUT} that sends it back keeps the password in force. */

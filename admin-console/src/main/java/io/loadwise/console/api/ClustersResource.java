@@ -113,7 +113,7 @@ final class ClustersResource {
         }
         return new TlsConfig(tls.certificate(), tls.key(), inForce(tls.keyPassword(), tls.key(), old),
                 tls.protocols(), tls.ciphers(), tls.clientCa(), tls.clientAuth(), entries, tls.reloadCheckMs(),
-                tls.acme());
+                tls.acme(), tls.ocspStapling());
     }
 
     /** The password in force for {@code key} when {@code given} is the mask; {@code given} otherwise. */

@@ -21,6 +21,8 @@ import java.util.List;
  * @param reloadCheckMs how often the files are checked for changes; default 5 s
  * @param acme obtain and renew the certificate from an ACME CA ({@link AcmeConfig}); {@code certificate} and
  *     {@code key} then name where it is stored, and need not exist at start
+ * @param ocspStapling staple each certificate's OCSP response, fetched from the responder its certificate names and
+ *     refreshed before it goes stale; default off
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record TlsConfig(
@@ -33,7 +35,8 @@ public record TlsConfig(
         String clientAuth,
         List<SniCertificate> certificates,
         Integer reloadCheckMs,
-        AcmeConfig acme) {
+        AcmeConfig acme,
+        Boolean ocspStapling) {
 
     /** The canonical constructor is the one JSON uses. */
     @JsonCreator
@@ -43,7 +46,12 @@ public record TlsConfig(
     /** Without ACME: the certificate files are the operator's. */
     public TlsConfig(String certificate, String key, String keyPassword, List<String> protocols, List<String> ciphers,
             String clientCa, String clientAuth, List<SniCertificate> certificates, Integer reloadCheckMs) {
-        this(certificate, key, keyPassword, protocols, ciphers, clientCa, clientAuth, certificates, reloadCheckMs, null);
+        this(certificate, key, keyPassword, protocols, ciphers, clientCa, clientAuth, certificates, reloadCheckMs, null,
+                null);
+    }
+
+    public boolean ocspStaplingOrDefault() {
+        return Boolean.TRUE.equals(ocspStapling);
     }
 
     public static final List<String> DEFAULT_PROTOCOLS = List.of("TLSv1.3", "TLSv1.2");

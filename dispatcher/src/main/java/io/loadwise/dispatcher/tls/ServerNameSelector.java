@@ -1,9 +1,11 @@
 package io.loadwise.dispatcher.tls;
 
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.handler.ssl.ReferenceCountedOpenSslEngine;
 import io.netty.handler.ssl.SniHandler;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLParameters;
@@ -22,9 +24,17 @@ final class ServerNameSelector extends SniHandler {
      */
     static final int MAX_CLIENT_HELLO_BYTES = 64 * 1024;
 
-    /** @param handshakeTimeoutMs for the ClientHello, and then for the whole handshake */
-    ServerNameSelector(Supplier<ServerTls> contexts, long handshakeTimeoutMs) {
+    /** The OCSP response to staple for a context, or null; null when the listener staples none. */
+    private final Function<SslContext, byte[]> staples;
+
+    /**
+     * @param staples the OCSP response to staple to a handshake served from a context, or null for none; null
+     *     when the listener staples nothing
+     * @param handshakeTimeoutMs for the ClientHello, and then for the whole handshake
+     */
+    ServerNameSelector(Supplier<ServerTls> contexts, Function<SslContext, byte[]> staples, long handshakeTimeoutMs) {
         super(hostname -> contexts.get().select(hostname), MAX_CLIENT_HELLO_BYTES, handshakeTimeoutMs);
+        this.staples = staples;
     }
 
     @Override
@@ -34,6 +44,10 @@ final class ServerNameSelector extends SniHandler {
         SSLParameters parameters = engine.getSSLParameters();
         parameters.setUseCipherSuitesOrder(true);
         engine.setSSLParameters(parameters);
+        byte[] staple = staples == null ? null : staples.apply(context);
+        if (staple != null && engine instanceof ReferenceCountedOpenSslEngine openSsl) {
+            openSsl.setOcspResponse(staple); // sent only to a client that asks (status_request)
+        }
         return handler;
     }
 }

@@ -4,6 +4,7 @@ import io.loadwise.dispatcher.config.TlsConfig;
 import io.netty.handler.ssl.ApplicationProtocolConfig;
 import io.netty.handler.ssl.ApplicationProtocolNames;
 import io.netty.handler.ssl.ClientAuth;
+import io.netty.handler.ssl.OpenSsl;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslProvider;
@@ -14,8 +15,11 @@ import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import javax.net.ssl.SSLException;
 
 /**
@@ -45,13 +49,16 @@ public final class ServerTls {
     private final Mapping<String, SslContext> byName;
     private final List<CertificateInfo> certificates;
     private final SslProvider provider;
+    /** Each context's certificate chain, leaf first: what OCSP stapling asks the responder about. */
+    private final Map<SslContext, List<X509Certificate>> chains;
 
     private ServerTls(SslContext defaultContext, Mapping<String, SslContext> byName,
-            List<CertificateInfo> certificates, SslProvider provider) {
+            List<CertificateInfo> certificates, SslProvider provider, Map<SslContext, List<X509Certificate>> chains) {
         this.defaultContext = defaultContext;
         this.byName = byName;
         this.certificates = certificates;
         this.provider = provider;
+        this.chains = chains;
     }
 
     /**
@@ -64,20 +71,22 @@ public final class ServerTls {
     public static ServerTls load(String at, TlsConfig config, SslProvider provider, List<String> alpn)
             throws TlsFileException {
         List<CertificateInfo> infos = new ArrayList<>();
+        Map<SslContext, List<X509Certificate>> chains = new IdentityHashMap<>();
         SslContext fallback = context(at, config.certificate(), config.key(), config.keyPassword(), config,
-                provider, alpn, List.of(), infos);
+                provider, alpn, List.of(), infos, chains);
         DomainWildcardMappingBuilder<SslContext> mapping = new DomainWildcardMappingBuilder<>(fallback);
         List<TlsConfig.SniCertificate> entries = config.certificatesOrEmpty();
         for (int i = 0; i < entries.size(); i++) {
             TlsConfig.SniCertificate entry = entries.get(i);
             String entryAt = at + ".certificates[" + i + "]";
             SslContext context = context(entryAt, entry.certificate(), entry.key(), entry.keyPassword(), config,
-                    provider, alpn, entry.serverNamesOrEmpty(), infos);
+                    provider, alpn, entry.serverNamesOrEmpty(), infos, chains);
             for (String name : entry.serverNamesOrEmpty()) {
                 mapping.add(name.toLowerCase(Locale.ROOT), context);
             }
         }
-        return new ServerTls(fallback, mapping.build(), List.copyOf(infos), provider);
+        return new ServerTls(fallback, mapping.build(), List.copyOf(infos), provider,
+                Collections.unmodifiableMap(chains));
     }
 
     /** The context for a client asking for {@code serverName} ({@code null}: it sent none). */
@@ -91,6 +100,16 @@ public final class ServerTls {
 
     public SslProvider provider() {
         return provider;
+    }
+
+    /** Every context's chain, leaf first (contexts compared by identity). */
+    public Map<SslContext, List<X509Certificate>> chains() {
+        return chains;
+    }
+
+    /** Whether this provider can staple OCSP responses: only OpenSSL/BoringSSL lets each handshake be given one. */
+    public static boolean canStaple(SslProvider provider) {
+        return provider != SslProvider.JDK && OpenSsl.isOcspSupported();
     }
 
     /** Warnings about certificates that expired or expire within {@link CertificateInfo#EXPIRY_WARNING}. */
@@ -109,7 +128,7 @@ public final class ServerTls {
 
     private static SslContext context(String at, String certFile, String keyFile, String password,
             TlsConfig config, SslProvider provider, List<String> alpn, List<String> serverNames,
-            List<CertificateInfo> infos) throws TlsFileException {
+            List<CertificateInfo> infos, Map<SslContext, List<X509Certificate>> chains) throws TlsFileException {
         if (certFile == null) {
             throw new TlsFileException(at + ".certificate: missing");
         }
@@ -127,7 +146,8 @@ public final class ServerTls {
                 .sslProvider(provider)
                 .protocols(config.protocolsOrDefault())
                 .ciphers(config.ciphers() == null ? DEFAULT_CIPHERS : config.ciphers(),
-                        SupportedCipherSuiteFilter.INSTANCE);
+                        SupportedCipherSuiteFilter.INSTANCE)
+                .enableOcsp(config.ocspStaplingOrDefault() && canStaple(provider));
         if (!alpn.isEmpty()) {
             builder.applicationProtocolConfig(new ApplicationProtocolConfig(ApplicationProtocolConfig.Protocol.ALPN,
                     ApplicationProtocolConfig.SelectorFailureBehavior.NO_ADVERTISE,
@@ -149,6 +169,7 @@ public final class ServerTls {
                 throw new TlsFileException(at + ": none of the configured ciphers is supported by "
                         + TlsProviders.describe(provider));
             }
+            chains.put(context, List.copyOf(chain));
             return context;
         } catch (SSLException | IllegalArgumentException e) {
             throw new TlsFileException(at + ": cannot set up TLS: " + e.getMessage());

@@ -48,6 +48,8 @@ public final class TlsListener implements AutoCloseable {
     private final long handshakeTimeoutMs;
     private final List<Path> files;
     private volatile ServerTls current;
+    /** The OCSP staples, with {@code ocspStapling} on a provider that can staple; null otherwise. */
+    private final OcspStapler stapler;
     private byte[] digest;
     private byte[] failedDigest;
     private ScheduledFuture<?> reloads;
@@ -75,6 +77,14 @@ public final class TlsListener implements AutoCloseable {
                     info.notAfter());
         }
         ServerTls.expiryWarnings(name, current.certificates(), Instant.now()).forEach(log::warn);
+        if (config.ocspStaplingOrDefault() && !ServerTls.canStaple(provider)) {
+            log.warn("{}: ocspStapling needs the OpenSSL (BoringSSL) provider, which did not load; no OCSP staples",
+                    name);
+        }
+        this.stapler = config.ocspStaplingOrDefault() && ServerTls.canStaple(provider) ? new OcspStapler(name) : null;
+        if (stapler != null) {
+            stapler.track(current);
+        }
     }
 
     /** Starts checking the files for changes. */
@@ -91,6 +101,9 @@ public final class TlsListener implements AutoCloseable {
             reloads.cancel(false);
             reloads = null;
         }
+        if (stapler != null) {
+            stapler.close();
+        }
     }
 
     /** The contexts in use now. */
@@ -101,7 +114,8 @@ public final class TlsListener implements AutoCloseable {
     /** Adds the handlers that terminate TLS at the head of a new client connection's pipeline. */
     public void install(ChannelPipeline pipeline) {
         pipeline.addLast("tls-sniff", new PlainTextRefusal(name));
-        pipeline.addLast("tls-sni", new ServerNameSelector(this::current, handshakeTimeoutMs));
+        pipeline.addLast("tls-sni", new ServerNameSelector(this::current, stapler == null ? null : stapler::staple,
+                handshakeTimeoutMs));
         pipeline.addLast("tls-events", new HandshakeEvents(name));
     }
 
@@ -135,6 +149,9 @@ public final class TlsListener implements AutoCloseable {
         try {
             ServerTls reloaded = ServerTls.load(at, config, provider, alpn);
             current = reloaded;
+            if (stapler != null) {
+                stapler.track(reloaded);
+            }
             digest = now;
             failedDigest = null;
             for (CertificateInfo info : reloaded.certificates()) {

@@ -78,7 +78,7 @@ class AcmePebbleTest {
         Path key = dir.resolve("acme/shop.key");
         TlsConfig tls = new TlsConfig(certificate.toString(), key.toString(), null, null, null, null, null, null, null,
                 new AcmeConfig(ca.directory(), "ops@example.com", List.of("localhost"), null, null,
-                        PebbleCa.trustedCa().toString()));
+                        PebbleCa.trustedCa().toString()), null);
         LoadwiseConfig config = Configs.config(
                 ClusterConfig.builder().name("plain").mode(Mode.HTTP).listen("127.0.0.1:" + challengePort)
                         .policy("round-robin").nodes(Configs.nodes(node.address())).build(),
