@@ -117,7 +117,7 @@ final class NodeConnection {
         BackendHandler handler = BackendHandler.of(done);
         handler.detach();
         if (reusable) {
-            handler.releaseAfterRead(); // once the node's read batch shows nothing follows the response
+            handler.releaseAfterRead(done); // once the node's read batch shows nothing follows the response
         } else {
             done.close();
         }
