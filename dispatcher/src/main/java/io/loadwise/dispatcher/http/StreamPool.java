@@ -170,8 +170,11 @@ final class StreamPool implements NodeConnections {
         link.channel = connect.channel();
         connect.channel().closeFuture().addListener(f -> linkClosed(link));
         connect.addListener((ChannelFuture f) -> {
+            link.connected = true;
             if (!f.isSuccess()) {
                 failPending(link, f.cause());
+            } else if (!f.channel().isActive()) {
+                failPending(link, new IOException("node " + node.name() + " closed the connection"));
             } else if (tls && !ApplicationProtocolNames.HTTP_2.equals(alpn(f.channel()))) {
                 failPending(link, new IOException("node " + node.name() + " did not agree to h2 (ALPN: "
                         + alpn(f.channel()) + ")"));
@@ -237,7 +240,7 @@ final class StreamPool implements NodeConnections {
     private void linkClosed(Link link) {
         links.remove(link);
         link.draining = true;
-        if (!link.pending.isEmpty()) {
+        if (link.connected && !link.pending.isEmpty()) { // else the connect's outcome fails them, with its cause
             failPending(link, new IOException("node " + node.name() + " closed the HTTP/2 connection before its "
                     + "SETTINGS"));
         }
@@ -282,6 +285,8 @@ final class StreamPool implements NodeConnections {
 
         private final ArrayDeque<NodeConnector.Waiter> pending = new ArrayDeque<>();
         private Channel channel;
+        /** The connect's outcome is known. */
+        private boolean connected;
         /** The node's SETTINGS came. */
         private boolean ready;
         /** GOAWAY came, or the connection closed: no new stream. */
