@@ -60,7 +60,8 @@ final class Grpc {
         response.headers()
                 .set(HttpHeaderNames.CONTENT_TYPE, "application/grpc")
                 .setInt(STATUS, statusFor(status.code()))
-                .set(MESSAGE, percentEncoded(status.code() + " " + reason));
+                .set(MESSAGE, percentEncoded(status.code() + " " + reason))
+                .setInt(HttpHeaderNames.CONTENT_LENGTH, 0); // an HTTP/1.1 client reads no body; HTTP/2 ends with it
         return response;
     }
 
