@@ -294,7 +294,7 @@ final class Exchange {
     void onBackendClosed(Channel channel) {
         if (connection.is(channel) && active()) {
             String reason = "node " + connection.node().name() + " closed the connection";
-            if (!acquisition.retryOn().reset() || !retryElsewhere(reason)) {
+            if (!NodeConnection.retryable(channel, acquisition.retryOn()) || !retryElsewhere(reason)) {
                 fail(HttpResponseStatus.BAD_GATEWAY, reason, false, Terminations.node(this));
             }
         } else {

@@ -1,6 +1,7 @@
 package io.loadwise.dispatcher.http;
 
 import io.loadwise.dispatcher.cluster.NodeState;
+import io.loadwise.dispatcher.config.RetryOn;
 import io.netty.channel.Channel;
 
 /**
@@ -59,6 +60,15 @@ final class NodeConnection {
         if (binding == null) {
             node.assignmentEnded();
         }
+    }
+
+    /**
+     * Whether {@code retryOn} lets a request whose node connection {@code closed} before any response byte go to
+     * another node: {@code refused-stream} for an HTTP/2 stream the node refused unprocessed, else {@code reset}.
+     */
+    static boolean retryable(Channel closed, RetryOn retryOn) {
+        NodeStream stream = closed.pipeline().get(NodeStream.class);
+        return stream != null && stream.refused() ? retryOn.refusedStream() : retryOn.reset();
     }
 
     /** The client is bound to its node connection ({@code balance: per-connection}): no request moves elsewhere. */

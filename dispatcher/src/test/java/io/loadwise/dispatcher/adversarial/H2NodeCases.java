@@ -37,6 +37,8 @@ final class H2NodeCases {
                         H2NodeCases::noGrpcStatus),
                 new JavaCase(GROUP, "a-node-rst-stream-before-the-head-is-502", "RFC 9113 6.4",
                         H2NodeCases::resetBeforeHead),
+                new JavaCase(GROUP, "a-refused-stream-goes-to-the-other-node", "RFC 9113 8.7",
+                        H2NodeCases::refusedStream),
                 new JavaCase(GROUP, "a-trailer-block-beyond-max-header-bytes-cuts-the-response", "RFC 9113 10.5.1",
                         H2NodeCases::hugeTrailers),
                 new JavaCase(GROUP, "a-push-promise-never-reaches-the-client", "RFC 9113 8.4",
@@ -99,6 +101,22 @@ final class H2NodeCases {
         client.close();
         grpc.close();
         AccessLogTap.expect(GROUP + "/rst-stream", List.of(client, grpc), "NR 502 raw1", "NR 502 raw1");
+    }
+
+    private static void refusedStream(CaseContext ctx) throws Exception {
+        RawH2Node refusing = node(ctx, 100, (c, stream) -> c.frame(RST_STREAM, 0, stream, new byte[] {0, 0, 0, 7}));
+        RawH2Node serving = node(ctx, 100, (c, stream) -> c.frame(HEADERS, END_HEADERS | END_STREAM, stream,
+                block(":status", "200", "content-length", "0")));
+        ProxyUnderTest proxy = ctx.register(ProxyUnderTest.start(ctx.transport(), new ClusterOverrides()
+                .with(b -> b.nodeProtocol("h2c").policy("test-first-usable").retryOn(List.of("refused-stream"))),
+                List.of(refusing.address(), serving.address())));
+        RawClient client = send(ctx, proxy, "GET /order HTTP/1.1\r\nHost: x\r\n\r\n");
+        assertEquals(200, client.read(false).status(), "REFUSED_STREAM: never processed, safe to send again");
+        assertEquals(1, refusing.requests.get());
+        assertEquals(1, serving.requests.get());
+        client.close();
+        AccessLogTap.expect(GROUP + "/refused-stream", List.of(client), "-- 200 raw2");
+        assertEquals(1, AccessLogTap.lines(List.of(client.localPort())).get(0).get("retries").asInt(), "retries");
     }
 
     private static void hugeTrailers(CaseContext ctx) throws Exception {

@@ -22,7 +22,6 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http2.DefaultHttp2ResetFrame;
 import io.netty.handler.codec.http2.Http2Error;
-import io.netty.handler.codec.http2.Http2ResetFrame;
 import org.junit.jupiter.api.Test;
 
 /** {@link NodeStream} on an embedded channel: what it fixes in the converted stream, both ways, with no leak. */
@@ -81,12 +80,13 @@ class NodeStreamTest {
     }
 
     @Test
-    void aNodesResetIsReleasedHereAndTrailersLoseTheStreamId() {
+    void aNodesRefusedStreamIsToldApartAndTrailersLoseTheStreamId() {
         NodeStream stream = new NodeStream();
         EmbeddedChannel channel = new EmbeddedChannel(stream);
-        Http2ResetFrame reset = new DefaultHttp2ResetFrame(Http2Error.INTERNAL_ERROR);
-        channel.writeInbound(reset);
-        assertNull(channel.readInbound());
+        channel.pipeline().fireUserEventTriggered(new DefaultHttp2ResetFrame(Http2Error.INTERNAL_ERROR));
+        assertFalse(stream.refused(), "INTERNAL_ERROR: the node may have acted on it");
+        channel.pipeline().fireUserEventTriggered(new DefaultHttp2ResetFrame(Http2Error.REFUSED_STREAM));
+        assertTrue(stream.refused(), "REFUSED_STREAM: never processed");
         channel.writeInbound(new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK));
         LastHttpContent last = new DefaultLastHttpContent(Unpooled.copiedBuffer(new byte[] {1}));
         last.trailingHeaders().set("grpc-status", "0");
