@@ -60,6 +60,11 @@ public enum NodeProtocol {
         if (protocol == H2 && c.nodeTls() == null) {
             errors.add(field + ": h2 is HTTP/2 over TLS and needs nodeTls; h2c is HTTP/2 in clear text");
         }
+        if (protocol != HTTP1 && c.balance() == Balance.PER_CONNECTION) {
+            // a client is bound to a node connection; a stream ends with its request, so no binding would hold
+            errors.add(field + ": HTTP/2 to the nodes balances each request (a stream ends with it); balance "
+                    + "per-connection needs http1");
+        }
         if (protocol == H2C && c.nodeTls() != null) {
             errors.add(field + ": h2c is clear text but nodeTls is set; use h2 for HTTP/2 over TLS");
         }

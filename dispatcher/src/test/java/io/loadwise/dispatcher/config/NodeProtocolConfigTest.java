@@ -43,6 +43,9 @@ class NodeProtocolConfigTest {
                 + " the protocol)"), errors("tcp", j(",'nodeProtocol':'h2c'")));
         assertEquals(List.of("clusters[0].nodeProtocol: h2 is HTTP/2 over TLS and needs nodeTls; h2c is HTTP/2 in"
                 + " clear text"), errors("http", j(",'nodeProtocol':'h2'")));
+        assertEquals(List.of("clusters[0].nodeProtocol: HTTP/2 to the nodes balances each request (a stream ends with"
+                + " it); balance per-connection needs http1"),
+                errors("http", j(",'nodeProtocol':'h2c','balance':'per-connection'")));
         assertEquals(List.of("clusters[0].nodeProtocol: h2c is clear text but nodeTls is set; use h2 for HTTP/2 over"
                 + " TLS"), errors("http", j(",'nodeProtocol':'h2c','nodeTls':{}")));
     }
