@@ -8,9 +8,11 @@
 #   benchmarks/overhead/run-overhead.sh --only tls-h2      # the same as running this script
 #   ./loadwise bench overhead --only tls-h2
 #   RUNS=1 DURATION=5 ROWS="h2-1k" benchmarks/overhead/run-tls-h2.sh
+#   RUNS=1 DURATION=5 ROWS="h2-1k" TARGETS="haproxy-h2n-1t loadwise-h2n-1t" benchmarks/overhead/run-tls-h2.sh
 #
 # Environment: RUNS (3), DURATION (seconds, 10), WARMUP (seconds per client and target, 15: the JIT), CONNECTIONS (50), STREAMS (h2load -m,
-# 10), ROWS ("https1-1k https1-16k h2-1k h2-16k"), TARGETS ("haproxy-1t nginx-1w loadwise-l7-1t"), OUT, JAR,
+# 10), ROWS ("https1-1k https1-16k h2-1k h2-16k"), TARGETS ("haproxy-1t nginx-1w loadwise-l7-1t haproxy-h2n-1t
+# loadwise-h2n-1t"; the *-h2n-1t targets speak HTTP/2 to the node too: the "h2 to h2c nodes" rows), OUT, JAR,
 # LOADWISE_JAVA_OPTS (JVM options for Loadwise; empty by default: what ships).
 set -euo pipefail
 
@@ -23,7 +25,7 @@ WARMUP="${WARMUP:-15}"
 CONNECTIONS="${CONNECTIONS:-50}"
 STREAMS="${STREAMS:-10}"
 ROWS="${ROWS:-https1-1k https1-16k h2-1k h2-16k}"
-TARGETS="${TARGETS:-haproxy-1t nginx-1w loadwise-l7-1t}"
+TARGETS="${TARGETS:-haproxy-1t nginx-1w loadwise-l7-1t haproxy-h2n-1t loadwise-h2n-1t}"
 JAR="${JAR:-$ROOT/admin-console/target/loadwise.jar}"
 LOADWISE_JAVA_OPTS="${LOADWISE_JAVA_OPTS:-}"
 
@@ -46,6 +48,7 @@ chmod 644 "$WORK"/*.pem "$WORK/server.key"
 
 # --- the node: one NGINX worker serving static files over clear HTTP/1.1 --------------------------------
 NODE_PORT="$(free_port)"
+NODE_H2C_PORT="$(free_port)" # the same files over HTTP/2 in clear text (prior knowledge), for the *-h2n-1t targets
 mkdir -p "$WORK/www" "$WORK/node"
 for size in 1k 16k; do
   bytes=$(( ${size%k} * 1024 ))
@@ -63,6 +66,7 @@ http {
   access_log off;
   keepalive_requests 1000000;
   server { listen 127.0.0.1:$NODE_PORT backlog=4096; root $WORK/www; }
+  server { listen 127.0.0.1:$NODE_H2C_PORT http2 backlog=4096; root $WORK/www; }
 }
 CONF
 nginx -c "$WORK/node/nginx.conf" -p "$WORK/node" &
@@ -70,15 +74,16 @@ PIDS+=($!)
 wait_port "$NODE_PORT"
 
 declare -A PID PORT
-start_loadwise() { # target
-  local target=$1 port admin dir
+start_loadwise() { # target [h2c]: HTTP/2 to the node's h2c port
+  local target=$1 port admin dir node="127.0.0.1:$NODE_PORT" protocol=""
+  if [ "${2:-}" = h2c ]; then node="127.0.0.1:$NODE_H2C_PORT"; protocol='"nodeProtocol": "h2c",'; fi
   port="$(free_port)"; admin="$(free_port)"; dir="$WORK/$target"
   mkdir -p "$dir"
   cat > "$dir/loadwise.json" <<JSON
 { "admin": { "listen": "127.0.0.1:$admin", "token": "overhead-benchmark-token-0123456789" },
   "clusters": [ { "name": "bench", "mode": "http", "listen": "127.0.0.1:$port", "policy": "round-robin",
       "tls": { "certificate": "$WORK/server.pem", "key": "$WORK/server.key" },
-      "nodes": [ { "name": "node1", "address": "127.0.0.1:$NODE_PORT" } ] } ] }
+      $protocol "nodes": [ { "name": "node1", "address": "$node" } ] } ] }
 JSON
   # shellcheck disable=SC2086 # LOADWISE_JAVA_OPTS is a list of options
   (cd "$dir" && LOADWISE_ADMIN_PASSWORD=overhead-benchmark-password \
@@ -88,8 +93,9 @@ JSON
   if ! wait_port "$port"; then cat "$dir/loadwise.log" >&2; exit 1; fi
   PORT[$target]="$port"
 }
-start_haproxy() { # target
-  local target=$1 port
+start_haproxy() { # target [h2c]: HTTP/2 to the node's h2c port
+  local target=$1 port server="127.0.0.1:$NODE_PORT"
+  if [ "${2:-}" = h2c ]; then server="127.0.0.1:$NODE_H2C_PORT proto h2"; fi
   port="$(free_port)"
   cat > "$WORK/$target.cfg" <<CONF
 global
@@ -108,7 +114,7 @@ frontend web
   default_backend nodes
 backend nodes
   balance roundrobin
-  server node1 127.0.0.1:$NODE_PORT
+  server node1 $server
 CONF
   haproxy -f "$WORK/$target.cfg" -db > "$WORK/$target.log" 2>&1 &
   PIDS+=($!); PID[$target]=$!
@@ -155,7 +161,10 @@ for target in $TARGETS; do
     haproxy-1t) start_haproxy "$target" ;;
     nginx-1w) start_nginx "$target" ;;
     loadwise-l7-1t) start_loadwise "$target" ;;
-    *) echo "unknown target $target (known: haproxy-1t nginx-1w loadwise-l7-1t)" >&2; exit 2 ;;
+    haproxy-h2n-1t) start_haproxy "$target" h2c ;;
+    loadwise-h2n-1t) start_loadwise "$target" h2c ;;
+    *) echo "unknown target $target (known: haproxy-1t nginx-1w loadwise-l7-1t haproxy-h2n-1t loadwise-h2n-1t)" >&2
+       exit 2 ;;
   esac
   echo "started $target on port ${PORT[$target]} (TLS)"
 done
@@ -255,7 +264,9 @@ order = []
 for r in rows:
     if r["row"] not in order:
         order.append(r["row"])
-targets = [t for t in ["haproxy-1t", "nginx-1w", "loadwise-l7-1t"] if any(r["target"] == t for r in rows)]
+targets = [t for t in ["haproxy-1t", "nginx-1w", "loadwise-l7-1t", "haproxy-h2n-1t", "loadwise-h2n-1t"]
+           if any(r["target"] == t for r in rows)]
+base = lambda t: "haproxy-h2n-1t" if t.endswith("h2n-1t") else "haproxy-1t" # h2 to the node: against HAProxy's h2
 FIELDS = ["requests_per_s", "p50_ms", "p99_ms", "cpu_us_per_request"]
 def med(row, target, field):
     v = [float(r[field]) for r in rows if r["row"] == row and r["target"] == target and r[field]]
@@ -269,7 +280,7 @@ with open(os.path.join(out, "summary.csv"), "w", newline="") as f:
     for row in order:
         for t in targets:
             m = {x: med(row, t, x) for x in FIELDS}
-            b = {x: med(row, "haproxy-1t", x) for x in FIELDS}
+            b = {x: med(row, base(t), x) for x in FIELDS}
             r = [ratio(m["requests_per_s"], b["requests_per_s"]), ratio(m["p99_ms"], b["p99_ms"]),
                  ratio(m["cpu_us_per_request"], b["cpu_us_per_request"])]
             w.writerow([row, t] + [f"{m[x]:.3f}" if m[x] is not None else "" for x in FIELDS] + r)
@@ -289,7 +300,10 @@ lines = [
     "which every proxy here accepts.",
     "- `https1`: `wrk -t1 -c" + conns + "` over TLS, keep-alive (HTTP/1.1). `h2`: `h2load -t1 -c" + conns + " -m" + streams
     + "` (ALPN h2); p50 and p99 from h2load's per-request log.",
-    "- The node is one NGINX worker serving static files over clear HTTP/1.1; each proxy has 1 thread / worker.",
+    "- The node is one NGINX worker serving static files over clear HTTP/1.1; each proxy has 1 thread / worker. "
+    "The `*-h2n-1t` targets (the \"h2 to h2c nodes\" rows) reach the same NGINX over HTTP/2 in clear text (prior "
+    "knowledge): HAProxy `server ... proto h2`, Loadwise `nodeProtocol: h2c`; their ratios are against "
+    "`haproxy-h2n-1t`.",
     "- Loadwise is the shipped jar (`java -jar admin-console/target/loadwise.jar run --worker-threads 1`, console on, "
     "JVM options: " + (java_opts or "none") + "); HAProxy `nbthread 1`, `bind ... ssl alpn h2,http/1.1`; NGINX "
     "`worker_processes 1`, `listen ... ssl http2`.",

@@ -51,7 +51,8 @@ public record ClusterConfig(
         Integer minActive,
         Integer panicThresholdPercent,
         ProxyProtocolConfig proxyProtocol,
-        String sendProxyProtocol) {
+        String sendProxyProtocol,
+        String nodeProtocol) {
 
     public static final int DEFAULT_CONNECT_TIMEOUT_MS = 2_000;
     public static final int DEFAULT_RESPONSE_TIMEOUT_MS = 30_000;
@@ -243,6 +244,15 @@ public record ClusterConfig(
         return RegistrationConfig.enabledFor(this);
     }
 
+    /**
+     * What the dispatcher speaks to the nodes of an http cluster ({@code nodeProtocol}): HTTP/1.1 (the default),
+     * HTTP/2 over TLS ({@code h2}, with {@code nodeTls}) or HTTP/2 in clear text with prior knowledge ({@code h2c}).
+     * Only a validated value gets here.
+     */
+    public NodeProtocol nodeProtocolOrDefault() {
+        return nodeProtocol == null ? NodeProtocol.HTTP1 : NodeProtocol.of(nodeProtocol);
+    }
+
     /** A builder for code that makes or changes a configuration (tests, edits, the console's form). */
     public static Builder builder() {
         return new Builder();
@@ -274,7 +284,7 @@ public record ClusterConfig(
                     headerTimeoutMs, requestIdleTimeoutMs, responseIdleTimeoutMs, exchangeTimeoutMs,
                     maxClientConnections, trustedProxies, nodes, agent, tls, http2, nodeTls, healthCheck,
                     outlierDetection, slowStartMs, queueTimeoutMs, maxQueue, retryBudgetPercent, registration, retryOn,
-                    minActive, panicThresholdPercent, proxyProtocol, sendProxyProtocol);
+                    minActive, panicThresholdPercent, proxyProtocol, sendProxyProtocol, nodeProtocol);
         }
     }
 }

@@ -41,6 +41,7 @@ public abstract class ClusterConfigFields<B extends ClusterConfigFields<B>> {
     List<String> trustedProxies;
     ProxyProtocolConfig proxyProtocol;
     String sendProxyProtocol;
+    String nodeProtocol;
     List<NodeConfig> nodes;
     AgentSettings agent;
     TlsConfig tls;
@@ -92,6 +93,7 @@ public abstract class ClusterConfigFields<B extends ClusterConfigFields<B>> {
         this.trustedProxies = c.trustedProxies();
         this.proxyProtocol = c.proxyProtocol();
         this.sendProxyProtocol = c.sendProxyProtocol();
+        this.nodeProtocol = c.nodeProtocol();
         this.nodes = c.nodes();
         this.agent = c.agent();
         this.tls = c.tls();
@@ -317,6 +319,11 @@ public abstract class ClusterConfigFields<B extends ClusterConfigFields<B>> {
 
     public final B sendProxyProtocol(String sendProxyProtocol) {
         this.sendProxyProtocol = sendProxyProtocol;
+        return self();
+    }
+
+    public final B nodeProtocol(String nodeProtocol) {
+        this.nodeProtocol = nodeProtocol;
         return self();
     }
 }

@@ -165,6 +165,7 @@ public final class ConfigValidator {
             httpOnly(at + ".agent", c.agent(), errors);
         }
         ProxyProtocolChecks.cluster(at, c, errors);
+        NodeProtocol.check(at, c, errors);
         ResilienceChecks.cluster(at, c, errors);
         GroupChecks.cluster(at, c, errors);
         checkRegistration(at, c, errors);

@@ -13,8 +13,9 @@ import java.util.List;
  *   used).</li>
  *   <li>{@value #RESET}: the node closed or reset the connection after the request went out and before any byte
  *   of its response.</li>
- *   <li>{@value #REFUSED_STREAM}: the node refused an HTTP/2 stream before processing it. Nodes are reached over
- *   HTTP/1.1 today, where no stream is refused, so the value is accepted and changes nothing yet.</li>
+ *   <li>{@value #REFUSED_STREAM}: the node refused an HTTP/2 stream before processing it
+ *   ({@code nodeProtocol} h2 or h2c): RST_STREAM with REFUSED_STREAM, or a stream above a GOAWAY's last stream
+ *   id. Over HTTP/1.1 no stream is refused.</li>
  *   <li>{@value #RESPONSE_TIMEOUT}: the node did not answer within {@code responseTimeoutMs}. The node may
  *   have acted on the request (a GET that buys), so it is not in the default.</li>
  * </ul>

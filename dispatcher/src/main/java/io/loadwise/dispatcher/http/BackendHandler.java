@@ -23,13 +23,14 @@ final class BackendHandler extends ChannelInboundHandlerAdapter {
 
     static final String NAME = "backend";
 
-    private final NodePool pool;
+    private final NodeConnections pool;
     private final NodeCodec codec;
     private Exchange owner;
     private long releasedNanos;
     private boolean releaseAfterRead;
 
-    BackendHandler(NodePool pool, NodeCodec codec) {
+    /** @param codec {@code null} on an HTTP/2 stream: one response per stream, nothing can be left over */
+    BackendHandler(NodeConnections pool, NodeCodec codec) {
         this.pool = pool;
         this.codec = codec;
     }
@@ -40,17 +41,27 @@ final class BackendHandler extends ChannelInboundHandlerAdapter {
     }
 
     /** The pool this connection belongs to. */
-    NodePool pool() {
+    NodeConnections pool() {
         return pool;
     }
 
-    NodeCodec codec() {
-        return codec;
+    /** The next response answers a HEAD request (or not); an HTTP/2 stream's codec knows by itself. */
+    void expectResponseTo(boolean head) {
+        if (codec != null) {
+            codec.expectResponseTo(head);
+        }
     }
 
-    /** The exchange completed: back to the pool once this read batch ends clean. */
-    void releaseAfterRead() {
-        releaseAfterRead = true;
+    /**
+     * The exchange completed: back to the pool once this read batch ends clean; a stream at once (it carried
+     * its one response; its pool closes it if it is still open).
+     */
+    void releaseAfterRead(Channel channel) {
+        if (codec == null) {
+            pool.release(channel);
+        } else {
+            releaseAfterRead = true;
+        }
     }
 
     void attach(Exchange exchange) {
@@ -93,7 +104,7 @@ final class BackendHandler extends ChannelInboundHandlerAdapter {
         }
         if (releaseAfterRead) {
             releaseAfterRead = false;
-            if (codec.hasLeftoverBytes()) {
+            if (codec != null && codec.hasLeftoverBytes()) {
                 log.debug("node connection {}: bytes after a complete response; closed", ctx.channel());
                 ctx.close();
             } else {

@@ -24,7 +24,7 @@ final class BackendPools {
     /** Idle node connections older than this are closed rather than reused; see {@link NodePool}. */
     static final long MAX_IDLE_NANOS = TimeUnit.SECONDS.toNanos(4);
 
-    private final NodePool[] pools;
+    private final NodeConnections[] pools;
 
     /**
      * @param connectors how to reach each node; {@code null} for sockets through {@code transport}
@@ -47,22 +47,26 @@ final class BackendPools {
                 .option(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARK);
         int maxHeadBytes = Math.max(config.maxHeaderBytesOrDefault(), 64 * 1024);
         List<NodeState> nodes = cluster.nodes();
-        this.pools = new NodePool[nodes.size()];
+        this.pools = new NodeConnections[nodes.size()];
+        boolean multiplexed = config.nodeProtocolOrDefault().multiplexed();
         for (NodeState node : nodes) {
             NodePool.Connector connector = connectors != null ? connectors.apply(node)
                     : nodeTls != null ? nodeTls.connector(base, addresses[node.index()])::apply
                     : NodePool.socketConnector(base, addresses[node.index()]);
-            pools[node.index()] = new NodePool(node, connector, loop.ticker(), maxHeadBytes,
-                    config.maxConnectionsPerNodeOrDefault(), MAX_IDLE_NANOS);
+            pools[node.index()] = multiplexed
+                    ? new StreamPool(node, connector, maxHeadBytes, config.maxConnectionsPerNodeOrDefault(),
+                            nodeTls != null)
+                    : new NodePool(node, connector, loop.ticker(), maxHeadBytes,
+                            config.maxConnectionsPerNodeOrDefault(), MAX_IDLE_NANOS);
         }
     }
 
-    NodePool pool(NodeState node) {
+    NodeConnections pool(NodeState node) {
         return pools[node.index()];
     }
 
     void closeIdle() {
-        for (NodePool pool : pools) {
+        for (NodeConnections pool : pools) {
             pool.closeIdle();
         }
     }

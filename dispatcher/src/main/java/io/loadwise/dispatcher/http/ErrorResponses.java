@@ -6,6 +6,7 @@ import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
@@ -26,6 +27,22 @@ final class ErrorResponses {
         FullHttpResponse response = of(status, reason, close);
         if (full) {
             response.headers().set(HttpHeaderNames.RETRY_AFTER, "1");
+        }
+        return response;
+    }
+
+    /**
+     * The answer to {@code request} (may be {@code null}): a gRPC call gets gRPC's Trailers-Only form ({@link Grpc}),
+     * any other request {@link #of(HttpResponseStatus, String, boolean, boolean)}.
+     */
+    static FullHttpResponse of(HttpRequest request, HttpResponseStatus status, String reason, boolean close,
+            boolean full) {
+        if (request == null || !Grpc.is(request.headers())) {
+            return of(status, reason, close, full);
+        }
+        FullHttpResponse response = Grpc.answer(status, reason);
+        if (close) {
+            response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
         }
         return response;
     }

@@ -105,7 +105,7 @@ final class Exchange {
     void begin(ProxiedRequest proxied, Route route) {
         request = RequestPhase.CONNECTING;
         responses.reset(route);
-        frontend.deadlineBy(deadlines.started(now()));
+        frontend.deadlineBy(deadlines.started(now(), Grpc.deadlineOf(proxied.headers())));
         cluster.counters().requestStarted();
         keepAlive = HttpUtil.isKeepAlive(proxied);
         accessLog.begin(proxied);
@@ -141,7 +141,7 @@ final class Exchange {
         }
         long sent = now();
         deadlines.sent(sent);
-        handler.codec().expectResponseTo(HttpMethod.HEAD.equals(head.method()));
+        handler.expectResponseTo(HttpMethod.HEAD.equals(head.method()));
         request = RequestPhase.SENDING;
         connection.write(head);
         if (deadlines.uploadProgress() > 0) { // a bodyless request sent again: its empty end went to the first node
@@ -262,7 +262,7 @@ final class Exchange {
             return;
         }
         boolean close = !(requestComplete && keepAlive);
-        frontend.answer(RequestIds.answer(head, ErrorResponses.of(error, reason, close, full)), close);
+        frontend.answer(RequestIds.answer(head, ErrorResponses.of(head, error, reason, close, full)), close);
     }
 
     /** The client connection closed: whatever runs fails, and a bound node connection goes back to its pool. */
@@ -294,7 +294,7 @@ final class Exchange {
     void onBackendClosed(Channel channel) {
         if (connection.is(channel) && active()) {
             String reason = "node " + connection.node().name() + " closed the connection";
-            if (!acquisition.retryOn().reset() || !retryElsewhere(reason)) {
+            if (!NodeConnection.retryable(channel, acquisition.retryOn()) || !retryElsewhere(reason)) {
                 fail(HttpResponseStatus.BAD_GATEWAY, reason, false, Terminations.node(this));
             }
         } else {

@@ -41,6 +41,10 @@ final class ExchangeDeadlines {
     private final long firstDeadlineNanos;
     private final long queueTimeoutNanos;
     private long startNanos;
+    /** The whole exchange's limit in force: {@code exchangeTimeoutMs}, or a gRPC call's shorter timeout; 0: none. */
+    private long exchangeNanos;
+    /** The call's own timeout set {@link #exchangeNanos}. */
+    private boolean callDeadline;
     private long sentNanos;
     private long requestDoneNanos;
     private long uploadProgress;
@@ -66,9 +70,16 @@ final class ExchangeDeadlines {
         this.queueTimeoutNanos = queueTimeoutNanos;
     }
 
-    /** A new exchange starts at {@code now}; returns the soonest any of its deadlines can fall. */
-    long started(long now) {
+    /**
+     * A new exchange starts at {@code now}; returns the soonest any of its deadlines can fall.
+     *
+     * @param callNanos the deadline the request sets itself ({@code grpc-timeout}), capped by the cluster's
+     *     {@code exchangeTimeoutMs}; -1: none
+     */
+    long started(long now, long callNanos) {
         startNanos = now;
+        callDeadline = callNanos >= 0 && (exchangeTimeoutNanos <= 0 || callNanos < exchangeTimeoutNanos);
+        exchangeNanos = callDeadline ? Math.max(callNanos, 1) : exchangeTimeoutNanos;
         uploadSeenNanos = now;
         uploadProgress = 0;
         uploadProgressSeen = 0;
@@ -76,7 +87,7 @@ final class ExchangeDeadlines {
         responseHeadNanos = Long.MIN_VALUE;
         responseProgress = 0;
         responseProgressSeen = 0;
-        return now + firstDeadlineNanos;
+        return now + (callDeadline ? Math.min(firstDeadlineNanos, exchangeNanos) : firstDeadlineNanos);
     }
 
     long startNanos() {
@@ -137,8 +148,8 @@ final class ExchangeDeadlines {
      */
     Deadline check(long now, RequestPhase request, ResponsePhase response, long waitingSince) {
         long next = Long.MAX_VALUE;
-        if (exchangeTimeoutNanos > 0) {
-            long due = startNanos + exchangeTimeoutNanos;
+        if (exchangeNanos > 0) {
+            long due = startNanos + exchangeNanos;
             if (now - due >= 0) {
                 return Deadline.EXCHANGE;
             }
@@ -224,7 +235,8 @@ final class ExchangeDeadlines {
     String reason(Deadline deadline, NodeState node, String cluster) {
         int ms = limitMs(deadline);
         return switch (deadline) {
-            case EXCHANGE -> "exchange not complete within " + ms + " ms";
+            case EXCHANGE -> callDeadline ? "grpc-timeout of " + exchangeNanos / 1_000_000 + " ms passed"
+                    : "exchange not complete within " + ms + " ms";
             case QUEUE -> "no node of cluster " + cluster + " free within " + ms + " ms";
             case CONNECT -> (node != null ? "node " + node.name() : "cluster " + cluster) + ": no connection within "
                     + ms + " ms";

@@ -38,6 +38,8 @@ final class ExchangeTrace {
     static final AttributeKey<Double> CONNECT_MS = AttributeKey.doubleKey("loadwise.connect_time_ms");
     static final AttributeKey<Long> ATTEMPT = AttributeKey.longKey("loadwise.attempt");
     static final AttributeKey<String> RETRY_REASON = AttributeKey.stringKey("loadwise.retry_reason");
+    /** What the node is spoken to in: {@code 1.1}, or {@code 2} ({@code nodeProtocol} h2, h2c). */
+    static final AttributeKey<String> NODE_PROTOCOL = AttributeKey.stringKey("network.protocol.version");
     static final AttributeKey<String> TERMINATION = AttributeKey.stringKey("loadwise.termination");
     static final AttributeKey<String> METHOD = AttributeKey.stringKey("http.request.method");
     static final AttributeKey<String> TARGET = AttributeKey.stringKey("url.path");
@@ -66,6 +68,7 @@ final class ExchangeTrace {
     private NodeState node;
     private int attempts;
     private String retryReason;
+    private String nodeProtocol = "1.1";
 
     /** A request begins: its server span, whose context replaces the request's {@code traceparent} for now. */
     void begin(ProxiedRequest head, Route route, VirtualCluster cluster) {
@@ -78,6 +81,7 @@ final class ExchangeTrace {
         TraceContext.keepValid(headers);
         this.cluster = cluster;
         this.node = null;
+        nodeProtocol = cluster.config().nodeProtocolOrDefault().multiplexed() ? "2" : "1.1";
         Context parent = W3CTraceContextPropagator.getInstance().extract(Context.root(), headers, GETTER);
         server = tracer.spanBuilder(head.method().name()).setParent(parent).setSpanKind(SpanKind.SERVER)
                 .setAttribute(METHOD, head.method().name())
@@ -108,6 +112,7 @@ final class ExchangeTrace {
                 .setAttribute(NODE, node.name())
                 .setAttribute(PEER, node.address().getHostString())
                 .setAttribute(PEER_PORT, (long) node.address().getPort())
+                .setAttribute(NODE_PROTOCOL, nodeProtocol)
                 .setAttribute(NODE_IN_FLIGHT, (long) node.inFlightRequests())
                 .setAttribute(NODE_CONNECTIONS, (long) node.activeConnections())
                 .setAttribute(QUEUE_MS, queuedNanos / (double) TimeUnit.MILLISECONDS.toNanos(1))

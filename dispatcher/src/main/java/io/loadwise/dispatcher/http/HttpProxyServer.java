@@ -4,6 +4,7 @@ import io.loadwise.dispatcher.cluster.NodeState;
 import io.loadwise.dispatcher.cluster.VirtualCluster;
 import io.loadwise.dispatcher.config.Affinity;
 import io.loadwise.dispatcher.config.ClusterConfig;
+import io.loadwise.dispatcher.config.NodeProtocol;
 import io.loadwise.dispatcher.net.ClusterListener;
 import io.loadwise.dispatcher.net.ConnectionLimit;
 import io.loadwise.dispatcher.net.Transport;
@@ -101,7 +102,8 @@ public final class HttpProxyServer implements ClusterListener {
         ClusterConfig config = cluster.config();
         if (config.nodeTls() != null) {
             try {
-                nodeTls = NodeTls.of(cluster.name(), config.nodeTls());
+                nodeTls = NodeTls.of(cluster.name(), config.nodeTls(),
+                        config.nodeProtocolOrDefault() == NodeProtocol.H2);
             } catch (TlsFileException e) {
                 throw new IOException("cluster " + cluster.name() + ": " + e.getMessage(), e);
             }

@@ -1,6 +1,7 @@
 package io.loadwise.dispatcher.http;
 
 import io.loadwise.dispatcher.cluster.NodeState;
+import io.loadwise.dispatcher.config.RetryOn;
 import io.netty.channel.Channel;
 
 /**
@@ -61,6 +62,15 @@ final class NodeConnection {
         }
     }
 
+    /**
+     * Whether {@code retryOn} lets a request whose node connection {@code closed} before any response byte go to
+     * another node: {@code refused-stream} for an HTTP/2 stream the node refused unprocessed, else {@code reset}.
+     */
+    static boolean retryable(Channel closed, RetryOn retryOn) {
+        NodeStream stream = closed.pipeline().get(NodeStream.class);
+        return stream != null && stream.refused() ? retryOn.refusedStream() : retryOn.reset();
+    }
+
     /** The client is bound to its node connection ({@code balance: per-connection}): no request moves elsewhere. */
     boolean bound() {
         return binding != null;
@@ -117,7 +127,7 @@ final class NodeConnection {
         BackendHandler handler = BackendHandler.of(done);
         handler.detach();
         if (reusable) {
-            handler.releaseAfterRead(); // once the node's read batch shows nothing follows the response
+            handler.releaseAfterRead(done); // once the node's read batch shows nothing follows the response
         } else {
             done.close();
         }

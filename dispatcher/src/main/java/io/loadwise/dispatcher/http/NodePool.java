@@ -22,7 +22,7 @@ import java.util.ArrayDeque;
  * just as the node's close crosses it would fail with nothing the proxy can safely retry. HAProxy purges
  * idle server connections after 5 s by default for the same reason.
  */
-final class NodePool {
+final class NodePool implements NodeConnections {
 
     /** Opens a node connection with the given pipeline; sockets in production, embedded channels in tests. */
     interface Connector {
@@ -74,12 +74,14 @@ final class NodePool {
         };
     }
 
-    NodeState node() {
+    @Override
+    public NodeState node() {
         return node;
     }
 
     /** Hands {@code waiter} a connection now, after connecting, or when one is free. */
-    void acquire(NodeConnector.Waiter waiter) {
+    @Override
+    public void acquire(NodeConnector.Waiter waiter) {
         Channel channel;
         long now = ticker.nanoTime();
         while ((channel = idle.pollLast()) != null) {
@@ -99,12 +101,14 @@ final class NodePool {
     }
 
     /** Gives up waiting (the request timed out or its client left). */
-    void cancel(NodeConnector.Waiter waiter) {
+    @Override
+    public void cancel(NodeConnector.Waiter waiter) {
         waiters.remove(waiter);
     }
 
     /** Returns a connection whose exchange completed cleanly; it serves the next waiter or idles. */
-    void release(Channel channel) {
+    @Override
+    public void release(Channel channel) {
         if (!channel.isActive()) {
             return;
         }
@@ -126,7 +130,8 @@ final class NodePool {
     }
 
     /** Closes the idle connections (the listener is shutting down). */
-    void closeIdle() {
+    @Override
+    public void closeIdle() {
         Channel channel;
         while ((channel = idle.pollFirst()) != null) {
             channel.close();

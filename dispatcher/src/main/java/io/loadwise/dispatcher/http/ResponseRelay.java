@@ -164,7 +164,8 @@ final class ResponseRelay {
         route.filters().onResponseHead(head, nodeResponse);
         RequestIds.answer(head, nodeResponse);
         client.write(nodeResponse, client.voidPromise());
-        return Step.MORE;
+        // a whole response in one message: an HTTP/2 node's HEADERS with END_STREAM (gRPC's Trailers-Only)
+        return nodeResponse instanceof LastHttpContent && code != 101 ? Step.COMPLETE : Step.MORE;
     }
 
     private Step onContent(HttpContent content, NodeState node) {

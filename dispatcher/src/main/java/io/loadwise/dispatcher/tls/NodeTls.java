@@ -6,6 +6,8 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPromise;
+import io.netty.handler.ssl.ApplicationProtocolConfig;
+import io.netty.handler.ssl.ApplicationProtocolNames;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslHandler;
@@ -33,11 +35,21 @@ public final class NodeTls {
 
     /** @param cluster the cluster's name, for the log */
     public static NodeTls of(String cluster, NodeTlsConfig config) throws TlsFileException {
+        return of(cluster, config, false);
+    }
+
+    /** @param h2 offer only {@code h2} in ALPN ({@code nodeProtocol: h2}); the pool checks the node chose it */
+    public static NodeTls of(String cluster, NodeTlsConfig config, boolean h2) throws TlsFileException {
         SslContextBuilder builder = SslContextBuilder.forClient()
                 .sslProvider(TlsProviders.preferred())
                 .protocols("TLSv1.3", "TLSv1.2")
                 .ciphers(ServerTls.DEFAULT_CIPHERS, SupportedCipherSuiteFilter.INSTANCE)
                 .endpointIdentificationAlgorithm(config.verifyHostnameOrDefault() ? "HTTPS" : null);
+        if (h2) {
+            builder.applicationProtocolConfig(new ApplicationProtocolConfig(ApplicationProtocolConfig.Protocol.ALPN,
+                    ApplicationProtocolConfig.SelectorFailureBehavior.NO_ADVERTISE,
+                    ApplicationProtocolConfig.SelectedListenerFailureBehavior.ACCEPT, ApplicationProtocolNames.HTTP_2));
+        }
         if (config.ca() != null) {
             builder.trustManager(PemFiles.certificates(config.ca()));
         }

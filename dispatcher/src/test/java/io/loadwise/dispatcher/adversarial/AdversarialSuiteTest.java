@@ -109,6 +109,7 @@ class AdversarialSuiteTest {
         all.addAll(RetryQueueCases.all());
         all.addAll(ConnectionLimitCases.all());
         all.addAll(Http2Cases.all());
+        all.addAll(H2NodeCases.all());
         all.addAll(TlsCases.all());
         all.addAll(ReadmissionProbeCases.all());
         all.addAll(RateLimitCases.all());

@@ -123,6 +123,7 @@ class TracingEndToEndTest {
         assertEquals("n1", attr(server, "loadwise.node"));
         assertEquals("n1", attr(client, "loadwise.node"));
         assertEquals("1", attr(client, "loadwise.attempt"));
+        assertEquals("1.1", attr(client, "network.protocol.version"), "what the node was spoken to in");
         assertEquals("--", attr(server, "loadwise.termination"), "a normal end");
         assertTrue(Double.parseDouble(attr(client, "loadwise.queue_time_ms")) >= 0);
         assertTrue(Double.parseDouble(attr(client, "loadwise.connect_time_ms")) >= 0);
