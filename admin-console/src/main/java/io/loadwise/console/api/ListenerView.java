@@ -89,7 +89,7 @@ record ListenerView(String name, Listen listen, boolean tls, int connections, lo
         ListenerConfig shown = new ListenerConfig(config.name(), config.listen(),
                 ClusterView.withoutKeyPasswords(config.tls()), config.http2(), config.routes(), config.trustedProxies(),
                 config.maxClientConnections(), config.maxConnectionsPerClient(), config.idleTimeoutMs(),
-                config.headerTimeoutMs(), config.maxHeaderBytes(), config.proxyProtocol());
+                config.headerTimeoutMs(), config.maxHeaderBytes(), config.proxyProtocol(), config.http3());
         return new ListenerView(config.name(), new Listen(config.listen(), status == null ? null : status.bound()),
                 config.tls() != null, status == null ? 0 : status.connections(),
                 status == null ? 0 : status.rejectedPerClient(), routes, shown,

@@ -51,7 +51,8 @@ public record ClusterConfig(
         Integer minActive,
         Integer panicThresholdPercent,
         ProxyProtocolConfig proxyProtocol,
-        String sendProxyProtocol) {
+        String sendProxyProtocol,
+        Http3Config http3) {
 
     public static final int DEFAULT_CONNECT_TIMEOUT_MS = 2_000;
     public static final int DEFAULT_RESPONSE_TIMEOUT_MS = 30_000;
@@ -274,7 +275,7 @@ public record ClusterConfig(
                     headerTimeoutMs, requestIdleTimeoutMs, responseIdleTimeoutMs, exchangeTimeoutMs,
                     maxClientConnections, trustedProxies, nodes, agent, tls, http2, nodeTls, healthCheck,
                     outlierDetection, slowStartMs, queueTimeoutMs, maxQueue, retryBudgetPercent, registration, retryOn,
-                    minActive, panicThresholdPercent, proxyProtocol, sendProxyProtocol);
+                    minActive, panicThresholdPercent, proxyProtocol, sendProxyProtocol, http3);
         }
     }
 }

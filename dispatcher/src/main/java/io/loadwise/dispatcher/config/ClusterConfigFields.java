@@ -41,6 +41,7 @@ public abstract class ClusterConfigFields<B extends ClusterConfigFields<B>> {
     List<String> trustedProxies;
     ProxyProtocolConfig proxyProtocol;
     String sendProxyProtocol;
+    Http3Config http3;
     List<NodeConfig> nodes;
     AgentSettings agent;
     TlsConfig tls;
@@ -92,6 +93,7 @@ public abstract class ClusterConfigFields<B extends ClusterConfigFields<B>> {
         this.trustedProxies = c.trustedProxies();
         this.proxyProtocol = c.proxyProtocol();
         this.sendProxyProtocol = c.sendProxyProtocol();
+        this.http3 = c.http3();
         this.nodes = c.nodes();
         this.agent = c.agent();
         this.tls = c.tls();
@@ -317,6 +319,11 @@ public abstract class ClusterConfigFields<B extends ClusterConfigFields<B>> {
 
     public final B sendProxyProtocol(String sendProxyProtocol) {
         this.sendProxyProtocol = sendProxyProtocol;
+        return self();
+    }
+
+    public final B http3(Http3Config http3) {
+        this.http3 = http3;
         return self();
     }
 }
