@@ -108,9 +108,11 @@ final class Http3StreamAdapter extends ChannelDuplexHandler {
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
         if (evt instanceof ChannelInputShutdownEvent) {
-            onEnd(ctx);
+            onEnd(ctx); // the FIN ends the request; the exchange, as on an h2 stream, never sees a half-close
+            ctx.fireChannelReadComplete(); // it came after the read batch: the exchange flushes to the node now
+        } else if (!(evt instanceof io.netty.channel.socket.ChannelInputShutdownReadComplete)) {
+            ctx.fireUserEventTriggered(evt);
         }
-        ctx.fireUserEventTriggered(evt);
     }
 
     /** The FIN: the request is whole. */
