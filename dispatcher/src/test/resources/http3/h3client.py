@@ -73,12 +73,12 @@ class Client(QuicConnectionProtocol):
 
 
 async def run(job):
-    config = QuicConfiguration(is_client=True, alpn_protocols=H3_ALPN,
+    timeout = job.get("timeout", 10)
+    config = QuicConfiguration(is_client=True, alpn_protocols=H3_ALPN, idle_timeout=timeout,
                                server_name=job.get("serverName", "localhost"))
     config.load_verify_locations(job["cafile"])
     if job.get("token"):
         config.token = bytes.fromhex(job["token"])
-    timeout = job.get("timeout", 10)
     result = {"retry": 0, "responses": [], "terminated": None}
     try:
         async with connect(job["host"], job["port"], configuration=config, create_protocol=Client,

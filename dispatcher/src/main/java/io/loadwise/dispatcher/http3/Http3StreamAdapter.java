@@ -24,9 +24,11 @@ import io.netty.handler.codec.http3.DefaultHttp3Headers;
 import io.netty.handler.codec.http3.DefaultHttp3HeadersFrame;
 import io.netty.handler.codec.http3.Http3DataFrame;
 import io.netty.handler.codec.http3.Http3ErrorCode;
+import io.netty.handler.codec.http3.Http3Exception;
 import io.netty.handler.codec.http3.Http3Headers;
 import io.netty.handler.codec.http3.Http3HeadersFrame;
 import io.netty.handler.codec.quic.QuicStreamChannel;
+import io.netty.handler.codec.quic.QuicStreamResetException;
 import io.netty.util.ReferenceCountUtil;
 import java.nio.charset.StandardCharsets;
 import org.slf4j.Logger;
@@ -256,14 +258,29 @@ final class Http3StreamAdapter extends ChannelDuplexHandler {
                 .addListener(QuicStreamChannel.SHUTDOWN_OUTPUT);
     }
 
+    /**
+     * The stream's own errors: a reset by the client ends it quietly (the exchange sees it close, as a client
+     * connection that went away); an error of the HTTP/3 codec (a header section over
+     * {@code SETTINGS_MAX_FIELD_SECTION_SIZE}, a frame out of place) resets the stream with the error's own code
+     * (RFC 9114 §8), {@code H3_MESSAGE_ERROR} when it has none, and nothing reaches a node.
+     */
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        // the stream's own errors (a reset by the client, a frame the codec refused) end the stream; the exchange
-        // sees it close, as a client connection that went away
         log.debug("{}: HTTP/3 stream {}: {}", listener, ctx.channel(), cause.toString());
+        boolean wasRefused = refused;
         refused = true;
         releaseTrailers();
-        ctx.close();
+        if (cause instanceof QuicStreamResetException || reset) {
+            ctx.close();
+            return;
+        }
+        if (!wasRefused && !headPassed) {
+            counters.requestStarted();
+            counters.requestFailed();
+            stats.streamRefused();
+        }
+        Http3ErrorCode code = cause instanceof Http3Exception h3 ? h3.errorCode() : Http3ErrorCode.H3_MESSAGE_ERROR;
+        resetStream(ctx, code);
     }
 
     @Override
