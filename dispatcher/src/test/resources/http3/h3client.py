@@ -5,7 +5,8 @@ Reads one JSON job on stdin, sends its requests concurrently on one QUIC connect
 
 Job fields: host, port, serverName, cafile, timeout (s), requests [{method, path, headers [[n, v]], body}],
 token (hex: an address-validation token to send in the first Initial), violateStreamLimit (open streams beyond
-the server's initial_max_streams_bidi), connectionIds (issue this many connection IDs to the server).
+the server's initial_max_streams_bidi), connectionIds (issue this many connection IDs to the server), resetStreams
+(open this many request streams and reset each right after its head).
 """
 import asyncio
 import json
@@ -91,6 +92,16 @@ async def run(job):
                 quic._remote_active_connection_id_limit = job["connectionIds"]
                 quic._replenish_connection_ids()
             authority = "%s:%d" % (job.get("serverName", "localhost"), job["port"])
+            if job.get("resetStreams"):  # a rapid-reset flood: request heads, each stream reset at once
+                for i in range(job["resetStreams"]):
+                    stream_id = quic.get_next_available_stream_id()
+                    client.h3.send_headers(stream_id, [(b":method", b"GET"), (b":scheme", b"https"),
+                                                       (b":authority", authority.encode()),
+                                                       (b":path", b"/reset/%d" % i)], end_stream=False)
+                    quic.reset_stream(stream_id, 0x10C)  # H3_REQUEST_CANCELLED
+                    if i % 20 == 19:
+                        client.transmit()
+                        await asyncio.sleep(0)
             futures = [client.start(authority, spec) for spec in job.get("requests", [])]
             client.transmit()
             if futures:

@@ -243,6 +243,14 @@ public final class PrometheusMetrics {
                 "Connections the listener refused because one client held maxConnectionsPerClient");
         out.family("loadwise_listener_proxy_protocol_total", Type.COUNTER,
                 "PROXY protocol headers on the listener by outcome: accepted, or the connection closed (untrusted, invalid, timeout)");
+        out.family("loadwise_listener_quic_connections_total", Type.COUNTER,
+                "QUIC (HTTP/3) connections the listener accepted, their address validated");
+        out.family("loadwise_listener_quic_connections", Type.GAUGE, "QUIC (HTTP/3) connections open now on the listener");
+        out.family("loadwise_listener_quic_refused_total", Type.COUNTER,
+                "QUIC (HTTP/3) refusals on the listener by reason: connection_limit, invalid_token, stream, excessive_load");
+        out.family("loadwise_listener_quic_retries_total", Type.COUNTER,
+                "QUIC Retry packets the listener sent to validate client addresses");
+        out.family("loadwise_listener_quic_streams_total", Type.COUNTER, "HTTP/3 request streams opened on the listener");
         out.family("loadwise_rate_limited_total", Type.COUNTER, "Requests answered 429 by the named rate limit");
         out.family("loadwise_rate_limit_keys", Type.GAUGE, "Keys (clients) in the rate limit's table now");
         out.family("loadwise_rate_limit_max_keys", Type.GAUGE, "Keys the rate limit's table holds at most");
@@ -274,6 +282,21 @@ public final class PrometheusMetrics {
                 out.sample("loadwise_listener_proxy_protocol_total", proxy.untrusted(), "listener", name, "outcome", "untrusted");
                 out.sample("loadwise_listener_proxy_protocol_total", proxy.invalid(), "listener", name, "outcome", "invalid");
                 out.sample("loadwise_listener_proxy_protocol_total", proxy.timeout(), "listener", name, "outcome", "timeout");
+            }
+            io.loadwise.dispatcher.metrics.QuicCounts quic = listener.http3();
+            if (quic != null) {
+                out.sample("loadwise_listener_quic_connections_total", quic.connections(), "listener", name);
+                out.sample("loadwise_listener_quic_connections", quic.open(), "listener", name);
+                out.sample("loadwise_listener_quic_refused_total", quic.connectionsRefused(), "listener", name,
+                        "reason", "connection_limit");
+                out.sample("loadwise_listener_quic_refused_total", quic.invalidTokens(), "listener", name,
+                        "reason", "invalid_token");
+                out.sample("loadwise_listener_quic_refused_total", quic.streamsRefused(), "listener", name,
+                        "reason", "stream");
+                out.sample("loadwise_listener_quic_refused_total", quic.excessiveLoad(), "listener", name,
+                        "reason", "excessive_load");
+                out.sample("loadwise_listener_quic_retries_total", quic.retries(), "listener", name);
+                out.sample("loadwise_listener_quic_streams_total", quic.streams(), "listener", name);
             }
             for (RoutedListenerStatus.RouteStatus route : listener.routes()) {
                 for (int k = 0; k < route.byStatusClass().size(); k++) {

@@ -71,9 +71,12 @@ final class Http3StreamAdapter extends ChannelDuplexHandler {
         this.stats = stats;
     }
 
-    /** Whether the request was read to its end (FIN) or refused: a stream closed before that was abandoned. */
+    /**
+     * Whether the request was read whole, to its FIN: a stream that closed before (reset by the client, or refused
+     * as malformed) was abandoned, and counts towards the connection's flood limit.
+     */
     boolean requestDone() {
-        return ended || refused;
+        return ended;
     }
 
     // ---- client → exchange -------------------------------------------------------------------------

@@ -52,6 +52,8 @@ class Http3EndToEndTest {
     static Transport transport;
     static HttpProxyServer cluster;
     static HttpListener routed;
+    /** Room for many streams at once: the reset flood's target. */
+    static HttpProxyServer roomy;
     static int port;
 
     @BeforeAll
@@ -78,6 +80,10 @@ class Http3EndToEndTest {
                 new RouteTableStage(listener, Map.of("web", cluster), new HashMap<>(), new HashMap<>(),
                         System::nanoTime), null, transport, null, Http2Frontend::new, Http3Frontend::new);
         routed.start();
+        roomy = new HttpProxyServer(new VirtualCluster(config.toBuilder().name("roomy")
+                .http3(new Http3Config(true, 1_000, null, null, null, null)).build(), POLICIES, System::nanoTime),
+                transport, null, Http2Frontend::new, Http3Frontend::new);
+        roomy.start();
     }
 
     @AfterAll
@@ -87,6 +93,9 @@ class Http3EndToEndTest {
         }
         if (cluster != null) {
             cluster.close();
+        }
+        if (roomy != null) {
+            roomy.close();
         }
         if (transport != null) {
             transport.close();
@@ -271,5 +280,18 @@ class Http3EndToEndTest {
         JsonNode result = Aioquic.run(job);
         // CONNECTION_ID_LIMIT_ERROR (0x9, RFC 9000 §20.1): more than active_connection_id_limit IDs issued
         assertEquals(0x9, result.path("terminated").path("errorCode").asInt(-1), result.toString());
+    }
+
+    @Test
+    void aFloodOfResetStreamsClosesTheConnectionWithExcessiveLoad() throws Exception {
+        int port = roomy.listener().boundAddress().getPort();
+        Map<String, Object> job = job(port, List.of());
+        job.put("resetStreams", Http3Frontend.MAX_ABANDONED_STREAMS + 50);
+        job.put("timeout", 10);
+        JsonNode result = Aioquic.run(job);
+        assertEquals(0x107, result.path("terminated").path("errorCode").asInt(-1), result.toString() + " "
+                + roomy.listener().http3().counts() + " node saw /reset/: " + node.received().contains("/reset/"));
+        assertEquals(1, roomy.listener().http3().counts().excessiveLoad());
+        assertFalse(node.received().contains("/reset/"), "no reset request reached the node");
     }
 }
