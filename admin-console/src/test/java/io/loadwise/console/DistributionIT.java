@@ -80,6 +80,16 @@ class DistributionIT {
         assertTrue(Files.readString(home.resolve("systemd/loadwise.service")).contains("Type=notify"));
     }
 
+    /** HTTP/3 (docs/http3.md) needs quiche's native library, which must travel in the jar (linux-x86_64). */
+    @Test
+    void theJarCarriesTheQuicNativeLibrary() throws IOException {
+        try (java.util.zip.ZipFile jar = new java.util.zip.ZipFile(home.resolve("lib/loadwise.jar").toFile())) {
+            assertTrue(jar.getEntry("META-INF/native/libnetty_quiche42_linux_x86_64.so") != null,
+                    "quiche for linux-x86_64 in lib/loadwise.jar");
+            assertTrue(jar.getEntry("io/netty/handler/codec/http3/Http3.class") != null, "Netty's HTTP/3 codec");
+        }
+    }
+
     @Test
     void versionAndValidateRunOnEveryJdkFromAnyDirectory() throws Exception {
         Path elsewhere = Files.createDirectories(work.resolve("elsewhere"));
