@@ -87,6 +87,9 @@ class DistributionIT {
             assertTrue(jar.getEntry("META-INF/native/libnetty_quiche42_linux_x86_64.so") != null,
                     "quiche for linux-x86_64 in lib/loadwise.jar");
             assertTrue(jar.getEntry("io/netty/handler/codec/http3/Http3.class") != null, "Netty's HTTP/3 codec");
+            assertTrue(jar.stream().filter(e -> e.getName().contains("quiche")).allMatch(e -> !e.getName()
+                    .startsWith("META-INF/native/") || e.getName().endsWith("linux_x86_64.so")),
+                    "no other platform's quiche (25 MB)");
         }
     }
 
