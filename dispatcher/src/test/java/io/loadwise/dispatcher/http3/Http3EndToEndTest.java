@@ -294,4 +294,46 @@ class Http3EndToEndTest {
         assertEquals(1, roomy.listener().http3().counts().excessiveLoad());
         assertFalse(node.received().contains("/reset/"), "no reset request reached the node");
     }
+
+    @Test
+    void aSecondConnectionFromTheSameAddressIsRefusedAndCloseEndsTheFirst() throws Exception {
+        ClusterConfig strictConfig = ClusterConfig.builder().name("strict").mode(Mode.HTTP).listen("127.0.0.1:0")
+                .policy("round-robin").tls(cluster.listener().settings().tls())
+                .http3(new Http3Config(true, null, null, null, 1, null))
+                .nodes(List.of(new NodeConfig("n1", node.address(), null, null, null, null))).build();
+        HttpProxyServer strict = new HttpProxyServer(new VirtualCluster(strictConfig, POLICIES, System::nanoTime),
+                transport, null, Http2Frontend::new, Http3Frontend::new);
+        int strictPort = strict.start().getPort();
+        try {
+            Map<String, Object> holder = job(strictPort, List.of());
+            holder.put("timeout", 30); // holds its connection until the server ends it
+            java.util.concurrent.CompletableFuture<JsonNode> first = java.util.concurrent.CompletableFuture
+                    .supplyAsync(() -> {
+                        try {
+                            return Aioquic.run(holder);
+                        } catch (Exception e) {
+                            throw new java.util.concurrent.CompletionException(e);
+                        }
+                    });
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+            while (strict.listener().http3().counts().open() < 1 && System.nanoTime() < deadline) {
+                java.util.concurrent.locks.LockSupport.parkNanos(10_000_000); // polled until the deadline
+            }
+            assertEquals(1, strict.listener().http3().counts().open(), "the first client is connected");
+            Map<String, Object> second = job(strictPort, List.of(get("/second")));
+            second.put("timeout", 3);
+            JsonNode refused = Aioquic.run(second);
+            assertTrue(refused.has("error") || refused.path("terminated").path("errorCode").asInt() == 0x2,
+                    refused.toString());
+            // each Initial the client sends again makes one more refused attempt: at least one
+            assertTrue(strict.listener().http3().counts().connectionsRefused() >= 1);
+            assertFalse(node.received().contains("/second"));
+            strict.close();
+            // the first connection is ended by the server with H3_NO_ERROR, not left to its idle timeout
+            JsonNode ended = first.get(30, java.util.concurrent.TimeUnit.SECONDS);
+            assertEquals(0x100, ended.path("terminated").path("errorCode").asInt(-1), ended.toString());
+        } finally {
+            strict.close();
+        }
+    }
 }
