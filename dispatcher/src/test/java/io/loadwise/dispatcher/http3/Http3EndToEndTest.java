@@ -336,4 +336,43 @@ class Http3EndToEndTest {
             strict.close();
         }
     }
+
+    @Test
+    void aReloadKeepsTheQuicSideWhenHttp3StaysAndRebindsTheSamePortWhenItChanges() throws Exception {
+        ClusterConfig base = ClusterConfig.builder().name("reload").mode(Mode.HTTP).listen("127.0.0.1:0")
+                .policy("round-robin").tls(cluster.listener().settings().tls())
+                .http3(new Http3Config(true, null, null, null, null, null))
+                .nodes(List.of(new NodeConfig("n1", node.address(), null, null, null, null))).build();
+        HttpProxyServer first = server(base);
+        int reloadPort = first.start().getPort();
+        HttpProxyServer last = first;
+        try {
+            io.loadwise.dispatcher.http.Http3Support quic = first.listener().http3();
+            // the cluster changes (a timeout), its http3 does not: the QUIC side carries on under the new listener
+            HttpProxyServer second = server(base.toBuilder().connectTimeoutMs(2_000).build());
+            second.takeOver(first);
+            first.drain();
+            last = second;
+            org.junit.jupiter.api.Assertions.assertSame(quic, second.listener().http3());
+            JsonNode kept = Aioquic.run(job(reloadPort, List.of(get("/after-reload"))));
+            assertEquals("GET /after-reload\n", kept.path("responses").path(0).path("body").asText(), kept.toString());
+            // http3 changes: a new QUIC side, on the same UDP port once the old one let it go
+            HttpProxyServer third = server(base.toBuilder().connectTimeoutMs(2_000)
+                    .http3(new Http3Config(true, 7, null, null, null, null)).build());
+            third.takeOver(second);
+            second.drain();
+            last = third;
+            org.junit.jupiter.api.Assertions.assertNotSame(quic, third.listener().http3());
+            assertEquals(reloadPort, third.listener().http3().boundAddress().getPort());
+            JsonNode renewed = Aioquic.run(job(reloadPort, List.of(get("/after-change"))));
+            assertEquals(200, renewed.path("responses").path(0).path("status").asInt(), renewed.toString());
+        } finally {
+            last.close();
+        }
+    }
+
+    private static HttpProxyServer server(ClusterConfig config) {
+        return new HttpProxyServer(new VirtualCluster(config, POLICIES, System::nanoTime), transport, null,
+                Http2Frontend::new, Http3Frontend::new);
+    }
 }
