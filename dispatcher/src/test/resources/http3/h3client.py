@@ -1,7 +1,7 @@
 """An HTTP/3 test client on aioquic's API, for the dispatcher's HTTP/3 tests (Http3EndToEndTest).
 
 Reads one JSON job on stdin, sends its requests concurrently on one QUIC connection, prints one JSON result:
-{"retry": n, "responses": [{"status", "headers", "body", "reset", "error"}...], "terminated": {...} | null}.
+{"retry": n, "peerCertificate": subject, "responses": [{"status", "headers", "body", "reset", "error"}...], "terminated": {...} | null}.
 
 Job fields: host, port, serverName, cafile, timeout (s), requests [{method, path, headers [[n, v]], body}],
 token (hex: an address-validation token to send in the first Initial), violateStreamLimit (open streams beyond
@@ -86,6 +86,8 @@ async def run(job):
                            wait_connected=True) as client:
             quic = client._quic
             result["retry"] = quic._retry_count
+            peer = getattr(quic.tls, "_peer_certificate", None)
+            result["peerCertificate"] = peer.subject.rfc4514_string() if peer is not None else None
             if job.get("violateStreamLimit"):
                 quic._remote_max_streams_bidi = 1 << 20
             if job.get("connectionIds"):

@@ -375,4 +375,26 @@ class Http3EndToEndTest {
         return new HttpProxyServer(new VirtualCluster(config, POLICIES, System::nanoTime), transport, null,
                 Http2Frontend::new, Http3Frontend::new);
     }
+
+    @Test
+    void aCertificateReloadReachesTheNextQuicHandshake() throws Exception {
+        TestPki.Issued files = pki.issue("reloadable", "before.example", "localhost");
+        TlsConfig tls = new TlsConfig(files.certificate().toString(), files.key().toString(), null, null, null, null,
+                null, null, null);
+        HttpProxyServer server = server(ClusterConfig.builder().name("certs").mode(Mode.HTTP).listen("127.0.0.1:0")
+                .policy("round-robin").tls(tls).http3(new Http3Config(true, null, null, null, null, null))
+                .nodes(List.of(new NodeConfig("n1", node.address(), null, null, null, null))).build());
+        int certsPort = server.start().getPort();
+        try {
+            JsonNode before = Aioquic.run(job(certsPort, List.of(get("/before"))));
+            assertEquals("CN=before.example", before.path("peerCertificate").asText(), before.toString());
+            pki.issue("reloadable", "after.example", "localhost"); // the same files, rewritten
+            server.tls().checkFiles(); // what the reload timer does every reloadCheckMs
+            JsonNode after = Aioquic.run(job(certsPort, List.of(get("/after"))));
+            assertEquals("CN=after.example", after.path("peerCertificate").asText(), after.toString());
+            assertEquals(200, after.path("responses").path(0).path("status").asInt(), after.toString());
+        } finally {
+            server.close();
+        }
+    }
 }
