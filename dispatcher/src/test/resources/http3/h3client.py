@@ -6,7 +6,8 @@ Reads one JSON job on stdin, sends its requests concurrently on one QUIC connect
 Job fields: host, port, serverName, cafile, timeout (s), requests [{method, path, headers [[n, v]], body}],
 token (hex: an address-validation token to send in the first Initial), violateStreamLimit (open streams beyond
 the server's initial_max_streams_bidi), connectionIds (issue this many connection IDs to the server), resetStreams
-(open this many request streams and reset each right after its head).
+(open this many request streams and reset each right after its head), replay (resume the session on a second
+connection and send the first request on it; reports whether it resumed and whether early data was accepted).
 """
 import asyncio
 import json
@@ -73,6 +74,21 @@ class Client(QuicConnectionProtocol):
         return fut
 
 
+async def replay(job, ticket):
+    """A second connection resuming the first's session (the server's tickets say whether 0-RTT is allowed)."""
+    config = QuicConfiguration(is_client=True, alpn_protocols=H3_ALPN, idle_timeout=job.get("timeout", 10),
+                               server_name=job.get("serverName", "localhost"))
+    config.load_verify_locations(job["cafile"])
+    config.session_ticket = ticket
+    async with connect(job["host"], job["port"], configuration=config, create_protocol=Client,
+                       wait_connected=True) as client:
+        authority = "%s:%d" % (job.get("serverName", "localhost"), job["port"])
+        responses = [await asyncio.wait_for(client.start(authority, spec), job.get("timeout", 10))
+                     for spec in job.get("requests", [])[:1]]
+        return {"resumed": client._quic.tls.session_resumed,
+                "earlyDataAccepted": client._quic.tls.early_data_accepted, "responses": responses}
+
+
 async def run(job):
     timeout = job.get("timeout", 10)
     config = QuicConfiguration(is_client=True, alpn_protocols=H3_ALPN, idle_timeout=timeout,
@@ -81,9 +97,10 @@ async def run(job):
     if job.get("token"):
         config.token = bytes.fromhex(job["token"])
     result = {"retry": 0, "responses": [], "terminated": None}
+    tickets = []
     try:
         async with connect(job["host"], job["port"], configuration=config, create_protocol=Client,
-                           wait_connected=True) as client:
+                           session_ticket_handler=tickets.append, wait_connected=True) as client:
             quic = client._quic
             result["retry"] = quic._retry_count
             peer = getattr(quic.tls, "_peer_certificate", None)
@@ -116,6 +133,9 @@ async def run(job):
                 done = []
             result["responses"] = done
             result["terminated"] = client.terminated
+        result["tickets"] = [t.max_early_data_size for t in tickets]
+        if job.get("replay") and tickets:
+            result["replay"] = await replay(job, tickets[-1])
     except Exception as e:  # noqa: BLE001 - the test reads the failure
         result["error"] = "%s: %s" % (type(e).__name__, e)
     return result

@@ -9,7 +9,7 @@ import io.netty.util.AsciiString;
 
 /**
  * The {@code Alt-Svc} stage of a listener that also serves HTTP/3 (RFC 7838, RFC 9114 §3.1.1): every final response
- * head written to an HTTP/1.1 connection or an h2 stream, a node's or the proxy's own, says
+ * head written to an HTTP/1.1 connection, an h2 or an h3 stream, a node's or the proxy's own, says
  * {@code Alt-Svc: h3=":<port>"; ma=<seconds>}, so that clients move to QUIC on the same port. A node's own
  * {@code Alt-Svc} is replaced: it names the node's services, which the client does not reach. Stateless: one per
  * listener, shared by its pipelines.

@@ -280,7 +280,7 @@ public final class HttpListener {
         }
     }
 
-    /** The stages of one h2 stream's pipeline after its adapter: {@code Alt-Svc} when HTTP/3 is on, the frontend. */
+    /** The stages of an h2 or h3 stream after its adapter: {@code Alt-Svc} when HTTP/3 is on, then the frontend. */
     public void addStreamStages(ChannelPipeline pipeline) {
         AltSvc alt = altSvc;
         if (alt != null) {

@@ -222,7 +222,7 @@ public final class Http3Frontend implements Http3Support {
                     HttpListener listener = owner;
                     Http3StreamAdapter adapter = new Http3StreamAdapter(name, listener.counters(), stats);
                     stream.pipeline().addLast("h3-stream", adapter);
-                    stream.pipeline().addLast("frontend", listener.newStreamFrontend());
+                    listener.addStreamStages(stream.pipeline()); // Alt-Svc (a node's own replaced), frontend
                     stats.streamOpened();
                     stream.closeFuture().addListener(f -> budget.closed(adapter.requestDone()));
                 }

@@ -137,6 +137,7 @@ class Http3EndToEndTest {
         assertEquals("GET /hello?x=1\n", response.path("body").asText());
         assertEquals("text/plain", header(response, "content-type"));
         assertEquals(null, header(response, "connection"), "connection-specific fields stay out of HTTP/3");
+        assertEquals("h3=\":" + port + "\"; ma=86400", header(response, "alt-svc"), "the node's own is replaced");
         String seen = node.received();
         int at = seen.indexOf("GET /hello?x=1 HTTP/1.1\r\n");
         assertTrue(at >= 0, seen);
@@ -396,5 +397,24 @@ class Http3EndToEndTest {
         } finally {
             server.close();
         }
+    }
+
+    @Test
+    void noRequestCanArriveAsZeroRtt() throws Exception {
+        Map<String, Object> post = new HashMap<>(Map.of("method", "POST", "path", "/replayable", "body", "pay",
+                "headers", List.of(List.of("content-length", "3"))));
+        Map<String, Object> job = job(port, List.of(post));
+        job.put("replay", true);
+        JsonNode result = Aioquic.run(job);
+        assertEquals(200, result.path("responses").path(0).path("status").asInt(), result.toString());
+        // session tickets allow no early data, so the resumed connection sends its POST only after the handshake
+        for (JsonNode maxEarlyData : result.path("tickets")) {
+            assertTrue(maxEarlyData.isNull() || maxEarlyData.asLong() == 0, result.toString());
+        }
+        // a resumed session works (one round trip saved), without early data
+        JsonNode replay = result.path("replay");
+        assertTrue(replay.path("resumed").asBoolean(), result.toString());
+        assertFalse(replay.path("earlyDataAccepted").asBoolean(), result.toString());
+        assertEquals(200, replay.path("responses").path(0).path("status").asInt(), result.toString());
     }
 }
