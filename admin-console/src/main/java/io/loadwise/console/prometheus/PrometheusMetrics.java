@@ -283,26 +283,17 @@ public final class PrometheusMetrics {
                 out.sample("loadwise_listener_proxy_protocol_total", proxy.invalid(), "listener", name, "outcome", "invalid");
                 out.sample("loadwise_listener_proxy_protocol_total", proxy.timeout(), "listener", name, "outcome", "timeout");
             }
-            io.loadwise.dispatcher.metrics.QuicCounts quic = listener.http3();
-            if (quic != null) {
-                out.sample("loadwise_listener_quic_connections_total", quic.connections(), "listener", name);
-                out.sample("loadwise_listener_quic_connections", quic.open(), "listener", name);
-                out.sample("loadwise_listener_quic_refused_total", quic.connectionsRefused(), "listener", name,
-                        "reason", "connection_limit");
-                out.sample("loadwise_listener_quic_refused_total", quic.invalidTokens(), "listener", name,
-                        "reason", "invalid_token");
-                out.sample("loadwise_listener_quic_refused_total", quic.streamsRefused(), "listener", name,
-                        "reason", "stream");
-                out.sample("loadwise_listener_quic_refused_total", quic.excessiveLoad(), "listener", name,
-                        "reason", "excessive_load");
-                out.sample("loadwise_listener_quic_retries_total", quic.retries(), "listener", name);
-                out.sample("loadwise_listener_quic_streams_total", quic.streams(), "listener", name);
-            }
+            quic(out, name, listener.http3());
             for (RoutedListenerStatus.RouteStatus route : listener.routes()) {
                 for (int k = 0; k < route.byStatusClass().size(); k++) {
                     out.sample("loadwise_route_requests_total", route.byStatusClass().get(k), "listener", name,
                             "route", route.name(), "code_class", (k + 1) + "xx");
                 }
+            }
+        }
+        for (ClusterStatus cluster : control.clusterStatuses()) { // a cluster's own listener: "cluster <name>"
+            if (cluster.listener() != null) {
+                quic(out, "cluster " + cluster.name(), cluster.listener().http3());
             }
         }
         for (RateLimitStatus limit : control.rateLimitStatuses()) {
@@ -392,5 +383,23 @@ public final class PrometheusMetrics {
         out[labels.length] = name;
         out[labels.length + 1] = value;
         return out;
+    }
+
+    /** The QUIC series of one listener ({@code null}: it serves no HTTP/3). */
+    private static void quic(TextExposition out, String name, io.loadwise.dispatcher.metrics.QuicCounts quic) {
+        if (quic == null) {
+            return;
+        }
+        out.sample("loadwise_listener_quic_connections_total", quic.connections(), "listener", name);
+        out.sample("loadwise_listener_quic_connections", quic.open(), "listener", name);
+        out.sample("loadwise_listener_quic_refused_total", quic.connectionsRefused(), "listener", name,
+                "reason", "connection_limit");
+        out.sample("loadwise_listener_quic_refused_total", quic.invalidTokens(), "listener", name,
+                "reason", "invalid_token");
+        out.sample("loadwise_listener_quic_refused_total", quic.streamsRefused(), "listener", name, "reason", "stream");
+        out.sample("loadwise_listener_quic_refused_total", quic.excessiveLoad(), "listener", name,
+                "reason", "excessive_load");
+        out.sample("loadwise_listener_quic_retries_total", quic.retries(), "listener", name);
+        out.sample("loadwise_listener_quic_streams_total", quic.streams(), "listener", name);
     }
 }
