@@ -417,4 +417,29 @@ class Http3EndToEndTest {
         assertFalse(replay.path("earlyDataAccepted").asBoolean(), result.toString());
         assertEquals(200, replay.path("responses").path(0).path("status").asInt(), result.toString());
     }
+
+    @Test
+    void anIdleQuicConnectionIsClosedAfterTheListenersIdleTimeout() throws Exception {
+        HttpProxyServer idle = server(ClusterConfig.builder().name("idle").mode(Mode.HTTP).listen("127.0.0.1:0")
+                .policy("round-robin").tls(cluster.listener().settings().tls()).idleTimeoutMs(300)
+                .http3(new Http3Config(true, null, null, null, null, null))
+                .nodes(List.of(new NodeConfig("n1", node.address(), null, null, null, null))).build());
+        int idlePort = idle.start().getPort();
+        try {
+            Map<String, Object> job = job(idlePort, List.of());
+            job.put("timeout", 20); // the client would hold its connection this long
+            long start = System.nanoTime();
+            JsonNode result = Aioquic.run(job);
+            long seconds = java.util.concurrent.TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
+            assertTrue(seconds < 15, "ended by the 300 ms idle timeout, not the client's 20 s: " + result);
+            assertEquals(1, idle.listener().http3().counts().connections());
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+            while (idle.listener().http3().counts().open() > 0 && System.nanoTime() < deadline) {
+                java.util.concurrent.locks.LockSupport.parkNanos(10_000_000); // polled until the deadline
+            }
+            assertEquals(0, idle.listener().http3().counts().open(), "the server closed it too");
+        } finally {
+            idle.close();
+        }
+    }
 }
