@@ -17,6 +17,7 @@
 #                                                        # that never triggers, against the plain rows
 #                                                        # epoll (auto) against io_uring (run --transport io_uring)
 #   benchmarks/overhead/run-overhead.sh --only tls-h2    # HTTPS/1.1 and h2 over TLS instead (run-tls-h2.sh)
+#   benchmarks/overhead/run-overhead.sh --only h3        # HTTP/3 beside h2 (run-h3.sh)
 #
 # Environment: RUNS, DURATION, WARMUP, SIZES, CONNECTIONS, TARGETS, ACCESS_LOG (json, combined, ...: the
 #   dispatcher rows write that access log), IDLE_CONNECTIONS (0 skips the idle test),
@@ -32,7 +33,8 @@ case "${1:-} ${2:-}" in
   " ") ;;
   "--only proxy") ;;
   "--only tls-h2") exec bash "$HERE/run-tls-h2.sh" ;; # HTTPS/1.1 and h2 rows: results in <date>-overhead/tls-h2/
-  *) echo "usage: run-overhead.sh [--only proxy|tls-h2]" >&2; exit 2 ;;
+  "--only h3") exec bash "$HERE/run-h3.sh" ;; # HTTP/3 (aioquic) beside h2: results in <date>-overhead/h3/
+  *) echo "usage: run-overhead.sh [--only proxy|tls-h2|h3]" >&2; exit 2 ;;
 esac
 OUT="${OUT:-$ROOT/benchmarks/results/$(date -u +%F)-overhead/proxy}"
 RUNS="${RUNS:-3}"

@@ -57,7 +57,7 @@ class ListenersBrowserTest {
                 new RouteConfig("health", new RouteMatch(null, "/healthz", null, null, null, null, null), null, null,
                         null, new RouteConfig.RespondConfig(200, "ok", null), null, null, null, null),
                 new RouteConfig("app", null, "shop", null, null, null, null, null, null, null)),
-                null, null, null, null, null, null, null));
+                null, null, null, null, null, null, null, null));
         console = ConsoleBrowser.loggedIn(dir, fixture);
         browser = console.driver;
         wait = console.wait;

@@ -49,7 +49,7 @@ class RequestsBrowserTest {
         assertEquals(201, created.status(), created.body());
         fixture.dispatcher.createListener(new ListenerConfig("edge", "127.0.0.1:0", null, null, List.of(
                 new RouteConfig("app", null, "live", null, null, null, null, null, null, null)),
-                null, null, null, null, null, null, null));
+                null, null, null, null, null, null, null, null));
         browser = ConsoleBrowser.loggedIn(dir, fixture);
         // the dispatcher keeps requests only while someone watches: the page's first look starts the recording
         assertEquals(200, api.get("/api/requests?limit=1").status());

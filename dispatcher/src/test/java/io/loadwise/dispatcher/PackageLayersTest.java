@@ -40,7 +40,7 @@ class PackageLayersTest {
             Set.of("config"),
             Set.of("cluster", "tls", "acme", "logging", "tracing"),
             Set.of("health", "outlier", "monitor", "control", "http", "route", "acquire", "tcp"),
-            Set.of("http2", "registration", "store", "jmx"),
+            Set.of("http2", "http3", "registration", "store", "jmx"),
             Set.of("runtime"),
             Set.of("cli"));
 

@@ -18,11 +18,14 @@ import java.util.Map;
  *
  * @param rejectedPerClient connections refused because one client held {@code maxConnectionsPerClient}
  * @param proxyProtocol PROXY header outcomes; absent when the listener reads none
+ * @param http3 what its HTTP/3 (QUIC) side counted; absent when it serves none (docs/http3.md)
  */
 record ListenerView(String name, Listen listen, boolean tls, int connections, long rejectedPerClient,
         List<RouteView> routes, ListenerConfig config,
         @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
-        io.loadwise.dispatcher.control.RoutedListenerStatus.ProxyProtocolCounts proxyProtocol) {
+        io.loadwise.dispatcher.control.RoutedListenerStatus.ProxyProtocolCounts proxyProtocol,
+        @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+        io.loadwise.dispatcher.metrics.QuicCounts http3) {
 
     /** {@code configured} as in the file; {@code bound} the address in use ({@code host:port}), or null. */
     record Listen(String configured, String bound) {
@@ -89,11 +92,11 @@ record ListenerView(String name, Listen listen, boolean tls, int connections, lo
         ListenerConfig shown = new ListenerConfig(config.name(), config.listen(),
                 ClusterView.withoutKeyPasswords(config.tls()), config.http2(), config.routes(), config.trustedProxies(),
                 config.maxClientConnections(), config.maxConnectionsPerClient(), config.idleTimeoutMs(),
-                config.headerTimeoutMs(), config.maxHeaderBytes(), config.proxyProtocol());
+                config.headerTimeoutMs(), config.maxHeaderBytes(), config.proxyProtocol(), config.http3());
         return new ListenerView(config.name(), new Listen(config.listen(), status == null ? null : status.bound()),
                 config.tls() != null, status == null ? 0 : status.connections(),
                 status == null ? 0 : status.rejectedPerClient(), routes, shown,
-                status == null ? null : status.proxyProtocol());
+                status == null ? null : status.proxyProtocol(), status == null ? null : status.http3());
     }
 
     /** Every configured rate limit by name, with its key table as it runs. */

@@ -124,6 +124,6 @@ final class ListenersResource {
         return new ListenerConfig(body.name(), body.listen(),
                 ClustersResource.keepHiddenKeyPasswords(body.tls(), inForce.tls()), body.http2(), body.routes(),
                 body.trustedProxies(), body.maxClientConnections(), body.maxConnectionsPerClient(),
-                body.idleTimeoutMs(), body.headerTimeoutMs(), body.maxHeaderBytes(), body.proxyProtocol());
+                body.idleTimeoutMs(), body.headerTimeoutMs(), body.maxHeaderBytes(), body.proxyProtocol(), body.http3());
     }
 }

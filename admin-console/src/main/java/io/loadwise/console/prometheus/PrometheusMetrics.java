@@ -244,6 +244,14 @@ public final class PrometheusMetrics {
                 "Connections the listener refused because one client held maxConnectionsPerClient");
         out.family("loadwise_listener_proxy_protocol_total", Type.COUNTER,
                 "PROXY protocol headers on the listener by outcome: accepted, or the connection closed (untrusted, invalid, timeout)");
+        out.family("loadwise_listener_quic_connections_total", Type.COUNTER,
+                "QUIC (HTTP/3) connections the listener accepted, their address validated");
+        out.family("loadwise_listener_quic_connections", Type.GAUGE, "QUIC (HTTP/3) connections open now on the listener");
+        out.family("loadwise_listener_quic_refused_total", Type.COUNTER,
+                "QUIC (HTTP/3) refusals on the listener by reason: connection_limit, invalid_token, stream, excessive_load");
+        out.family("loadwise_listener_quic_retries_total", Type.COUNTER,
+                "QUIC Retry packets the listener sent to validate client addresses");
+        out.family("loadwise_listener_quic_streams_total", Type.COUNTER, "HTTP/3 request streams opened on the listener");
         out.family("loadwise_rate_limited_total", Type.COUNTER, "Requests answered 429 by the named rate limit");
         out.family("loadwise_rate_limit_keys", Type.GAUGE, "Keys (clients) in the rate limit's table now");
         out.family("loadwise_rate_limit_max_keys", Type.GAUGE, "Keys the rate limit's table holds at most");
@@ -290,11 +298,17 @@ public final class PrometheusMetrics {
                 out.sample("loadwise_listener_proxy_protocol_total", proxy.invalid(), "listener", name, "outcome", "invalid");
                 out.sample("loadwise_listener_proxy_protocol_total", proxy.timeout(), "listener", name, "outcome", "timeout");
             }
+            quic(out, name, listener.http3());
             for (RoutedListenerStatus.RouteStatus route : listener.routes()) {
                 for (int k = 0; k < route.byStatusClass().size(); k++) {
                     out.sample("loadwise_route_requests_total", route.byStatusClass().get(k), "listener", name,
                             "route", route.name(), "code_class", (k + 1) + "xx");
                 }
+            }
+        }
+        for (ClusterStatus cluster : control.clusterStatuses()) { // a cluster's own listener: "cluster <name>"
+            if (cluster.listener() != null) {
+                quic(out, "cluster " + cluster.name(), cluster.listener().http3());
             }
         }
         for (RateLimitStatus limit : control.rateLimitStatuses()) {
@@ -384,5 +398,23 @@ public final class PrometheusMetrics {
         out[labels.length] = name;
         out[labels.length + 1] = value;
         return out;
+    }
+
+    /** The QUIC series of one listener ({@code null}: it serves no HTTP/3). */
+    private static void quic(TextExposition out, String name, io.loadwise.dispatcher.metrics.QuicCounts quic) {
+        if (quic == null) {
+            return;
+        }
+        out.sample("loadwise_listener_quic_connections_total", quic.connections(), "listener", name);
+        out.sample("loadwise_listener_quic_connections", quic.open(), "listener", name);
+        out.sample("loadwise_listener_quic_refused_total", quic.connectionsRefused(), "listener", name,
+                "reason", "connection_limit");
+        out.sample("loadwise_listener_quic_refused_total", quic.invalidTokens(), "listener", name,
+                "reason", "invalid_token");
+        out.sample("loadwise_listener_quic_refused_total", quic.streamsRefused(), "listener", name, "reason", "stream");
+        out.sample("loadwise_listener_quic_refused_total", quic.excessiveLoad(), "listener", name,
+                "reason", "excessive_load");
+        out.sample("loadwise_listener_quic_retries_total", quic.retries(), "listener", name);
+        out.sample("loadwise_listener_quic_streams_total", quic.streams(), "listener", name);
     }
 }

@@ -52,7 +52,8 @@ public record ClusterConfig(
         Integer panicThresholdPercent,
         ProxyProtocolConfig proxyProtocol,
         String sendProxyProtocol,
-        String nodeProtocol) {
+        String nodeProtocol,
+        Http3Config http3) {
 
     public static final int DEFAULT_CONNECT_TIMEOUT_MS = 2_000;
     public static final int DEFAULT_RESPONSE_TIMEOUT_MS = 30_000;
@@ -284,7 +285,8 @@ public record ClusterConfig(
                     headerTimeoutMs, requestIdleTimeoutMs, responseIdleTimeoutMs, exchangeTimeoutMs,
                     maxClientConnections, trustedProxies, nodes, agent, tls, http2, nodeTls, healthCheck,
                     outlierDetection, slowStartMs, queueTimeoutMs, maxQueue, retryBudgetPercent, registration, retryOn,
-                    minActive, panicThresholdPercent, proxyProtocol, sendProxyProtocol, nodeProtocol);
+                    minActive, panicThresholdPercent, proxyProtocol, sendProxyProtocol, nodeProtocol,
+                    http3);
         }
     }
 }

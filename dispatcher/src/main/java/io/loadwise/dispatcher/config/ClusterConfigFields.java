@@ -42,6 +42,7 @@ public abstract class ClusterConfigFields<B extends ClusterConfigFields<B>> {
     ProxyProtocolConfig proxyProtocol;
     String sendProxyProtocol;
     String nodeProtocol;
+    Http3Config http3;
     List<NodeConfig> nodes;
     AgentSettings agent;
     TlsConfig tls;
@@ -94,6 +95,7 @@ public abstract class ClusterConfigFields<B extends ClusterConfigFields<B>> {
         this.proxyProtocol = c.proxyProtocol();
         this.sendProxyProtocol = c.sendProxyProtocol();
         this.nodeProtocol = c.nodeProtocol();
+        this.http3 = c.http3();
         this.nodes = c.nodes();
         this.agent = c.agent();
         this.tls = c.tls();
@@ -324,6 +326,11 @@ public abstract class ClusterConfigFields<B extends ClusterConfigFields<B>> {
 
     public final B nodeProtocol(String nodeProtocol) {
         this.nodeProtocol = nodeProtocol;
+        return self();
+    }
+
+    public final B http3(Http3Config http3) {
+        this.http3 = http3;
         return self();
     }
 }

@@ -166,6 +166,11 @@ public final class ConfigValidator {
         }
         ProxyProtocolChecks.cluster(at, c, errors);
         NodeProtocol.check(at, c, errors);
+        if (c.http3() != null && (c.mode() != Mode.HTTP || c.listen() == null)) {
+            errors.add(at + ".http3: only for a cluster in mode http with a listen of its own; set it on the"
+                    + " listener that routes to it");
+        }
+        Http3Config.check(at + ".http3", c.http3(), c.tls() != null, errors);
         ResilienceChecks.cluster(at, c, errors);
         GroupChecks.cluster(at, c, errors);
         checkRegistration(at, c, errors);

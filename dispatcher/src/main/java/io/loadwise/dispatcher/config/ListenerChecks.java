@@ -75,6 +75,7 @@ final class ListenerChecks {
                 }
             }
             ProxyProtocolChecks.check(at + ".proxyProtocol", listener.proxyProtocol(), errors);
+            Http3Config.check(at + ".http3", listener.http3(), listener.tls() != null, errors);
             for (ClusterCheck check : ClusterCheck.installed()) {
                 check.checkListener(at, listener, errors);
             }

@@ -20,6 +20,7 @@ import java.util.List;
  * @param headerTimeoutMs a request head must arrive whole within this long of its first byte; default 10 s
  * @param maxHeaderBytes the largest request head; default 16 KiB
  * @param proxyProtocol the PROXY protocol header from trusted balancers; null: none read
+ * @param http3 HTTP/3 over QUIC on the same port (UDP), with the listener's certificates; null: none
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record ListenerConfig(
@@ -34,7 +35,8 @@ public record ListenerConfig(
         Integer idleTimeoutMs,
         Integer headerTimeoutMs,
         Integer maxHeaderBytes,
-        ProxyProtocolConfig proxyProtocol) {
+        ProxyProtocolConfig proxyProtocol,
+        Http3Config http3) {
 
     public List<RouteConfig> routesOrEmpty() {
         return routes == null ? List.of() : routes;

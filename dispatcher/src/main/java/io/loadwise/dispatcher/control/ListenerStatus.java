@@ -10,9 +10,16 @@ import java.util.List;
  *
  * @param protocols e.g. {@code ["h2", "http/1.1"]} (TLS, ALPN order), {@code ["http/1.1", "h2c"]}, {@code ["tcp"]}
  * @param tlsProvider {@code null} on a clear-text listener
+ * @param http3 what its HTTP/3 (QUIC) side counted; {@code null} when it serves none ({@code h3} is then among
+ *     {@code protocols})
  */
 public record ListenerStatus(List<String> protocols, boolean tls, String tlsProvider, List<String> tlsVersions,
-        List<CertificateInfo> certificates, List<String> warnings) {
+        List<CertificateInfo> certificates, List<String> warnings, io.loadwise.dispatcher.metrics.QuicCounts http3) {
+
+    public ListenerStatus(List<String> protocols, boolean tls, String tlsProvider, List<String> tlsVersions,
+            List<CertificateInfo> certificates, List<String> warnings) {
+        this(protocols, tls, tlsProvider, tlsVersions, certificates, warnings, null);
+    }
 
     public ListenerStatus {
         protocols = List.copyOf(protocols);

@@ -9,9 +9,11 @@ import java.util.List;
  * @param bound the address it bound ({@code host:port}), or null when it could not bind
  * @param connections client connections open now
  * @param proxyProtocol PROXY header outcomes, or null when the listener reads none
+ * @param http3 what its HTTP/3 (QUIC) side counted, or null when it serves none
  */
 public record RoutedListenerStatus(String name, String listen, String bound, boolean tls, int connections,
-        long rejectedPerClient, List<RouteStatus> routes, ProxyProtocolCounts proxyProtocol) {
+        long rejectedPerClient, List<RouteStatus> routes, ProxyProtocolCounts proxyProtocol,
+        io.loadwise.dispatcher.metrics.QuicCounts http3) {
 
     /**
      * PROXY protocol headers on a listener: applied, and connections closed because a header came from an

@@ -25,6 +25,7 @@ final class HttpAccessLog {
 
     private static final AsciiString TRACEPARENT = AsciiString.cached("traceparent");
     private static final String H2 = "h2";
+    private static final String H3 = "h3";
 
     private final Channel client;
     private final RequestSource source;
@@ -62,7 +63,7 @@ final class HttpAccessLog {
         if (AccessLog.enabled()) {
             AccessRecord r = record(head, responses.route(), responses.status(), state, start - idleSinceNanos,
                     endNanos - start);
-            r.protocol = client instanceof Http2StreamChannel ? H2 : head.clientVersion().text();
+            r.protocol = streamProtocol(head.clientVersion().text());
             r.forwardedFor = forwardedFor;
             r.cluster = cluster.name();
             r.policy = cluster.config().policy();
@@ -98,7 +99,7 @@ final class HttpAccessLog {
             long now = client.eventLoop().ticker().nanoTime();
             AccessRecord r = record(request, route, status, state, now - idleSinceNanos, 0);
             if (request != null) {
-                r.protocol = client instanceof Http2StreamChannel ? H2 : request.protocolVersion().text();
+                r.protocol = streamProtocol(request.protocolVersion().text());
                 r.forwardedFor = source.clientIp(request);
             }
             AccessLog.write(r);
@@ -135,12 +136,23 @@ final class HttpAccessLog {
         return r;
     }
 
+    /** {@code h2} on an HTTP/2 stream, {@code h3} on a QUIC stream, else the request line's version. */
+    private String streamProtocol(String http1) {
+        return client instanceof Http2StreamChannel ? H2
+                : client instanceof io.netty.handler.codec.quic.QuicStreamChannel ? H3 : http1;
+    }
+
     /** The TLS version and ALPN protocol of the connection (an HTTP/2 stream's parent's), read once. */
     private void readTls() {
         if (tlsRead) {
             return;
         }
         tlsRead = true;
+        if (client instanceof io.netty.handler.codec.quic.QuicStreamChannel) {
+            tlsVersion = "TLSv1.3"; // QUIC is TLS 1.3 only (RFC 9001), its ALPN h3 (RFC 9114 §3.1)
+            alpn = H3;
+            return;
+        }
         for (Channel c = client; c != null; c = c.parent()) {
             SslHandler ssl = c.pipeline().get(SslHandler.class);
             if (ssl != null) {

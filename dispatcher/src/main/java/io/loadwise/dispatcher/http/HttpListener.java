@@ -53,6 +53,7 @@ public final class HttpListener {
     private final Transport transport;
     private final ConnectionLimit dispatcherLimit;
     private final Http2Support.Factory http2Factory;
+    private final Http3Support.Factory http3Factory;
     private final List<AddressBlock> trustedProxies;
     /** The cluster every connection starts with (an exchange made at once); null for a route table's listener. */
     private final HttpProxyServer home;
@@ -67,6 +68,10 @@ public final class HttpListener {
     private volatile InetSocketAddress bound;
     private volatile TlsListener tls;
     private volatile Http2Support http2;
+    /** HTTP/3 on the same port over UDP, when {@code http3.enabled}; null otherwise. */
+    private volatile Http3Support http3;
+    /** Adds {@code Alt-Svc} to HTTP/1.1 and h2 answers while HTTP/3 is served; null otherwise. */
+    private volatile AltSvc altSvc;
 
     /**
      * @param counters where connection events and the requests the listener answers itself are counted
@@ -76,7 +81,15 @@ public final class HttpListener {
      */
     public HttpListener(ListenerSettings settings, TrafficCounters counters, RouteStage routes, HttpProxyServer home,
             Transport transport, ConnectionLimit dispatcherLimit, Http2Support.Factory http2) {
+        this(settings, counters, routes, home, transport, dispatcherLimit, http2, null);
+    }
+
+    /** @param http3 makes the HTTP/3 side when the settings enable it; null: none */
+    public HttpListener(ListenerSettings settings, TrafficCounters counters, RouteStage routes, HttpProxyServer home,
+            Transport transport, ConnectionLimit dispatcherLimit, Http2Support.Factory http2,
+            Http3Support.Factory http3) {
         this.settings = settings;
+        this.http3Factory = http3;
         this.counters = counters;
         this.routes = AcmeChallengeStage.before(routes);
         this.home = home;
@@ -125,6 +138,13 @@ public final class HttpListener {
         listen.bound(bind.channel());
         socket = listen;
         bound = listen.address();
+        try {
+            startHttp3(null);
+        } catch (IOException e) {
+            releaseSocket().close();
+            closeTls();
+            throw e;
+        }
         startTls();
         if (home == null) {
             log.info("{}: HTTP listening on {}", settings.name(), bound);
@@ -143,7 +163,44 @@ public final class HttpListener {
         startTls();
         socket = inherited;
         bound = inherited.address();
+        startHttp3(previous.releaseHttp3());
         return bound;
+    }
+
+    /**
+     * Serves HTTP/3 on the bound port when configured, on the UDP socket of {@code previous} when there is one (a
+     * reload); then advertises it by {@code Alt-Svc}. A previous HTTP/3 side this listener does not want is closed.
+     */
+    private void startHttp3(Http3Support previous) throws IOException {
+        boolean wanted = http3Factory != null && settings.http3() != null && settings.http3().enabledOrDefault()
+                && tls != null;
+        if (!wanted) {
+            if (previous != null) {
+                previous.close();
+            }
+            return;
+        }
+        Http3Support h3 = http3Factory.create(this, settings.http3());
+        InetSocketAddress udp = new InetSocketAddress(bound.getAddress(), bound.getPort());
+        http3 = previous == null ? startNew(h3, udp) : h3.takeOver(previous, this, udp);
+        altSvc = new AltSvc(bound.getPort(), settings.http3().altSvcMaxAgeSecondsOrDefault());
+        log.info("{}: HTTP/3 (QUIC) listening on udp {}", settings.name(), http3.boundAddress());
+    }
+
+    private static Http3Support startNew(Http3Support h3, InetSocketAddress udp) throws IOException {
+        h3.start(udp);
+        return h3;
+    }
+
+    private synchronized Http3Support releaseHttp3() {
+        Http3Support released = http3;
+        http3 = null;
+        return released;
+    }
+
+    /** The HTTP/3 side, or null when the listener serves none. */
+    public Http3Support http3() {
+        return http3;
     }
 
     private void startTls() {
@@ -164,6 +221,10 @@ public final class HttpListener {
         ClientCodec codec = new ClientCodec(settings.maxHeaderBytes(), tlsListener == null ? counters : null,
                 connections);
         ch.pipeline().addLast(CODEC, codec);
+        AltSvc alt = altSvc;
+        if (alt != null) {
+            ch.pipeline().addLast(AltSvc.NAME, alt);
+        }
         ch.pipeline().addLast(FRONTEND, new FrontendHandler(this, codec.requestDecoder()));
         Http2Support h2 = http2;
         if (h2 != null) {
@@ -226,6 +287,18 @@ public final class HttpListener {
         if (pipeline.get(CODEC) instanceof ClientCodec codec) {
             TrafficMeter.replaceCodec(pipeline, codec, codec.wireCounts(), true);
         }
+        if (pipeline.get(AltSvc.NAME) != null) {
+            pipeline.remove(AltSvc.NAME); // each h2 stream gets its own (addStreamStages)
+        }
+    }
+
+    /** The stages of an h2 or h3 stream after its adapter: {@code Alt-Svc} when HTTP/3 is on, then the frontend. */
+    public void addStreamStages(ChannelPipeline pipeline) {
+        AltSvc alt = altSvc;
+        if (alt != null) {
+            pipeline.addLast(AltSvc.NAME, alt);
+        }
+        pipeline.addLast(FRONTEND, newStreamFrontend());
     }
 
     /**
@@ -252,6 +325,10 @@ public final class HttpListener {
         if (h2 != null) {
             h2.close(); // GOAWAY on every HTTP/2 connection
         }
+        Http3Support h3 = releaseHttp3();
+        if (h3 != null) {
+            h3.close();
+        }
         TlsListener listener = tls;
         if (listener != null) {
             listener.close();
@@ -273,6 +350,11 @@ public final class HttpListener {
 
     public String name() {
         return settings.name();
+    }
+
+    /** The event loops connections (and the HTTP/3 side's UDP socket) run on. */
+    public Transport transport() {
+        return transport;
     }
 
     /** The name the access log gives the listener: a {@code listeners[]} entry's, or its cluster's. */

@@ -68,6 +68,12 @@ public final class HttpProxyServer implements ClusterListener {
      */
     public HttpProxyServer(VirtualCluster cluster, Transport transport, ConnectionLimit dispatcherLimit,
             Http2Support.Factory http2) {
+        this(cluster, transport, dispatcherLimit, http2, null);
+    }
+
+    /** @param http3 makes the HTTP/3 side when the cluster enables it; {@code null}: none */
+    public HttpProxyServer(VirtualCluster cluster, Transport transport, ConnectionLimit dispatcherLimit,
+            Http2Support.Factory http2, Http3Support.Factory http3) {
         this.cluster = cluster;
         this.transport = transport;
         this.sessionAffinity = new SessionAffinity(cluster);
@@ -81,7 +87,7 @@ public final class HttpProxyServer implements ClusterListener {
         }
         this.listener = cluster.config().listen() == null ? null
                 : new HttpListener(ListenerSettings.of(cluster.config()), cluster.counters(),
-                        RouteStage.toCluster(this), this, transport, dispatcherLimit, http2);
+                        RouteStage.toCluster(this), this, transport, dispatcherLimit, http2, http3);
     }
 
     @Override

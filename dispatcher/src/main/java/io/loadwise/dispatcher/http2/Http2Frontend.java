@@ -117,7 +117,7 @@ public final class Http2Frontend implements Http2Support {
                 @Override
                 protected void initChannel(Http2StreamChannel ch) {
                     ch.pipeline().addLast("h2-stream", new StreamAdapter(listener.name(), listener.counters()));
-                    ch.pipeline().addLast("frontend", listener.newStreamFrontend());
+                    listener.addStreamStages(ch.pipeline()); // Alt-Svc when HTTP/3 is on, the frontend
                 }
             }),
             new ConnectionEnd(listener.counters())};

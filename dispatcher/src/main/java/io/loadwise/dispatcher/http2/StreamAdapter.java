@@ -11,14 +11,11 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.DecoderResult;
 import io.netty.handler.codec.http.DefaultHttpContent;
-import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
 import io.netty.handler.codec.http.DefaultLastHttpContent;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
-import io.netty.handler.codec.http.HttpHeadersFactory;
-import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.LastHttpContent;
@@ -34,11 +31,8 @@ import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2HeadersFrame;
 import io.netty.handler.codec.http2.Http2ResetFrame;
 import io.netty.handler.codec.http2.HttpConversionUtil;
-import io.netty.util.AsciiString;
 import io.netty.util.ReferenceCountUtil;
 import java.nio.charset.StandardCharsets;
-import java.util.Map;
-import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,21 +52,6 @@ import org.slf4j.LoggerFactory;
 final class StreamAdapter extends ChannelDuplexHandler {
 
     private static final Logger log = LoggerFactory.getLogger(StreamAdapter.class);
-    private static final Set<AsciiString> CONNECTION_SPECIFIC = Set.of(
-            AsciiString.cached("connection"), AsciiString.cached("keep-alive"),
-            AsciiString.cached("proxy-connection"), AsciiString.cached("transfer-encoding"),
-            AsciiString.cached("upgrade"));
-    private static final AsciiString HOST = AsciiString.cached("host");
-    private static final AsciiString COOKIE = AsciiString.cached("cookie");
-    private static final AsciiString TE = AsciiString.cached("te");
-    /**
-     * The request's HTTP/1.1 fields, not validated again: the frame codec has checked every name (a token, lower
-     * case: {@code validateHeaders(true)}) and {@link RequestSyntax#validValue} every value, more strictly than HTTP/1.1's
-     * checks would, before a field is added.
-     */
-    private static final HttpHeadersFactory REQUEST_HEADERS =
-            DefaultHttpHeadersFactory.headersFactory().withValidation(false);
-
     /** The listener's name for log lines ({@code cluster shop}, {@code listener edge}). */
     private final String listener;
     private final TrafficCounters counters;
@@ -115,95 +94,18 @@ final class StreamAdapter extends ChannelDuplexHandler {
     private void onRequestHead(ChannelHandlerContext ctx, Http2HeadersFrame frame) {
         headSeen = true;
         Http2Headers h2 = frame.headers();
-        CharSequence method = h2.method();
-        CharSequence path = h2.path();
-        CharSequence authority = h2.authority();
-        if (method == null) {
-            malformed(ctx, "no :method");
+        RequestHeads.Outcome head = RequestHeads.read(h2.method(), h2.scheme(), h2.path(), h2.authority(), h2,
+                frame.isEndStream(), false);
+        if (head.malformed()) {
+            malformed(ctx, head.reason());
             return;
         }
-        if (AsciiString.contentEquals(method, "CONNECT")) {
-            refuse(ctx, HttpResponseStatus.METHOD_NOT_ALLOWED, "CONNECT is not proxied");
+        if (!head.accepted()) {
+            refuse(ctx, head.status(), head.reason());
             return;
         }
-        if (h2.scheme() == null || path == null || path.length() == 0) {
-            malformed(ctx, "missing :scheme or :path");
-            return;
-        }
-        if (!RequestSyntax.originForm(path, method)) {
-            malformed(ctx, "invalid :path");
-            return;
-        }
-        if (!RequestSyntax.isToken(method)) {
-            malformed(ctx, "invalid :method");
-            return;
-        }
-        if (authority != null && !RequestSyntax.validValue(authority)) {
-            malformed(ctx, "invalid :authority");
-            return;
-        }
-        HttpHeaders headers = REQUEST_HEADERS.newHeaders();
-        StringBuilder cookies = null;
-        for (Map.Entry<CharSequence, CharSequence> header : h2) {
-            CharSequence name = header.getKey();
-            if (name.length() > 0 && name.charAt(0) == ':') {
-                continue;
-            }
-            CharSequence value = header.getValue();
-            AsciiString lower = AsciiString.of(name).toLowerCase();
-            if (CONNECTION_SPECIFIC.contains(lower) || (lower.equals(TE) && !AsciiString.contentEqualsIgnoreCase(
-                    value, "trailers"))) {
-                malformed(ctx, "connection-specific header " + name);
-                return;
-            }
-            if (!RequestSyntax.validValue(value)) {
-                malformed(ctx, "invalid value of " + name);
-                return;
-            }
-            if (lower.equals(HOST) && authority != null && !AsciiString.contentEqualsIgnoreCase(value, authority)) {
-                // RFC 9113 §8.3.1: a Host naming another entity than :authority makes the request malformed;
-                // a route table would otherwise read one and the node the other
-                refuse(ctx, HttpResponseStatus.BAD_REQUEST, "host differs from :authority");
-                return;
-            }
-            if (lower.equals(COOKIE)) {
-                cookies = cookies == null ? new StringBuilder(value) : cookies.append("; ").append(value);
-            } else if (!(lower.equals(HOST) && authority != null)) {
-                headers.add(lower, value);
-            }
-        }
-        if (cookies != null) {
-            headers.set(HttpHeaderNames.COOKIE, cookies.toString()); // RFC 9113 §8.2.3: one field for HTTP/1.1
-        }
-        if (authority != null) {
-            headers.set(HttpHeaderNames.HOST, authority); // RFC 9113 §8.3.1: :authority wins over Host
-        } else if (!headers.contains(HttpHeaderNames.HOST)) {
-            refuse(ctx, HttpResponseStatus.BAD_REQUEST, "no :authority or host");
-            return;
-        }
-        long bodyLength;
-        if (frame.isEndStream()) {
-            bodyLength = 0;
-            headers.remove(HttpHeaderNames.CONTENT_LENGTH);
-        } else {
-            String length = headers.get(HttpHeaderNames.CONTENT_LENGTH);
-            if (headers.getAll(HttpHeaderNames.CONTENT_LENGTH).size() > 1) {
-                malformed(ctx, "more than one content-length");
-                return;
-            }
-            if (length != null) {
-                declaredLength = RequestSyntax.parseLength(length);
-                if (declaredLength < 0) {
-                    malformed(ctx, "invalid content-length");
-                    return;
-                }
-                bodyLength = declaredLength;
-            } else {
-                bodyLength = ProxiedRequest.CHUNKED;
-            }
-        }
-        ctx.fireChannelRead(ProxiedRequest.of(HttpMethod.valueOf(method.toString()), path.toString(), headers,
-                bodyLength));
+        declaredLength = head.declaredLength();
+        ctx.fireChannelRead(head.request());
         if (frame.isEndStream()) {
             ctx.fireChannelRead(LastHttpContent.EMPTY_LAST_CONTENT);
         }
@@ -215,7 +117,7 @@ final class StreamAdapter extends ChannelDuplexHandler {
             return;
         }
         received += data.content().readableBytes();
-        if (declaredLength >= 0 && (received > declaredLength || (data.isEndStream() && received != declaredLength))) {
+        if (!RequestHeads.lengthAgrees(declaredLength, received, data.isEndStream())) {
             data.release();
             bodyFailed(ctx, "the DATA frames do not add up to content-length");
             return;
@@ -239,15 +141,11 @@ final class StreamAdapter extends ChannelDuplexHandler {
             return;
         }
         LastHttpContent last = new DefaultLastHttpContent(Unpooled.EMPTY_BUFFER);
-        if (declaredLength < 0) { // chunked to the node: trailers can follow; with a content-length they cannot
-            for (Map.Entry<CharSequence, CharSequence> header : frame.headers()) {
-                CharSequence name = header.getKey();
-                if (name.length() > 0 && name.charAt(0) == ':' || !RequestSyntax.validValue(header.getValue())) {
-                    bodyFailed(ctx, "invalid trailer " + name);
-                    return;
-                }
-                last.trailingHeaders().add(name, header.getValue());
-            }
+        String problem = RequestHeads.trailers(frame.headers(), declaredLength, false, last);
+        if (problem != null) {
+            last.release();
+            bodyFailed(ctx, problem);
+            return;
         }
         ctx.fireChannelRead(last);
     }

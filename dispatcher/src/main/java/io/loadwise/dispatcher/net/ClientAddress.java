@@ -8,7 +8,8 @@ import java.net.SocketAddress;
 /**
  * The one place that answers "who is the client of this channel". Behind a balancer speaking the PROXY
  * protocol ({@link ProxyHeaderHandler}), the client is the header's source address, kept in a channel
- * attribute; otherwise it is the TCP peer. An HTTP/2 stream channel asks its connection. Every use of a
+ * attribute; otherwise it is the TCP peer. An HTTP/2 stream channel asks its connection. A QUIC connection (HTTP/3)
+ * sets the attribute to its UDP peer, since its own remote address is a connection ID. Every use of a
  * client's address (forwarding headers, rate limits, the access log, affinity, tunnels, log lines) goes
  * through {@link #of(Channel)} rather than {@code remoteAddress()}.
  */

@@ -118,6 +118,16 @@ public enum TransportKind {
         };
     }
 
+    /** The UDP channel of this transport (QUIC listeners). */
+    public Class<? extends io.netty.channel.socket.DatagramChannel> datagramChannelClass() {
+        return switch (this) {
+            case IO_URING -> io.netty.channel.uring.IoUringDatagramChannel.class;
+            case EPOLL -> io.netty.channel.epoll.EpollDatagramChannel.class;
+            case NIO -> io.netty.channel.socket.nio.NioDatagramChannel.class;
+            case AUTO -> throw unresolved();
+        };
+    }
+
     Class<? extends ServerChannel> serverChannelClass() {
         return switch (this) {
             case IO_URING -> IoUringServerSocketChannel.class;

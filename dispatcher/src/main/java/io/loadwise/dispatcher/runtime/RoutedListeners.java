@@ -8,6 +8,7 @@ import io.loadwise.dispatcher.http.HttpProxyServer;
 import io.loadwise.dispatcher.http.ListenerSettings;
 import io.loadwise.dispatcher.http.RouteCounter;
 import io.loadwise.dispatcher.http2.Http2Frontend;
+import io.loadwise.dispatcher.http3.Http3Frontend;
 import io.loadwise.dispatcher.metrics.TrafficCounters;
 import io.loadwise.dispatcher.net.ConnectionLimit;
 import io.loadwise.dispatcher.net.Transport;
@@ -72,7 +73,7 @@ final class RoutedListeners {
                 continue;
             }
             HttpListener listener = new HttpListener(ListenerSettings.of(lc), new TrafficCounters(), routes, null,
-                    transport, clientConnections, Http2Frontend::new);
+                    transport, clientConnections, Http2Frontend::new, Http3Frontend::new);
             try {
                 if (previous != null && lc.listen().equals(previous.config().listen())) {
                     listener.takeOver(previous.listener());

@@ -39,7 +39,8 @@ final class RoutedStatusReader {
             list.add(new RoutedListenerStatus(r.config().name(), r.config().listen(),
                     bound == null ? null : bound.getHostString() + ":" + bound.getPort(), r.config().tls() != null,
                     r.listener().counters().activeConnections(), r.listener().rejectedPerClient(), routes,
-                    proxyCounts(r.listener().proxyProtocolStats())));
+                    proxyCounts(r.listener().proxyProtocolStats()),
+                    r.listener().http3() == null ? null : r.listener().http3().counts()));
         }
         return list;
     }

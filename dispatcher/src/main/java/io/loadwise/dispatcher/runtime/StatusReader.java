@@ -83,9 +83,15 @@ final class StatusReader {
                     List.of(), List.of());
         }
         ServerTls current = tls.current();
-        return new ListenerStatus(ServerTls.alpnFor(h2), true, TlsProviders.describe(current.provider()),
+        io.loadwise.dispatcher.http.Http3Support h3 = http.listener() == null ? null : http.listener().http3();
+        List<String> protocols = new java.util.ArrayList<>(ServerTls.alpnFor(h2));
+        if (h3 != null) {
+            protocols.add("h3"); // over UDP on the same port
+        }
+        return new ListenerStatus(protocols, true, TlsProviders.describe(current.provider()),
                 config.tls().protocolsOrDefault(), current.certificates(),
-                ServerTls.expiryWarnings("cluster " + config.name(), current.certificates(), Instant.now()));
+                ServerTls.expiryWarnings("cluster " + config.name(), current.certificates(), Instant.now()),
+                h3 == null ? null : h3.counts());
     }
 
     private static AffinityCounts affinity(RunningCluster running) {

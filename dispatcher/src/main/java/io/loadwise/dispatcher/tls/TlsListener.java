@@ -53,6 +53,8 @@ public final class TlsListener implements AutoCloseable {
     private byte[] digest;
     private byte[] failedDigest;
     private ScheduledFuture<?> reloads;
+    /** Run on the reload thread after each certificate reload: other protocols' contexts (QUIC) follow. */
+    private final List<Runnable> reloadHooks = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /**
      * @param name the listener, for the log ({@code cluster web})
@@ -104,6 +106,17 @@ public final class TlsListener implements AutoCloseable {
         if (stapler != null) {
             stapler.close();
         }
+        reloadHooks.clear();
+    }
+
+    /** Runs {@code hook} after every successful reload (on the reload thread), until {@link #close()}. */
+    public void onReload(Runnable hook) {
+        reloadHooks.add(hook);
+    }
+
+    /** The configuration the contexts are built from. */
+    public TlsConfig config() {
+        return config;
     }
 
     /** The contexts in use now. */
@@ -159,6 +172,9 @@ public final class TlsListener implements AutoCloseable {
                         info.subjectAltNames(), info.notAfter());
             }
             ServerTls.expiryWarnings(name, reloaded.certificates(), Instant.now()).forEach(log::warn);
+            for (Runnable hook : reloadHooks) {
+                hook.run();
+            }
         } catch (TlsFileException e) {
             if (!Arrays.equals(now, failedDigest)) {
                 failedDigest = now;

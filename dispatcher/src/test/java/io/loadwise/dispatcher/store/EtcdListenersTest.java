@@ -87,7 +87,7 @@ class EtcdListenersTest {
         RouteConfig route = new RouteConfig(null, new io.loadwise.dispatcher.config.RouteMatch(null, null, pathPrefix,
                 null, null, null, null), "shop", null, null, null, null, null, null, "per-client");
         return new ListenerConfig(name, "127.0.0.1:0", null, null, List.of(route), null, null, null, null, null,
-                null, null);
+                null, null, null);
     }
 
     private Dispatcher startReplica(String id, boolean follow) throws Exception {
