@@ -65,10 +65,13 @@ public final class AcmeRenewal implements AutoCloseable {
     }
 
     /**
-     * Before the listener loads its files: when there are none yet, writes a self-signed stand-in for the names, so
+     * Before the listener loads its files, with {@code tls.acme} set: when there are none yet, writes a self-signed stand-in for the names, so
      * the listener starts (clients see an untrusted certificate for the minutes the first order takes).
      */
     public static void standInIfMissing(String name, TlsConfig tls) throws IOException {
+        if (tls.acme() == null) {
+            return;
+        }
         Path certificate = Path.of(tls.certificate());
         Path key = Path.of(tls.key());
         if (CertificateFiles.present(certificate, key)) {
@@ -86,9 +89,16 @@ public final class AcmeRenewal implements AutoCloseable {
                 certificate);
     }
 
-    /** Starts keeping {@code listener}'s certificate current: the first check runs at once. */
+    /**
+     * Starts keeping {@code listener}'s certificate current when {@code tls.acme} is set (null otherwise): the first
+     * check runs at once; it stops when the listener closes.
+     */
     public static AcmeRenewal start(String name, TlsConfig tls, TlsListener listener) {
+        if (tls.acme() == null) {
+            return null;
+        }
         AcmeRenewal renewal = new AcmeRenewal(name, tls, listener, Clock.systemUTC());
+        listener.onClose(renewal::close);
         renewal.schedule(Duration.ZERO);
         return renewal;
     }

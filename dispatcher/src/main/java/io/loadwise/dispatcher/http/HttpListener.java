@@ -62,8 +62,6 @@ public final class HttpListener {
     /** Reads PROXY headers in front of everything else; null when the listener takes none. */
     private final ProxyHeaderGate proxyHeaders;
     private volatile RouteStage routes;
-    /** Keeps the certificate current when {@code tls.acme} is set; null otherwise. */
-    private AcmeRenewal acme;
     private volatile ListenSocket socket;
     private volatile InetSocketAddress bound;
     private volatile TlsListener tls;
@@ -239,13 +237,11 @@ public final class HttpListener {
     private void prepareProtocols() throws IOException {
         if (settings.tls() != null) {
             try {
-                if (settings.tls().acme() != null) {
-                    AcmeRenewal.standInIfMissing(settings.name(), settings.tls());
-                }
+                AcmeRenewal.standInIfMissing(settings.name(), settings.tls()); // with tls.acme only
                 tls = new TlsListener(settings.name(), settings.name() + ": tls", settings.tls(),
                         TlsProviders.preferred(), ServerTls.alpnFor(settings.http2().enabledOrDefault()),
                         settings.headerTimeoutMs());
-                acme = settings.tls().acme() == null ? null : AcmeRenewal.start(settings.name(), settings.tls(), tls);
+                AcmeRenewal.start(settings.name(), settings.tls(), tls); // with tls.acme; stops as tls closes
             } catch (TlsFileException e) {
                 throw new IOException(e.getMessage(), e);
             }
@@ -255,11 +251,6 @@ public final class HttpListener {
     }
 
     private void closeTls() {
-        AcmeRenewal renewal = acme;
-        if (renewal != null) {
-            renewal.close();
-            acme = null;
-        }
         TlsListener listener = tls;
         if (listener != null) {
             listener.close();

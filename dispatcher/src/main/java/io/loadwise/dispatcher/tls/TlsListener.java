@@ -55,6 +55,7 @@ public final class TlsListener implements AutoCloseable {
     private ScheduledFuture<?> reloads;
     /** Run on the reload thread after each certificate reload: other protocols' contexts (QUIC) follow. */
     private final List<Runnable> reloadHooks = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<Runnable> closeHooks = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /**
      * @param name the listener, for the log ({@code cluster web})
@@ -107,6 +108,13 @@ public final class TlsListener implements AutoCloseable {
             stapler.close();
         }
         reloadHooks.clear();
+        closeHooks.forEach(Runnable::run);
+        closeHooks.clear();
+    }
+
+    /** Runs {@code hook} when the listener closes (what keeps its certificate current stops with it). */
+    public void onClose(Runnable hook) {
+        closeHooks.add(hook);
     }
 
     /** Runs {@code hook} after every successful reload (on the reload thread), until {@link #close()}. */

@@ -10,13 +10,10 @@ import io.loadwise.dispatcher.config.ClusterConfig;
 import io.loadwise.dispatcher.config.LoadwiseConfig;
 import io.loadwise.dispatcher.config.Mode;
 import io.loadwise.dispatcher.config.TlsConfig;
-import io.loadwise.dispatcher.net.Transport;
-import io.loadwise.dispatcher.runtime.Dispatcher;
 import io.loadwise.dispatcher.runtime.HttpNodes;
-import io.loadwise.dispatcher.runtime.ModeListenerFactory;
 import io.loadwise.dispatcher.testsupport.Await;
 import io.loadwise.dispatcher.testsupport.Configs;
-import io.loadwise.policy.PolicyRegistry;
+import io.loadwise.dispatcher.testsupport.DispatcherUnderTest;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -48,17 +45,13 @@ class AcmePebbleTest {
     @TempDir
     Path dir;
     private PebbleCa ca;
-    private Transport transport;
-    private Dispatcher dispatcher;
+    private DispatcherUnderTest loadwise;
     private HttpNodes.Node node;
 
     @AfterEach
     void stop() {
-        if (dispatcher != null) {
-            dispatcher.close();
-        }
-        if (transport != null) {
-            transport.close();
+        if (loadwise != null) {
+            loadwise.close();
         }
         if (ca != null) {
             ca.close();
@@ -84,10 +77,8 @@ class AcmePebbleTest {
                         .policy("round-robin").nodes(Configs.nodes(node.address())).build(),
                 ClusterConfig.builder().name("shop").mode(Mode.HTTP).listen("127.0.0.1:0").policy("round-robin")
                         .tls(tls).nodes(Configs.nodes(node.address())).build());
-        transport = new Transport(1);
-        dispatcher = new Dispatcher(config, null, PolicyRegistry.load(), transport, new ModeListenerFactory());
-        dispatcher.start("test-token", false);
-        InetSocketAddress shop = dispatcher.boundAddress("shop");
+        loadwise = DispatcherUnderTest.start(config);
+        InetSocketAddress shop = loadwise.boundAddress("shop");
 
         // first: a stand-in or (already) Pebble's; then Pebble's, issued through the http-01 check on "plain"
         Await.until("Pebble's certificate served", Duration.ofSeconds(90),

@@ -268,6 +268,9 @@ class FaultInjectionTest {
     @Test
     void aSigkilledNodeLosesOnlyWhatWasInFlightAndLeavesSelection() throws Exception {
         startDispatcher(c -> c.outlierDetection(ejection(30_000)));
+        // the premise of the readiness check below: c's agent has answered once (on a loaded machine the monitor's
+        // first poll can come after the warm-up), so a refused connect holds it out until it answers again
+        awaitAt("c's agent answered once", () -> c().readinessGated());
         long failedBefore = proxyFailed();
         long sentToCBefore = selectionsOfC();
         long fault = load.now();

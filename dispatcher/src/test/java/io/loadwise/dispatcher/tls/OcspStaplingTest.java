@@ -8,13 +8,10 @@ import io.loadwise.dispatcher.config.ClusterConfig;
 import io.loadwise.dispatcher.config.LoadwiseConfig;
 import io.loadwise.dispatcher.config.Mode;
 import io.loadwise.dispatcher.config.TlsConfig;
-import io.loadwise.dispatcher.net.Transport;
-import io.loadwise.dispatcher.runtime.Dispatcher;
 import io.loadwise.dispatcher.runtime.HttpNodes;
-import io.loadwise.dispatcher.runtime.ModeListenerFactory;
 import io.loadwise.dispatcher.testsupport.Await;
 import io.loadwise.dispatcher.testsupport.Configs;
-import io.loadwise.policy.PolicyRegistry;
+import io.loadwise.dispatcher.testsupport.DispatcherUnderTest;
 import io.loadwise.testsupport.TestPki;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -39,17 +36,13 @@ class OcspStaplingTest {
     @TempDir
     Path dir;
     private Process responder;
-    private Transport transport;
-    private Dispatcher dispatcher;
+    private DispatcherUnderTest loadwise;
     private HttpNodes.Node node;
 
     @AfterEach
     void stop() {
-        if (dispatcher != null) {
-            dispatcher.close();
-        }
-        if (transport != null) {
-            transport.close();
+        if (loadwise != null) {
+            loadwise.close();
         }
         if (responder != null) {
             responder.destroyForcibly();
@@ -92,10 +85,8 @@ class OcspStaplingTest {
                 null, null, null, null, null, null, null, true);
         LoadwiseConfig config = Configs.config(ClusterConfig.builder().name("shop").mode(Mode.HTTP)
                 .listen("127.0.0.1:0").policy("round-robin").tls(tls).nodes(Configs.nodes(node.address())).build());
-        transport = new Transport(1);
-        dispatcher = new Dispatcher(config, null, PolicyRegistry.load(), transport, new ModeListenerFactory());
-        dispatcher.start("test-token", false);
-        int port = dispatcher.boundAddress("shop").getPort();
+        loadwise = DispatcherUnderTest.start(config);
+        int port = loadwise.boundAddress("shop").getPort();
 
         Await.until("a good staple served", Duration.ofSeconds(30), () -> status(port).contains("Cert Status: good"));
         String stapled = status(port);
