@@ -40,6 +40,7 @@ final class HeaderRecordingNode implements AutoCloseable {
 
     private final ServerSocket server;
     final List<Conn> connections = new CopyOnWriteArrayList<>();
+    private final List<Socket> sockets = new CopyOnWriteArrayList<>();
 
     HeaderRecordingNode() throws IOException {
         server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
@@ -56,6 +57,7 @@ final class HeaderRecordingNode implements AutoCloseable {
         while (!server.isClosed()) {
             try {
                 Socket s = server.accept();
+                sockets.add(s);
                 Conn conn = new Conn(connections.size() + 1);
                 connections.add(conn);
                 Thread t = new Thread(() -> serve(s, conn), "node-conn-" + conn.id);
@@ -137,5 +139,8 @@ final class HeaderRecordingNode implements AutoCloseable {
     @Override
     public void close() throws IOException {
         server.close();
+        for (Socket s : sockets) {
+            s.close();
+        }
     }
 }

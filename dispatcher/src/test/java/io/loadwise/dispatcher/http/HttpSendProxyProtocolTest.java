@@ -89,6 +89,39 @@ class HttpSendProxyProtocolTest {
         proxy.assertSettled();
     }
 
+    /** h2load over h2c by prior knowledge: {@code requests} on one connection, {@code streams} at a time. */
+    private static void h2load(String url, int requests, int streams) throws Exception {
+        Process h2load = new ProcessBuilder("h2load", "-n", String.valueOf(requests), "-c", "1", "-m",
+                String.valueOf(streams), url).redirectErrorStream(true).start();
+        String out = new String(h2load.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(h2load.waitFor(20, java.util.concurrent.TimeUnit.SECONDS), out);
+        assertTrue(out.contains("requests: " + requests + " total, " + requests + " started, " + requests + " done, "
+                + requests + " succeeded"), out);
+    }
+
+    @Test
+    void theStreamsOfAnHttp2ClientShareItsPrivateConnections() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(java.nio.file.Files.isExecutable(java.nio.file.Path.of(
+                "/usr/bin/h2load")), "h2load not installed");
+        start("v2", null);
+        String url = "http://127.0.0.1:" + proxy.address.getPort() + "/";
+        h2load(url, 6, 1); // one stream after another: each takes the node connection the one before parked
+        assertEquals(1, node.connections.size(), () -> node.connections.toString());
+        HeaderRecordingNode.Conn sequential = node.connections.get(0);
+        assertEquals(6, sequential.requests.size(), sequential::toString);
+        await(() -> sequential.closed, "closed with its client connection");
+
+        h2load(url, 40, 8); // concurrent streams: several node connections, all of the one client connection
+        List<HeaderRecordingNode.Conn> second = node.connections.subList(1, node.connections.size());
+        assertEquals(40, second.stream().mapToInt(c -> c.requests.size()).sum(), second::toString);
+        assertTrue(second.size() <= 8, () -> "at most one per stream in flight: " + second);
+        for (HeaderRecordingNode.Conn c : second) {
+            assertEquals(second.get(0).header, c.header, "every node connection names the one client connection");
+            assertFalse(c.header.equals(sequential.header), "a new client connection, another port");
+        }
+        proxy.assertSettled();
+    }
+
     @Test
     void aFullPoolClosesAnotherClientsParkedConnectionToServeAWaitingOne() throws Exception {
         start("v1", 1);
