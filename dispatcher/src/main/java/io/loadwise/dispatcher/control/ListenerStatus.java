@@ -10,9 +10,21 @@ import java.util.List;
  *
  * @param protocols e.g. {@code ["h2", "http/1.1"]} (TLS, ALPN order), {@code ["http/1.1", "h2c"]}, {@code ["tcp"]}
  * @param tlsProvider {@code null} on a clear-text listener
+ * @param proxyProtocol the PROXY headers read on a listener with {@code proxyProtocol}, by outcome; {@code null}
+ *     without it
  */
 public record ListenerStatus(List<String> protocols, boolean tls, String tlsProvider, List<String> tlsVersions,
-        List<CertificateInfo> certificates, List<String> warnings) {
+        List<CertificateInfo> certificates, List<String> warnings, RoutedListenerStatus.ProxyProtocolCounts proxyProtocol) {
+
+    public ListenerStatus(List<String> protocols, boolean tls, String tlsProvider, List<String> tlsVersions,
+            List<CertificateInfo> certificates, List<String> warnings) {
+        this(protocols, tls, tlsProvider, tlsVersions, certificates, warnings, null);
+    }
+
+    /** This status with {@code counts} as its PROXY header counts. */
+    public ListenerStatus withProxyProtocol(RoutedListenerStatus.ProxyProtocolCounts counts) {
+        return new ListenerStatus(protocols, tls, tlsProvider, tlsVersions, certificates, warnings, counts);
+    }
 
     public ListenerStatus {
         protocols = List.copyOf(protocols);
