@@ -131,6 +131,52 @@ class PrometheusEndpointTest extends ApiTestBase {
         assertFalse(text.body().contains("# EOF"));
     }
 
+    /** A cluster with its own listen and proxyProtocol: its headers counted by outcome, like a listener's. */
+    @Test
+    void countsThePROXYHeadersOfAClusterThatListens() throws Exception {
+        assertEquals(201, api.post("/api/clusters", """
+                {"name": "pp", "mode": "tcp", "listen": "127.0.0.1:0", "policy": "round-robin",
+                 "proxyProtocol": {"accept": "v1", "trustedSources": ["127.0.0.1"]},
+                 "nodes": [{"name": "x", "address": "%s"}]}""".formatted(node1.address())).status());
+        InetSocketAddress pp = control.boundAddress("pp");
+        try (java.net.Socket good = new java.net.Socket(pp.getAddress(), pp.getPort())) {
+            good.setSoTimeout(5_000);
+            good.getOutputStream().write("PROXY TCP4 203.0.113.7 127.0.0.1 5000 80\r\nhello\n"
+                    .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            assertEquals("hello\n", new String(good.getInputStream().readNBytes(6),
+                    java.nio.charset.StandardCharsets.US_ASCII), "echoed after the header");
+        }
+        try (java.net.Socket bad = new java.net.Socket(pp.getAddress(), pp.getPort())) { // trusted, no header
+            bad.setSoTimeout(5_000);
+            bad.getOutputStream().write("GET / HTTP/1.1\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            assertEquals(-1, bad.getInputStream().read(), "closed");
+        }
+        Map<String, String> accepted = Map.of("cluster", "pp", "outcome", "accepted");
+        Map<String, String> invalid = Map.of("cluster", "pp", "outcome", "invalid");
+        ExpositionParser metrics = null;
+        long until = System.nanoTime() + 10_000_000_000L;
+        while (System.nanoTime() < until) {
+            metrics = ExpositionParser.parse(api.get("/metrics").body());
+            if (metrics.all("loadwise_cluster_proxy_protocol_total").stream()
+                    .anyMatch(sample -> sample.labels().equals(invalid) && sample.value() == 1)) {
+                break;
+            }
+            Thread.sleep(20);
+        }
+        assertEquals(1, metrics.value("loadwise_cluster_proxy_protocol_total", invalid),
+                () -> metrics0(api.get("/metrics").body()));
+        assertEquals(1, metrics.value("loadwise_cluster_proxy_protocol_total", accepted));
+        assertEquals(0, metrics.value("loadwise_cluster_proxy_protocol_total", Map.of("cluster", "pp", "outcome",
+                "untrusted")));
+        assertEquals("counter", metrics.types.get("loadwise_cluster_proxy_protocol_total"));
+        assertTrue(metrics.all("loadwise_cluster_proxy_protocol_total").stream()
+                .allMatch(sample -> sample.labels().get("cluster").equals("pp")), "only clusters with proxyProtocol");
+    }
+
+    private static String metrics0(String body) {
+        return body.lines().filter(l -> l.contains("proxy_protocol")).reduce("", (a, b) -> a + "\n" + b);
+    }
+
     @Test
     void needsTheBearerToken() {
         assertEquals(401, api.send("GET", "/metrics", null, null).status());

@@ -91,6 +91,10 @@ public final class PrometheusMetrics {
         histograms(out, control.latencyHistograms());
         for (ClusterStatus cluster : control.clusterStatuses()) {
             String name = cluster.name();
+            if (cluster.listener() != null && cluster.listener().proxyProtocol() != null) {
+                proxyProtocol(out, "loadwise_cluster_proxy_protocol_total", cluster.listener().proxyProtocol(), "cluster",
+                        name);
+            }
             if (cluster.listener() != null) {
                 for (CertificateInfo certificate : cluster.listener().certificates()) {
                     out.sample("loadwise_tls_certificate_expiry_seconds",
@@ -230,6 +234,14 @@ public final class PrometheusMetrics {
         }
     }
 
+    private static void proxyProtocol(TextExposition out, String family, RoutedListenerStatus.ProxyProtocolCounts proxy,
+            String label, String name) {
+        out.sample(family, proxy.accepted(), label, name, "outcome", "accepted");
+        out.sample(family, proxy.untrusted(), label, name, "outcome", "untrusted");
+        out.sample(family, proxy.invalid(), label, name, "outcome", "invalid");
+        out.sample(family, proxy.timeout(), label, name, "outcome", "timeout");
+    }
+
     private static void histogram(TextExposition out, String family, LatencyHistogram.Reading reading,
             String... labels) {
         out.histogram(family, LatencyHistogram.BOUNDS_SECONDS, reading.cumulative(), reading.exemplars(),
@@ -242,6 +254,8 @@ public final class PrometheusMetrics {
         out.family("loadwise_listener_active_connections", Type.GAUGE, "Client connections open now on the listener");
         out.family("loadwise_listener_rejected_per_client_total", Type.COUNTER,
                 "Connections the listener refused because one client held maxConnectionsPerClient");
+        out.family("loadwise_cluster_proxy_protocol_total", Type.COUNTER,
+                "PROXY protocol headers on the cluster's own listen by outcome: accepted, or the connection closed (untrusted, invalid, timeout)");
         out.family("loadwise_listener_proxy_protocol_total", Type.COUNTER,
                 "PROXY protocol headers on the listener by outcome: accepted, or the connection closed (untrusted, invalid, timeout)");
         out.family("loadwise_listener_quic_connections_total", Type.COUNTER,
@@ -291,12 +305,8 @@ public final class PrometheusMetrics {
             String name = listener.name();
             out.sample("loadwise_listener_active_connections", listener.connections(), "listener", name);
             out.sample("loadwise_listener_rejected_per_client_total", listener.rejectedPerClient(), "listener", name);
-            RoutedListenerStatus.ProxyProtocolCounts proxy = listener.proxyProtocol();
-            if (proxy != null) {
-                out.sample("loadwise_listener_proxy_protocol_total", proxy.accepted(), "listener", name, "outcome", "accepted");
-                out.sample("loadwise_listener_proxy_protocol_total", proxy.untrusted(), "listener", name, "outcome", "untrusted");
-                out.sample("loadwise_listener_proxy_protocol_total", proxy.invalid(), "listener", name, "outcome", "invalid");
-                out.sample("loadwise_listener_proxy_protocol_total", proxy.timeout(), "listener", name, "outcome", "timeout");
+            if (listener.proxyProtocol() != null) {
+                proxyProtocol(out, "loadwise_listener_proxy_protocol_total", listener.proxyProtocol(), "listener", name);
             }
             quic(out, name, listener.http3());
             for (RoutedListenerStatus.RouteStatus route : listener.routes()) {

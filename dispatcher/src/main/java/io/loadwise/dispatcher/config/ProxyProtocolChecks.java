@@ -49,10 +49,10 @@ final class ProxyProtocolChecks {
         if (send != null && !send.equals("v1") && !send.equals("v2")) {
             errors.add(at + ".sendProxyProtocol: '" + ListenerChecks.printable(send) + "' is not v1 or v2");
         }
-        if (send != null && c.mode() != Mode.TCP) {
-            // http node connections are pooled across clients; private per-client connections are not built yet
-            errors.add(at + ".sendProxyProtocol: only supported in tcp mode for now (http node connections are"
-                    + " shared between clients)");
+        if (send != null && c.mode() != Mode.TCP && c.nodeProtocol() != null && !c.nodeProtocol().equals("http1")) {
+            // an HTTP/2 node connection multiplexes requests; a private one per client connection is not built
+            errors.add(at + ".sendProxyProtocol: not with nodeProtocol '" + ListenerChecks.printable(c.nodeProtocol())
+                    + "' (a PROXY header names one client, an HTTP/2 node connection carries many); use http1");
         }
     }
 }

@@ -12,13 +12,21 @@ import java.util.List;
  * @param tlsProvider {@code null} on a clear-text listener
  * @param http3 what its HTTP/3 (QUIC) side counted; {@code null} when it serves none ({@code h3} is then among
  *     {@code protocols})
+ * @param proxyProtocol the PROXY headers read on a listener with {@code proxyProtocol}, by outcome; {@code null}
+ *     without it
  */
 public record ListenerStatus(List<String> protocols, boolean tls, String tlsProvider, List<String> tlsVersions,
-        List<CertificateInfo> certificates, List<String> warnings, io.loadwise.dispatcher.metrics.QuicCounts http3) {
+        List<CertificateInfo> certificates, List<String> warnings, io.loadwise.dispatcher.metrics.QuicCounts http3,
+        RoutedListenerStatus.ProxyProtocolCounts proxyProtocol) {
 
     public ListenerStatus(List<String> protocols, boolean tls, String tlsProvider, List<String> tlsVersions,
             List<CertificateInfo> certificates, List<String> warnings) {
-        this(protocols, tls, tlsProvider, tlsVersions, certificates, warnings, null);
+        this(protocols, tls, tlsProvider, tlsVersions, certificates, warnings, null, null);
+    }
+
+    /** This status with {@code counts} as its PROXY header counts. */
+    public ListenerStatus withProxyProtocol(RoutedListenerStatus.ProxyProtocolCounts counts) {
+        return new ListenerStatus(protocols, tls, tlsProvider, tlsVersions, certificates, warnings, http3, counts);
     }
 
     public ListenerStatus {

@@ -6,6 +6,7 @@ import io.loadwise.dispatcher.config.ClusterConfig;
 import io.loadwise.dispatcher.net.Transport;
 import io.loadwise.dispatcher.tls.NodeTls;
 import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.WriteBufferWaterMark;
@@ -25,6 +26,9 @@ final class BackendPools {
     static final long MAX_IDLE_NANOS = TimeUnit.SECONDS.toNanos(4);
 
     private final NodeConnections[] pools;
+    /** {@code sendProxyProtocol}; {@code null}: node connections are shared by the clients. */
+    private final String sendProxy;
+    private final int maxHeadBytes;
 
     /**
      * @param connectors how to reach each node; {@code null} for sockets through {@code transport}
@@ -46,6 +50,8 @@ final class BackendPools {
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, config.connectTimeoutMsOrDefault())
                 .option(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARK);
         int maxHeadBytes = Math.max(config.maxHeaderBytesOrDefault(), 64 * 1024);
+        this.maxHeadBytes = maxHeadBytes;
+        this.sendProxy = config.sendProxyProtocol();
         List<NodeState> nodes = cluster.nodes();
         this.pools = new NodeConnections[nodes.size()];
         boolean multiplexed = config.nodeProtocolOrDefault().multiplexed();
@@ -63,6 +69,16 @@ final class BackendPools {
 
     NodeConnections pool(NodeState node) {
         return pools[node.index()];
+    }
+
+    /**
+     * Where {@code client}'s requests get their connections to {@code node}: the shared pool, or with
+     * {@code sendProxyProtocol} the client connection's own ({@link PrivateConnections}).
+     */
+    NodeConnections pool(NodeState node, Channel client) {
+        NodeConnections pool = pools[node.index()];
+        return sendProxy != null && pool instanceof NodePool shared
+                ? PrivateConnections.of(client, shared, sendProxy, maxHeadBytes) : pool;
     }
 
     void closeIdle() {

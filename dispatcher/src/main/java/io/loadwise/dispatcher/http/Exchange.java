@@ -75,7 +75,7 @@ final class Exchange {
         this.choice = new NodeChoice(cluster, config.affinityOrDefault() == Affinity.COOKIE
                 ? server.sessionAffinity() : null, server.affinityCounters(), binding);
         this.acquisition = new NodeAcquisition(cluster, client.eventLoop(), choice,
-                new PooledConnections(pools, binding), this::onAcquired, frontend::deadlineBy);
+                new PooledConnections(pools, binding, client), this::onAcquired, frontend::deadlineBy);
         this.deadlines = new ExchangeDeadlines(config, cluster.queue().timeoutNanos());
         this.responses = new ResponseRelay(server, client, choice, deadlines);
     }

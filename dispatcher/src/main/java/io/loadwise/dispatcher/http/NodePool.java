@@ -42,6 +42,14 @@ final class NodePool implements NodeConnections {
     interface Waiter extends NodeConnector.Waiter {
     }
 
+    /**
+     * A waiter whose connection is opened for one client connection alone, with its own pipeline
+     * ({@link PrivateConnections}, {@code sendProxyProtocol}): it never takes a shared idle connection.
+     */
+    interface Private extends NodeConnector.Waiter {
+        ChannelInitializer<Channel> pipeline();
+    }
+
     private final NodeState node;
     private final Connector connector;
     private final Ticker ticker;
@@ -51,6 +59,8 @@ final class NodePool implements NodeConnections {
     private final ArrayDeque<Channel> idle = new ArrayDeque<>();
     private final ArrayDeque<NodeConnector.Waiter> waiters = new ArrayDeque<>();
     private final ChannelFutureListener onClose = this::onClose;
+    /** Private connections parked idle by their clients, oldest first: closed first when a client waits. */
+    private final ArrayDeque<Channel> parked = new ArrayDeque<>();
     private int open;
 
     /**
@@ -84,7 +94,7 @@ final class NodePool implements NodeConnections {
     public void acquire(NodeConnector.Waiter waiter) {
         Channel channel;
         long now = ticker.nanoTime();
-        while ((channel = idle.pollLast()) != null) {
+        while (!(waiter instanceof Private) && (channel = idle.pollLast()) != null) {
             if (now - BackendHandler.of(channel).releasedNanos() > maxIdleNanos) {
                 channel.close(); // the newest is stale, so are all the older ones
                 closeIdle();
@@ -97,6 +107,10 @@ final class NodePool implements NodeConnections {
             connect(waiter);
         } else {
             waiters.addLast(waiter);
+            Channel oldest = parked.pollFirst();
+            if (oldest != null) {
+                oldest.close(); // the slot it frees opens a connection for the first in line
+            }
         }
     }
 
@@ -125,6 +139,33 @@ final class NodePool implements NodeConnections {
         return open;
     }
 
+    /** Takes {@code waiter} out of the line; whether it was there (not connected for, nor served). */
+    boolean withdraw(NodeConnector.Waiter waiter) {
+        return waiters.remove(waiter);
+    }
+
+    /** Whether requests wait in line for a connection to close (a full pool). */
+    boolean hasWaiters() {
+        return !waiters.isEmpty();
+    }
+
+    long maxIdleNanos() {
+        return maxIdleNanos;
+    }
+
+    Ticker ticker() {
+        return ticker;
+    }
+
+    /** A private connection went idle with its client ({@code true}) or was taken again. */
+    void parked(Channel channel, boolean idleNow) {
+        if (idleNow) {
+            parked.addLast(channel);
+        } else {
+            parked.remove(channel);
+        }
+    }
+
     int idle() {
         return idle.size();
     }
@@ -136,11 +177,14 @@ final class NodePool implements NodeConnections {
         while ((channel = idle.pollFirst()) != null) {
             channel.close();
         }
+        while ((channel = parked.pollFirst()) != null) {
+            channel.close();
+        }
     }
 
     private void connect(NodeConnector.Waiter waiter) {
         open++;
-        ChannelFuture connect = connector.connect(pipeline);
+        ChannelFuture connect = connector.connect(waiter instanceof Private p ? p.pipeline() : pipeline);
         connect.channel().closeFuture().addListener(onClose);
         connect.addListener((ChannelFuture f) -> {
             if (f.isSuccess()) {
@@ -155,6 +199,7 @@ final class NodePool implements NodeConnections {
     private void onClose(ChannelFuture closed) {
         open--;
         idle.remove(closed.channel());
+        parked.remove(closed.channel());
         NodeConnector.Waiter waiter;
         if (open < max && (waiter = waiters.pollFirst()) != null) {
             connect(waiter);

@@ -7,17 +7,21 @@ import io.netty.channel.Channel;
 /**
  * L7's way to a node for the {@code NodeAcquisition} of one client connection: the node connection the
  * client is bound to ({@code balance: per-connection}) while it still serves the chosen node, otherwise
- * the keep-alive pool of the connection's event loop.
+ * the keep-alive pool of the connection's event loop, or with {@code sendProxyProtocol} the client connection's
+ * private connections ({@link PrivateConnections}).
  */
 final class PooledConnections implements NodeConnector {
 
     private final BackendPools pools;
     /** {@code null}: balanced per request. */
     private final NodeBinding binding;
+    /** The client connection (or HTTP/2 stream) the requests come from. */
+    private final Channel client;
 
-    PooledConnections(BackendPools pools, NodeBinding binding) {
+    PooledConnections(BackendPools pools, NodeBinding binding, Channel client) {
         this.pools = pools;
         this.binding = binding;
+        this.client = client;
     }
 
     @Override
@@ -30,12 +34,12 @@ final class PooledConnections implements NodeConnector {
             }
             binding.release(true, null); // bound elsewhere, or broken: the client is bound anew
         }
-        pools.pool(node).acquire(waiter);
+        pools.pool(node, client).acquire(waiter);
     }
 
     @Override
     public void cancel(NodeState node, Waiter waiter) {
-        pools.pool(node).cancel(waiter);
+        pools.pool(node, client).cancel(waiter);
     }
 
     @Override

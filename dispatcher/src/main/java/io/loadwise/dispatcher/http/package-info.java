@@ -15,7 +15,8 @@
  * {@link io.loadwise.dispatcher.http.ExchangeDeadlines}. Node connections come from
  * {@link io.loadwise.dispatcher.http.NodePool}s (codec {@link io.loadwise.dispatcher.http.codec.NodeCodec}),
  * one per event loop and node, and are always made on the client connection's event loop, so an exchange
- * never crosses threads and needs no locks. HTTP/2 builds on this package through
+ * never crosses threads and needs no locks. With {@code sendProxyProtocol} they are private to one client
+ * connection instead ({@link io.loadwise.dispatcher.http.PrivateConnections}), still counted by that pool. HTTP/2 builds on this package through
  * {@link io.loadwise.dispatcher.http.Http2Support}; this package does not depend on {@code http2}.
  *
  * <p>Decisions worth knowing:

@@ -1,8 +1,11 @@
 package io.loadwise.dispatcher.net;
 
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPipeline;
+import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.haproxy.HAProxyCommand;
 import io.netty.handler.codec.haproxy.HAProxyMessage;
 import io.netty.handler.codec.haproxy.HAProxyMessageEncoder;
@@ -63,5 +66,54 @@ public final class ProxyHeaderSender {
                 p.remove("proxy-header-encoder");
             }
         });
+    }
+
+    /**
+     * Makes the header {@code node}'s first bytes, for a connection whose pipeline is set before it connects (an
+     * http cluster's private node connections): written at {@code channelActive}, ahead of a TLS handshake the
+     * pipeline starts there, or ahead of the first thing written on it, whichever comes first (Netty completes a
+     * connect's future, whose listeners may write the request, before {@code channelActive}). The header is made
+     * only then, so a connection that never connects holds nothing to release.
+     */
+    public static void sendFirst(String version, Channel client, ChannelPipeline node) {
+        node.addFirst("proxy-header", new FirstBytes(version, client));
+    }
+
+    /** The pipeline's first handler until it has written the header, which then passes only the encoder. */
+    private static final class FirstBytes extends ChannelDuplexHandler {
+
+        private final String version;
+        private final Channel client;
+
+        FirstBytes(String version, Channel client) {
+            this.version = version;
+            this.client = client;
+        }
+
+        @Override
+        public void channelActive(ChannelHandlerContext ctx) {
+            send(ctx);
+            ctx.fireChannelActive();
+        }
+
+        @Override
+        public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+            send(ctx);
+            ctx.write(msg, promise);
+        }
+
+        private void send(ChannelHandlerContext ctx) {
+            if (ctx.isRemoved()) {
+                return;
+            }
+            ChannelPipeline p = ctx.pipeline();
+            p.addBefore(ctx.name(), "proxy-header-encoder", HAProxyMessageEncoder.INSTANCE);
+            ctx.write(header(version, client)).addListener(f -> {
+                if (p.get("proxy-header-encoder") != null) {
+                    p.remove("proxy-header-encoder");
+                }
+            });
+            p.remove(this);
+        }
     }
 }

@@ -45,7 +45,8 @@ final class RoutedStatusReader {
         return list;
     }
 
-    private static RoutedListenerStatus.ProxyProtocolCounts proxyCounts(ProxyProtocolStats stats) {
+    /** {@code stats} read now; {@code null} for a listener without {@code proxyProtocol}. */
+    static RoutedListenerStatus.ProxyProtocolCounts proxyCounts(ProxyProtocolStats stats) {
         return stats == null ? null : new RoutedListenerStatus.ProxyProtocolCounts(stats.acceptedCount(),
                 stats.refusedCount(Refusal.UNTRUSTED), stats.refusedCount(Refusal.INVALID),
                 stats.refusedCount(Refusal.TIMEOUT));

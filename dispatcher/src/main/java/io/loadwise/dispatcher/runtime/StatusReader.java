@@ -22,6 +22,8 @@ import io.loadwise.dispatcher.http.AffinityCounters;
 import io.loadwise.dispatcher.http.HttpProxyServer;
 import io.loadwise.dispatcher.monitor.AgentStats;
 import io.loadwise.dispatcher.monitor.NodeMonitor;
+import io.loadwise.dispatcher.net.ProxyProtocolStats;
+import io.loadwise.dispatcher.tcp.TcpProxyServer;
 import io.loadwise.dispatcher.tls.ServerTls;
 import io.loadwise.dispatcher.tls.TlsListener;
 import io.loadwise.dispatcher.tls.TlsProviders;
@@ -71,8 +73,15 @@ final class StatusReader {
                 verdict.panic(), verdict.usableNodes(), verdict.countedNodes());
     }
 
-    /** Protocols and certificates of the listener (the certificates as last reloaded). */
+    /** Protocols and certificates of the listener (the certificates as last reloaded), and its PROXY header counts. */
     static ListenerStatus listener(RunningCluster running, ClusterConfig config) {
+        ProxyProtocolStats stats = running.listener() instanceof HttpProxyServer http
+                ? (http.listener() == null ? null : http.listener().proxyProtocolStats())
+                : running.listener() instanceof TcpProxyServer tcp ? tcp.proxyProtocolStats() : null;
+        return protocols(running, config).withProxyProtocol(RoutedStatusReader.proxyCounts(stats));
+    }
+
+    private static ListenerStatus protocols(RunningCluster running, ClusterConfig config) {
         if (!(running.listener() instanceof HttpProxyServer http)) {
             return new ListenerStatus(List.of("tcp"), false, null, List.of(), List.of(), List.of());
         }
@@ -91,7 +100,7 @@ final class StatusReader {
         return new ListenerStatus(protocols, true, TlsProviders.describe(current.provider()),
                 config.tls().protocolsOrDefault(), current.certificates(),
                 ServerTls.expiryWarnings("cluster " + config.name(), current.certificates(), Instant.now()),
-                h3 == null ? null : h3.counts());
+                h3 == null ? null : h3.counts(), null);
     }
 
     private static AffinityCounts affinity(RunningCluster running) {

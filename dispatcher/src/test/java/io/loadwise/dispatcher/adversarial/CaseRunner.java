@@ -48,6 +48,7 @@ final class CaseRunner {
 
     private void run() throws Exception {
         node = ctx.node(new TextNodeScript(c.nodeScript()));
+        node.expectProxyHeader(c.cluster().sendsProxyHeader());
         proxy = ctx.proxy(c.cluster(), node);
         for (Directive step : c.clientSteps()) {
             if (!step.key().equals("send") && !step.key().equals("client")) {

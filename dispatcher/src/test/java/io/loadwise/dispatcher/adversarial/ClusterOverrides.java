@@ -44,6 +44,11 @@ final class ClusterOverrides {
         return routes;
     }
 
+    /** Whether node connections start with a PROXY header ({@code sendProxyProtocol}). */
+    boolean sendsProxyHeader() {
+        return values.containsKey("sendProxyProtocol");
+    }
+
     String rateLimits() {
         return rateLimits;
     }
@@ -105,6 +110,7 @@ final class ClusterOverrides {
             // proxyProtocol=ACCEPT:cidr,cidr (accept v1, v2 or any; the trusted sources)
             case "proxyProtocol" -> b.proxyProtocol(new io.loadwise.dispatcher.config.ProxyProtocolConfig(
                     value.substring(0, value.indexOf(':')), commaList(value.substring(value.indexOf(':') + 1)), 1_000));
+            case "sendProxyProtocol" -> b.sendProxyProtocol(value); // the raw node then reads a header first
             case "balance" -> b.balance(Balance.of(value));
             case "queueTimeoutMs" -> b.queueTimeoutMs(Integer.valueOf(value));
             case "maxQueue" -> b.maxQueue(Integer.valueOf(value));

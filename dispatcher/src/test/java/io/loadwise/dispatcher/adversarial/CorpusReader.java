@@ -23,7 +23,7 @@ final class CorpusReader {
     static final Set<String> NODE_CHECKS = Set.of("node-requests", "node-line", "node-never-line",
             "node-never-bytes", "node-header", "node-header-matches", "node-no-header", "node-header-lacks",
             "node-body", "node-raw-body", "node-raw", "node-framing", "node-trailer", "node-no-trailer",
-            "node-complete", "node-conns", "node-closed");
+            "node-complete", "node-conns", "node-closed", "node-proxy-header-matches");
 
     private CorpusReader() {
     }

@@ -79,6 +79,12 @@ final class NodeChecks {
                 yield actual.equals(expected) ? null : "requests came on node connections " + actual;
             }
             case "node-closed" -> closed(node, d.value().trim());
+            case "node-proxy-header-matches" -> { // every node connection's PROXY header, read before its requests
+                java.util.regex.Pattern header = java.util.regex.Pattern.compile(d.value().trim());
+                yield node.connections().stream().filter(c -> c.proxyHeader == null
+                        || !header.matcher(c.proxyHeader).matches()).map(c -> "connection " + c.index + " started with "
+                        + c.proxyHeader).findFirst().orElse(null);
+            }
             default -> requestCheck(request(node, d), d);
         };
         if (problem != null) {

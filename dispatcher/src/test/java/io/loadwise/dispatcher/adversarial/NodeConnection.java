@@ -21,6 +21,8 @@ final class NodeConnection {
     private volatile String malformed;
     private volatile boolean closed;
     private volatile boolean closedByNode;
+    /** The PROXY header the connection started with ({@code sendProxyProtocol}), as a v1 line; {@code null}: none. */
+    volatile String proxyHeader;
 
     NodeConnection(int index, Socket socket) {
         this.index = index;

@@ -35,6 +35,8 @@ final class RawNode implements AutoCloseable {
     /** Requests by number - 1; an entry is replaced when its body completes. */
     private final List<NodeRequest> requests = new ArrayList<>();
     private final Thread acceptor;
+    /** Each connection starts with a PROXY header, read before its requests ({@code sendProxyProtocol}). */
+    private volatile boolean expectProxyHeader;
 
     RawNode(NodeScript script) throws IOException {
         this.script = script;
@@ -42,6 +44,10 @@ final class RawNode implements AutoCloseable {
         acceptor = new Thread(this::acceptLoop, "raw-node-accept-" + server.getLocalPort());
         acceptor.setDaemon(true);
         acceptor.start();
+    }
+
+    void expectProxyHeader(boolean expect) {
+        this.expectProxyHeader = expect;
     }
 
     String address() {
@@ -76,6 +82,9 @@ final class RawNode implements AutoCloseable {
             socket.setTcpNoDelay(true);
             InputStream in = new BufferedInputStream(connection.recordingInput(), 8192);
             OutputStream out = socket.getOutputStream();
+            if (expectProxyHeader) {
+                connection.proxyHeader = readProxyHeader(in);
+            }
             RequestParser parser = new RequestParser(in);
             After after = After.KEEP;
             while (after == After.KEEP || after == After.STALL) {
@@ -180,6 +189,33 @@ final class RawNode implements AutoCloseable {
         synchronized (requests) {
             return List.copyOf(requests);
         }
+    }
+
+    /**
+     * A v1 header's line, or a v2 header (TCP over IPv4) as the v1 line with the same fields; what follows is left
+     * to the request parser, so a second header would be a malformed request.
+     */
+    private static String readProxyHeader(InputStream in) throws IOException {
+        in.mark(16);
+        int first = in.read();
+        in.reset();
+        if (first != 0x0D) {
+            StringBuilder line = new StringBuilder();
+            int b;
+            while ((b = in.read()) >= 0 && b != '\n' && line.length() < 108) {
+                line.append((char) b);
+            }
+            return line.toString().strip();
+        }
+        byte[] fixed = in.readNBytes(16);
+        int length = ((fixed[14] & 0xff) << 8) | (fixed[15] & 0xff);
+        byte[] a = in.readNBytes(length);
+        if (fixed[12] != 0x21 || fixed[13] != 0x11 || length < 12) {
+            return "v2 " + Integer.toHexString(fixed[12] & 0xff) + " " + Integer.toHexString(fixed[13] & 0xff);
+        }
+        return "PROXY TCP4 " + (a[0] & 0xff) + "." + (a[1] & 0xff) + "." + (a[2] & 0xff) + "." + (a[3] & 0xff) + " "
+                + (a[4] & 0xff) + "." + (a[5] & 0xff) + "." + (a[6] & 0xff) + "." + (a[7] & 0xff) + " "
+                + (((a[8] & 0xff) << 8) | (a[9] & 0xff)) + " " + (((a[10] & 0xff) << 8) | (a[11] & 0xff));
     }
 
     List<NodeConnection> connections() {

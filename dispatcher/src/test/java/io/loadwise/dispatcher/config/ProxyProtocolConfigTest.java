@@ -26,6 +26,8 @@ class ProxyProtocolConfigTest {
         assertEquals(List.of(), errors("tcp", j(",'proxyProtocol':{'accept':'v2','trustedSources':['10.0.0.0/8','::1'],"
                 + "'headerTimeoutMs':500},'sendProxyProtocol':'v1'")));
         assertEquals(List.of(), errors("http", j(",'proxyProtocol':{'trustedSources':['192.0.2.1']}")));
+        assertEquals(List.of(), errors("http", j(",'sendProxyProtocol':'v2'"))); // private node connections
+        assertEquals(List.of(), errors("http", j(",'nodeProtocol':'http1','sendProxyProtocol':'v1'")));
         ClusterConfig c = ConfigLoader.parseCluster(j("{'name':'web','mode':'tcp','listen':'127.0.0.1:1',"
                 + "'proxyProtocol':{'accept':'any','trustedSources':['10.0.0.0/8']},'sendProxyProtocol':'v2'}"));
         assertEquals(c, ConfigLoader.parseCluster(ConfigLoader.toJson(c)));
@@ -45,8 +47,9 @@ class ProxyProtocolConfigTest {
                 + " balancers in front"), errors("http", j(",'proxyProtocol':{'accept':'v1'}")));
         assertEquals(List.of("clusters[0].sendProxyProtocol: 'v3' is not v1 or v2"),
                 errors("tcp", j(",'sendProxyProtocol':'v3'")));
-        assertEquals(List.of("clusters[0].sendProxyProtocol: only supported in tcp mode for now (http node"
-                + " connections are shared between clients)"), errors("http", j(",'sendProxyProtocol':'v2'")));
+        assertEquals(List.of("clusters[0].sendProxyProtocol: not with nodeProtocol 'h2c' (a PROXY header names one"
+                + " client, an HTTP/2 node connection carries many); use http1"),
+                errors("http", j(",'nodeProtocol':'h2c','sendProxyProtocol':'v2'")));
     }
 
     @Test

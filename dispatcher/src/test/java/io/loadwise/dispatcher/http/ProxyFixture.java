@@ -39,6 +39,7 @@ final class ProxyFixture implements AutoCloseable {
     Integer connectAttempts;
     List<String> trustedProxies;
     io.loadwise.dispatcher.config.ProxyProtocolConfig proxyProtocol;
+    String sendProxyProtocol;
     Integer queueTimeoutMs;
     /** Every node's {@code maxConnections}; {@code null}: no limit. */
     Integer nodeMaxConnections;
@@ -71,6 +72,7 @@ final class ProxyFixture implements AutoCloseable {
                 .responseTimeoutMs(responseTimeoutMs).idleTimeoutMs(idleTimeoutMs).maxHeaderBytes(maxHeaderBytes)
                 .maxConnectionsPerNode(maxConnectionsPerNode).connectAttempts(connectAttempts).unhealthyRetryMs(60_000)
                 .trustedProxies(trustedProxies).queueTimeoutMs(queueTimeoutMs).proxyProtocol(proxyProtocol)
+                .sendProxyProtocol(sendProxyProtocol)
                 .nodes(nodes.stream().map(n -> new NodeConfig(n.name(), n.address(), n.weight(), n.enabled(), n.route(),
                         n.agentPath(), n.healthCheck(), nodeMaxConnections).withDomain(n.domain())).toList())
                 .build();

@@ -112,17 +112,14 @@ class ProxyProtocolRealPeersTest {
         }
     }
 
-    @Test
-    void nginxBehindATcpClusterLogsTheOriginalClient() throws Exception {
-        assumeTrue(Files.isExecutable(NGINX), "nginx not installed");
-        int nodePort = freePort();
-        Path access = dir.resolve("access.log");
+    /** NGINX on a free port, {@code listen … proxy_protocol}, logging {@code logFormat} to {@code access}. */
+    private Process startNginx(int nodePort, Path access, String logFormat) throws Exception {
         Path log = dir.resolve("error.log");
         Files.createDirectories(dir.resolve("logs"));
         Path conf = dir.resolve("nginx.conf");
         Files.writeString(conf, String.join("\n", "daemon off;", "master_process off;", "pid " + dir.resolve("nginx.pid") + ";",
                 "error_log " + log + ";", "events { worker_connections 64; }", "http {",
-                "  log_format pp '$proxy_protocol_addr $remote_addr \"$request\" $status';",
+                "  log_format pp '" + logFormat + "';",
                 "  access_log " + access + " pp;",
                 "  client_body_temp_path " + dir + "/body; proxy_temp_path " + dir + "/proxy;",
                 "  fastcgi_temp_path " + dir + "/fcgi; uwsgi_temp_path " + dir + "/uwsgi; scgi_temp_path " + dir + "/scgi;",
@@ -130,25 +127,82 @@ class ProxyProtocolRealPeersTest {
                 "}", ""));
         Process nginx = new ProcessBuilder(NGINX.toString(), "-c", conf.toString(), "-p", dir.toString())
                 .redirectErrorStream(true).redirectOutput(dir.resolve("nginx.out").toFile()).start();
+        awaitListening(nodePort, nginx, log);
+        return nginx;
+    }
+
+    private static void awaitLines(Path access, int lines) {
+        long until = System.nanoTime() + 5_000_000_000L;
+        while (read(access).lines().filter(l -> l.contains("GET /")).count() < lines && System.nanoTime() < until) {
+            Thread.onSpinWait();
+        }
+    }
+
+    @Test
+    void nginxBehindATcpClusterLogsTheOriginalClient() throws Exception {
+        assumeTrue(Files.isExecutable(NGINX), "nginx not installed");
+        int nodePort = freePort();
+        Path access = dir.resolve("access.log");
+        Process nginx = startNginx(nodePort, access, "$proxy_protocol_addr $remote_addr \"$request\" $status");
         Transport transport = new Transport(1);
         TcpProxyServer server = null;
         try {
-            awaitListening(nodePort, nginx, log);
             ClusterConfig config = Configs.tcp("pp", TestRoundRobinPolicy.ID, Configs.nodes("127.0.0.1:" + nodePort))
                     .toBuilder().sendProxyProtocol("v2").build();
             server = new TcpProxyServer(new VirtualCluster(config, PolicyRegistry.load(), System::nanoTime), transport);
             int port = server.start().getPort();
             assertEquals("HTTP/1.1 200 OK", get("127.0.0.3", port));
-            long until = System.nanoTime() + 5_000_000_000L;
-            while (!read(access).contains("GET /") && System.nanoTime() < until) {
-                Thread.onSpinWait();
-            }
+            awaitLines(access, 1);
             assertTrue(read(access).startsWith("127.0.0.3 127.0.0.1 \"GET / HTTP/1.1\" 200"), read(access));
         } finally {
             if (server != null) {
                 server.close();
             }
             transport.close();
+            nginx.destroy();
+            nginx.waitFor();
+        }
+    }
+
+    /**
+     * An http cluster with {@code sendProxyProtocol}: two clients' requests interleaved on keep-alive connections.
+     * NGINX logs each request with the client its connection's header named, and its connection's serial number
+     * and request count: each client's requests share one node connection, the two clients never do.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"v1", "v2"})
+    void nginxBehindAnHttpClusterSeesEachClientOnItsOwnConnections(String send) throws Exception {
+        assumeTrue(Files.isExecutable(NGINX), "nginx not installed");
+        int nodePort = freePort();
+        Path access = dir.resolve("access.log");
+        Process nginx = startNginx(nodePort, access, "$proxy_protocol_addr $connection $connection_requests $request_uri");
+        ProxyFixture proxy = new ProxyFixture();
+        proxy.sendProxyProtocol = send;
+        try {
+            proxy.node("nginx", "127.0.0.1:" + nodePort).start();
+            try (RawHttpClient a = new RawHttpClient(proxy.address, "127.0.0.2");
+                    RawHttpClient b = new RawHttpClient(proxy.address, "127.0.0.3")) {
+                for (int i = 1; i <= 3; i++) {
+                    assertEquals(200, a.get("/a" + i).status());
+                    assertEquals(200, b.get("/b" + i).status());
+                }
+            }
+            awaitLines(access, 6);
+            java.util.Map<String, String[]> byUri = new java.util.HashMap<>();
+            read(access).lines().map(l -> l.split(" ")).forEach(f -> byUri.put(f[3], f));
+            for (String client : List.of("a", "b")) {
+                String addr = client.equals("a") ? "127.0.0.2" : "127.0.0.3";
+                for (int i = 1; i <= 3; i++) {
+                    String[] f = byUri.get("/" + client + i);
+                    assertEquals(addr, f[0], () -> read(access));
+                    assertEquals(byUri.get("/" + client + 1)[1], f[1], () -> "one node connection: " + read(access));
+                    assertEquals(String.valueOf(i), f[2], () -> read(access));
+                }
+            }
+            assertTrue(!byUri.get("/a1")[1].equals(byUri.get("/b1")[1]), () -> read(access));
+            proxy.assertSettled();
+        } finally {
+            proxy.close();
             nginx.destroy();
             nginx.waitFor();
         }

@@ -27,7 +27,16 @@ final class RawHttpClient implements Closeable {
     private final OutputStream out;
 
     RawHttpClient(InetSocketAddress address) throws IOException {
-        socket = new Socket(address.getAddress(), address.getPort());
+        this(address, null);
+    }
+
+    /** @param from the local address to connect from (another loopback address: another client); {@code null}: any */
+    RawHttpClient(InetSocketAddress address, String from) throws IOException {
+        socket = new Socket();
+        if (from != null) {
+            socket.bind(new InetSocketAddress(from, 0));
+        }
+        socket.connect(address, 15_000);
         socket.setSoTimeout(15_000);
         socket.setTcpNoDelay(true);
         in = new BufferedInputStream(socket.getInputStream(), 64 * 1024);
@@ -77,6 +86,10 @@ final class RawHttpClient implements Closeable {
 
     InputStream input() {
         return in;
+    }
+
+    int localPort() {
+        return socket.getLocalPort();
     }
 
     void setTimeout(int millis) throws IOException {
