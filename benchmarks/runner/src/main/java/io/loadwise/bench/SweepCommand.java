@@ -323,9 +323,16 @@ public final class SweepCommand implements BenchCommand {
         };
     }
 
+    private static String lowerBeforeOptions(String item) {
+        int plus = item.indexOf('+');
+        return plus < 0 ? item.toLowerCase(Locale.ROOT)
+                : item.substring(0, plus).toLowerCase(Locale.ROOT) + item.substring(plus);
+    }
+
     static List<String> list(String csv) {
+        // lower case up to a row's policy options (+name=value), whose names are camelCase like the policies' own
         List<String> items = Stream.of(csv.split(",")).map(String::trim).filter(s -> !s.isEmpty())
-                .map(s -> s.toLowerCase(Locale.ROOT)).toList();
+                .map(SweepCommand::lowerBeforeOptions).toList();
         if (items.isEmpty()) {
             throw new IllegalArgumentException("empty list '" + csv + "'");
         }

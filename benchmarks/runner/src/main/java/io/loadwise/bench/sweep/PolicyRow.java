@@ -224,6 +224,6 @@ public final class PolicyRow {
 
     @Override
     public String toString() {
-        return key().toLowerCase(Locale.ROOT);
+        return key(); // lower case but for the options' names, which parse() needs as they are
     }
 }

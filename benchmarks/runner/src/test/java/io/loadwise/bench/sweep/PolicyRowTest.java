@@ -63,6 +63,7 @@ class PolicyRowTest {
         assertEquals(java.util.Map.of("gcTimeThreshold", 25.0, "oldGenThreshold", 90.0), gc.options());
         assertEquals("HTTP Adaptive (Loadwise) (gcTimeThreshold 25, oldGenThreshold 90)", gc.label());
         assertEquals(gc, PolicyRow.parse(gc.key()), "the key parses back");
+        assertEquals(gc, PolicyRow.parse(gc.toString()), "and so does its text (the sweep's run lists use it)");
         assertNotEquals(PolicyRow.parse("http-adaptive"), gc, "a row with options is another row");
         assertEquals("http-weighted-least-connections+x=0.5",
                 PolicyRow.parse("http-weighted-least-connections+x=0.5").key(), "a seed row takes options too");
