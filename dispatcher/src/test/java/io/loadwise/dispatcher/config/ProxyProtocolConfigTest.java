@@ -53,9 +53,9 @@ class ProxyProtocolConfigTest {
     }
 
     @Test
-    void theOperationsGuideExampleIsValid() throws Exception {
-        String doc = Files.readString(Path.of("../docs/operations.md"));
-        int section = doc.indexOf("## PROXY protocol");
+    void theGuidesExampleIsValid() throws Exception {
+        String doc = Files.readString(Path.of("../docs/proxy-protocol.md"));
+        int section = doc.indexOf("## Behind a balancer");
         int start = doc.indexOf("```json\n", section) + "```json\n".length();
         String json = doc.substring(start, doc.indexOf("```", start));
         assertEquals(List.of(), validator.validate(ConfigLoader.parse(json)));
