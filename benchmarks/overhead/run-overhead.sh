@@ -13,6 +13,8 @@
 #   TARGETS="haproxy-1t loadwise-l7-1t loadwise-l7-uring-1t" SIZES=1k CONNECTIONS=50 benchmarks/overhead/run-overhead.sh
 #   TARGETS="haproxy-tcp-1t loadwise-l4-1t loadwise-l4-uring-1t" ...     # the same at layer 4
 #   TARGETS="loadwise-l7-1t loadwise-routes-1t haproxy-1t haproxy-routes-1t" SIZES=1k CONNECTIONS=50 ...
+#   TARGETS="loadwise-l7-relay-1t loadwise-l7-pp-1t loadwise-l4-relay-1t loadwise-l4-pp-1t" IDLE_CONNECTIONS=0 ...
+#     # PROXY v2 (issue 34): behind an HAProxy mode-tcp relay with send-proxy-v2, against the same relay without
 #                                                        # a 20-route table, a header rewrite and a rate limit
 #                                                        # that never triggers, against the plain rows
 #                                                        # epoll (auto) against io_uring (run --transport io_uring)
@@ -101,10 +103,12 @@ fd_fit=$(( ($(ulimit -Hn) - 200) / 2 ))
 [ "$HAPROXY_MAXCONN" -gt "$fd_fit" ] && HAPROXY_MAXCONN=$fd_fit
 threads_of() { echo "$1" | sed -E 's/.*-([0-9])[tw]$/\1/'; }
 
-start_loadwise() { # target jar mode threads [transport]
+start_loadwise() { # target jar mode threads [transport] [proxy-protocol]
   local target=$1 jar=$2 mode=$3 threads=$4 port admin dir
   local transport=() # --transport only when given: the other rows run what ships (auto)
   [ -n "${5:-}" ] && transport=(--transport "$5")
+  local pp="" # the PROXY rows: the header required from the relay on 127.0.0.1
+  [ -n "${6:-}" ] && pp="\"proxyProtocol\": { \"accept\": \"v2\", \"trustedSources\": [\"127.0.0.1/32\"] },"
   port="$(free_port)"; admin="$(free_port)"; dir="$WORK/$target"
   mkdir -p "$dir"
   local logging="" # ACCESS_LOG=json (or another format): the dispatcher writes its access log, to measure its cost
@@ -112,7 +116,7 @@ start_loadwise() { # target jar mode threads [transport]
   cat > "$dir/loadwise.json" <<JSON
 { "admin": { "listen": "127.0.0.1:$admin", "token": "overhead-benchmark-token-0123456789" }, $logging
   "maxClientConnections": $(( IDLE_CONNECTIONS + 1000 )),
-  "clusters": [ { "name": "bench", "mode": "$mode", "listen": "127.0.0.1:$port", "policy": "round-robin",
+  "clusters": [ { "name": "bench", "mode": "$mode", "listen": "127.0.0.1:$port", "policy": "round-robin", $pp
       "maxClientConnections": $(( IDLE_CONNECTIONS + 1000 )),
       "nodes": [ { "name": "node1", "address": "127.0.0.1:$NODE_PORT" } ] } ] }
 JSON
@@ -188,6 +192,32 @@ CONF
   PORT[$target]="$port"
 }
 
+# The PROXY rows (issue 34): a HAProxy mode-tcp relay (its own process, not measured) in front of a Loadwise; with
+# send-proxy-v2 for the -pp targets, which then require the header. wrk hits the relay; CPU is Loadwise's.
+start_relay() { # target header(send-proxy-v2 or "")
+  local target=$1 header=$2 port
+  port="$(free_port)"
+  cat > "$WORK/$target-relay.cfg" <<CONF
+global
+  nbthread 1
+  maxconn $HAPROXY_MAXCONN
+defaults
+  mode tcp
+  timeout connect 2s
+  timeout client 30s
+  timeout server 30s
+frontend relay
+  bind 127.0.0.1:$port
+  default_backend loadwise
+backend loadwise
+  server lw 127.0.0.1:${PORT[$target]} $header
+CONF
+  haproxy -f "$WORK/$target-relay.cfg" -db > "$WORK/$target-relay.log" 2>&1 &
+  PIDS+=($!)
+  if ! wait_port "$port"; then cat "$WORK/$target-relay.log" >&2; exit 1; fi
+  PORT[$target]="$port" # the clients go through the relay; PID[$target] stays Loadwise's
+}
+
 haproxy_routes() { # target: the routes row's ACLs, header rewrite and never-triggering rate limit
   [[ $1 == haproxy-routes-* ]] || return 0
   local i
@@ -246,6 +276,10 @@ for target in $TARGETS; do
     haproxy-*) start_haproxy "$target" http "$n" ;; # haproxy-routes-*: with the routes row's ACLs
     nginx-*) start_nginx "$target" "$n" ;;
     loadwise-routes-*) start_loadwise_routes "$target" "$JAR" "$n" ;;
+    loadwise-l7-relay-*) start_loadwise "$target" "$JAR" http "$n" && start_relay "$target" "" ;;
+    loadwise-l7-pp-*) start_loadwise "$target" "$JAR" http "$n" "" v2 && start_relay "$target" send-proxy-v2 ;;
+    loadwise-l4-relay-*) start_loadwise "$target" "$JAR" tcp "$n" && start_relay "$target" "" ;;
+    loadwise-l4-pp-*) start_loadwise "$target" "$JAR" tcp "$n" "" v2 && start_relay "$target" send-proxy-v2 ;;
     loadwise-l7-uring-*) start_loadwise "$target" "$JAR" http "$n" io_uring ;; # fails the start without io_uring
     loadwise-l7-*) start_loadwise "$target" "$JAR" http "$n" ;;
     loadwise-l4-uring-*) start_loadwise "$target" "$JAR" tcp "$n" io_uring ;;

@@ -157,8 +157,15 @@ final class RawH2Node implements AutoCloseable {
             out.flush();
         }
 
-        /** Writes a frame. */
+        /**
+         * Writes a frame. A frame that ends the node's side of a stream (END_STREAM, or RST_STREAM) closes it in the
+         * count first: the proxy may open the next stream the moment it reads this one, and must not be seen to
+         * exceed the limit because this thread had not yet counted the close.
+         */
         void frame(int type, int flags, int stream, byte[] payload) throws IOException {
+            if (((type == HEADERS || type == DATA) && (flags & END_STREAM) != 0) || type == RST_STREAM) {
+                closed(stream);
+            }
             write(H2RawClient.frame(type, flags, stream, payload));
         }
 
