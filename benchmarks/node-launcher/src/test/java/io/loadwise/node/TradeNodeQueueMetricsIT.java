@@ -94,7 +94,11 @@ class TradeNodeQueueMetricsIT {
             reports++;
             Map<String, Double> report = OrcaLoadReport.parse(header);
             double queued = report.getOrDefault("AMX_CONNS_Q_USED%", -1.0);
-            assertTrue(queued >= 0 && queued <= 100.0 * WAITING / QUEUE + 0.5, "at most the four waiting (the report rounds to 4 digits): " + header);
+            // The shared executor's queue also holds socket-event tasks that are no request: the keep-alive
+            // connection of the set-up's requests being read or closed waits behind the held workers too (CI saw
+            // 5 of 6 once). So four requests, and at most one such task, can be waiting.
+            assertTrue(queued >= 0 && queued <= 100.0 * (WAITING + 1) / QUEUE + 0.5,
+                    "at most the four waiting and one connection task (the report rounds to 4 digits): " + header);
             mostQueued = Math.max(mostQueued, queued);
             saturated += report.getOrDefault("AMX_CONNS_Q_THRBSY%", 0.0) >= 99.5 ? 1 : 0;
         }
