@@ -76,6 +76,8 @@ JSON
     > "$WORK/loadwise.log" 2>&1 &
 PIDS+=($!); LOADWISE_PID=$!
 if ! wait_port "$PORT"; then cat "$WORK/loadwise.log" >&2; exit 1; fi
+# the QUIC side binds after the TCP port answers: wait for its log line (10 s at most)
+for _ in $(seq 1 100); do grep -q "HTTP/3 (QUIC) listening" "$WORK/loadwise.log" && break; sleep 0.1; done
 grep -q "HTTP/3 (QUIC) listening" "$WORK/loadwise.log" || { cat "$WORK/loadwise.log" >&2; exit 1; }
 if haproxy -vv 2>/dev/null | grep -q '+QUIC'; then HAPROXY_QUIC=yes; else HAPROXY_QUIC=no; fi
 
