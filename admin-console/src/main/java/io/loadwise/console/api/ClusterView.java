@@ -246,20 +246,7 @@ record ClusterView(String name, Mode mode, Listen listen, PolicyInForce policy, 
 
     /** TLS settings with each key password replaced by {@link #KEY_PASSWORD_SET}; {@code null} stays null. */
     static TlsConfig withoutKeyPasswords(TlsConfig tls) {
-        if (tls == null) {
-            return null;
-        }
-        List<TlsConfig.SniCertificate> entries = null;
-        if (tls.certificates() != null) {
-            entries = new ArrayList<>();
-            for (TlsConfig.SniCertificate entry : tls.certificates()) {
-                entries.add(entry == null ? null : new TlsConfig.SniCertificate(entry.serverNames(),
-                        entry.certificate(), entry.key(), hidden(entry.keyPassword())));
-            }
-        }
-        return new TlsConfig(tls.certificate(), tls.key(), hidden(tls.keyPassword()),
-                tls.protocols(), tls.ciphers(), tls.clientCa(), tls.clientAuth(), entries, tls.reloadCheckMs(),
-                tls.acme(), tls.ocspStapling());
+        return tls == null ? null : tls.withKeyPasswords((password, keyFile) -> hidden(password));
     }
 
     /** What the API shows for a TLS key password; a {@code PUT} that sends it back keeps the password in force. */

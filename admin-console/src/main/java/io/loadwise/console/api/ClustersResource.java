@@ -103,17 +103,7 @@ final class ClustersResource {
         if (tls == null || old == null) {
             return tls;
         }
-        List<TlsConfig.SniCertificate> entries = null;
-        if (tls.certificates() != null) {
-            entries = new ArrayList<>();
-            for (TlsConfig.SniCertificate entry : tls.certificates()) {
-                entries.add(entry == null ? null : new TlsConfig.SniCertificate(entry.serverNames(), entry.certificate(),
-                        entry.key(), inForce(entry.keyPassword(), entry.key(), old)));
-            }
-        }
-        return new TlsConfig(tls.certificate(), tls.key(), inForce(tls.keyPassword(), tls.key(), old),
-                tls.protocols(), tls.ciphers(), tls.clientCa(), tls.clientAuth(), entries, tls.reloadCheckMs(),
-                tls.acme(), tls.ocspStapling());
+        return tls.withKeyPasswords((password, keyFile) -> inForce(password, keyFile, old));
     }
 
     /** The password in force for {@code key} when {@code given} is the mask; {@code given} otherwise. */

@@ -173,7 +173,7 @@ public final class AcmeRenewal implements AutoCloseable {
      * first, or the start of the CA's renewal window when that is earlier still.
      */
     static Instant due(X509Certificate current, AcmeConfig acme, Optional<Instant> renewalWindowStart) {
-        if (current.getIssuerX500Principal().getName().contains("Loadwise stand-in")
+        if (CertificateFiles.isStandIn(current)
                 || !names(current).equals(lower(acme.domainsOrEmpty()))) {
             return Instant.MIN;
         }

@@ -49,6 +49,12 @@ final class CertificateFiles {
     private CertificateFiles() {
     }
 
+    /** Whether {@code certificate} is a stand-in {@link #standIn} made (one to replace at once). */
+    static boolean isStandIn(X509Certificate certificate) {
+        return certificate.getIssuerX500Principal().getName().equals(new javax.security.auth.x500.X500Principal(
+                STAND_IN_ISSUER).getName());
+    }
+
     static boolean present(Path certificate, Path key) {
         return Files.isRegularFile(certificate) && Files.isRegularFile(key);
     }

@@ -50,6 +50,20 @@ public record TlsConfig(
                 null);
     }
 
+    /**
+     * This configuration with each key password (the top-level one and every SNI entry's) replaced by
+     * {@code password.apply(keyPassword, keyFile)}; every other field kept, so that a field added later is never
+     * dropped by code that only masks or restores passwords (the admin API).
+     */
+    public TlsConfig withKeyPasswords(java.util.function.BinaryOperator<String> password) {
+        List<SniCertificate> entries = certificates == null ? null : certificates.stream()
+                .map(e -> e == null ? null : new SniCertificate(e.serverNames(), e.certificate(), e.key(),
+                        password.apply(e.keyPassword(), e.key())))
+                .collect(java.util.stream.Collectors.toList()); // toList() would refuse the null entries
+        return new TlsConfig(certificate, key, password.apply(keyPassword, key), protocols, ciphers, clientCa,
+                clientAuth, entries, reloadCheckMs, acme, ocspStapling);
+    }
+
     public boolean ocspStaplingOrDefault() {
         return Boolean.TRUE.equals(ocspStapling);
     }

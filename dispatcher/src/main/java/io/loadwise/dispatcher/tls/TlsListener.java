@@ -87,6 +87,8 @@ public final class TlsListener implements AutoCloseable {
         this.stapler = config.ocspStaplingOrDefault() && ServerTls.canStaple(provider) ? new OcspStapler(name) : null;
         if (stapler != null) {
             stapler.track(current);
+            onReload(() -> stapler.track(this.current)); // a renewed certificate's staple is fetched at once
+            onClose(stapler::close);
         }
     }
 
@@ -103,9 +105,6 @@ public final class TlsListener implements AutoCloseable {
         if (reloads != null) {
             reloads.cancel(false);
             reloads = null;
-        }
-        if (stapler != null) {
-            stapler.close();
         }
         reloadHooks.clear();
         closeHooks.forEach(Runnable::run);
@@ -170,9 +169,6 @@ public final class TlsListener implements AutoCloseable {
         try {
             ServerTls reloaded = ServerTls.load(at, config, provider, alpn);
             current = reloaded;
-            if (stapler != null) {
-                stapler.track(reloaded);
-            }
             digest = now;
             failedDigest = null;
             for (CertificateInfo info : reloaded.certificates()) {
