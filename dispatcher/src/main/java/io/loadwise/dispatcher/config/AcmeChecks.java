@@ -62,9 +62,6 @@ public final class AcmeChecks {
         if (acme.challenge() != null && !AcmeConfig.CHALLENGES.contains(acme.challenge())) {
             errors.add(here + ".challenge: '" + ListenerChecks.printable(acme.challenge()) + "' is not "
                     + String.join(" or ", AcmeConfig.CHALLENGES));
-        } else if (AcmeConfig.TLS_ALPN_01.equals(acme.challenge())) {
-            errors.add(here + ".challenge: tls-alpn-01 is not supported yet; use http-01 (an HTTP listener on"
-                    + " port 80 answers it)");
         }
         if (acme.renewBeforeDays() != null && (acme.renewBeforeDays() < 1
                 || acme.renewBeforeDays() > MAX_RENEW_BEFORE_DAYS)) {

@@ -15,7 +15,8 @@ import java.util.List;
  * @param domains the DNS names the certificate covers, the first its subject; at least one
  * @param challenge how the CA checks control of each name: {@code http-01} (the default: the CA fetches
  *     {@code http://<name>/.well-known/acme-challenge/<token>}, which every HTTP listener of the dispatcher answers
- *     for its pending tokens) or {@code tls-alpn-01}
+ *     for its pending tokens) or {@code tls-alpn-01} (the CA makes a TLS handshake with {@code <name>:443}, ALPN
+ *     {@code acme-tls/1}, which every TLS listener of the dispatcher answers for its pending names)
  * @param renewBeforeDays renew this many days before expiry, or at two thirds of the certificate's life when that
  *     comes first, unless the CA names a renewal window (ARI, RFC 9773); default 30
  * @param trustedCa a PEM file of the CA certificates the directory's HTTPS certificate must chain to, for a private

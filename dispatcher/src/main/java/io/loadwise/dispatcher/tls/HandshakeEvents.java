@@ -7,6 +7,7 @@ import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.ssl.NotSslRecordException;
 import io.netty.handler.ssl.SniCompletionEvent;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import javax.net.ssl.SSLException;
 import org.slf4j.Logger;
@@ -17,7 +18,8 @@ import org.slf4j.LoggerFactory;
  * not trusted, a ClientHello that does not arrive within the handshake timeout or is longer than
  * {@link ServerNameSelector#MAX_CLIENT_HELLO_BYTES}) are logged here at debug, in one line, and the
  * connection closed; they never reach the HTTP handlers as stack traces. Whatever follows a failure on
- * the same connection (the close's aftermath) is dropped with it.
+ * the same connection (the close's aftermath) is dropped with it. A completed {@code acme-tls/1} handshake (a CA's
+ * tls-alpn-01 check, RFC 8737 §3) is closed here too: it carries no HTTP.
  */
 final class HandshakeEvents extends ChannelInboundHandlerAdapter {
 
@@ -51,7 +53,17 @@ final class HandshakeEvents extends ChannelInboundHandlerAdapter {
             ctx.close();
             return;
         }
+        if (evt instanceof SslHandshakeCompletionEvent && AlpnChallenges.ACME_TLS_1.equals(protocol(ctx))) {
+            log.debug("{}: tls-alpn-01 check from {} answered", listener, ClientAddress.of(ctx.channel()));
+            ctx.close();
+            return;
+        }
         ctx.fireUserEventTriggered(evt);
+    }
+
+    private static String protocol(ChannelHandlerContext ctx) {
+        SslHandler tls = ctx.pipeline().get(SslHandler.class);
+        return tls == null ? null : tls.applicationProtocol();
     }
 
     @Override

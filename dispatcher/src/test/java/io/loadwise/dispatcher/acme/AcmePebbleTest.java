@@ -10,6 +10,7 @@ import io.loadwise.dispatcher.config.ClusterConfig;
 import io.loadwise.dispatcher.config.LoadwiseConfig;
 import io.loadwise.dispatcher.config.Mode;
 import io.loadwise.dispatcher.config.TlsConfig;
+import io.loadwise.dispatcher.tls.AlpnChallenges;
 import io.loadwise.dispatcher.runtime.HttpNodes;
 import io.loadwise.dispatcher.testsupport.Await;
 import io.loadwise.dispatcher.testsupport.Configs;
@@ -106,6 +107,33 @@ class AcmePebbleTest {
                 () -> AcmeStatus.figures().get("cluster shop").failed() >= 1);
         assertEquals(renewed.getSerialNumber(), served(shop).getSerialNumber(), "the old certificate stays");
         assertNotEquals(null, AcmeStatus.figures().get("cluster shop").lastError());
+    }
+
+    @Test
+    void obtainsThroughTlsAlpn01OnTheTlsListenerItself() throws Exception {
+        assumeTrue(PebbleCa.goAvailable(), "no Go toolchain to build Pebble with");
+        int tlsPort = PebbleCa.freePort();
+        ca = PebbleCa.start(dir, PebbleCa.freePort(), tlsPort, Duration.ofHours(1));
+        node = new HttpNodes.Node("n1");
+        TlsConfig tls = new TlsConfig(dir.resolve("alpn/shop.pem").toString(), dir.resolve("alpn/shop.key").toString(),
+                null, null, null, null, null, null, null, new AcmeConfig(ca.directory(), null, List.of("localhost"),
+                        AcmeConfig.TLS_ALPN_01, null, PebbleCa.trustedCa().toString()), null);
+        loadwise = DispatcherUnderTest.start(Configs.config(ClusterConfig.builder().name("shop").mode(Mode.HTTP)
+                .listen("127.0.0.1:" + tlsPort).policy("round-robin").tls(tls).nodes(Configs.nodes(node.address()))
+                .build()));
+        InetSocketAddress shop = loadwise.boundAddress("shop");
+        long answeredBefore = AlpnChallenges.answered();
+
+        // no HTTP listener at all: Pebble's check is a TLS handshake with ALPN acme-tls/1 on the listener itself
+        Await.until("Pebble's certificate served", Duration.ofSeconds(90),
+                () -> issuer(tryServed(shop)).contains("Pebble"));
+        List<String> pebbleLog = ca.logLines();
+        assertTrue(pebbleLog.stream().anyMatch(l -> l.contains("set VALID by completed challenge")),
+                "Pebble checked a challenge:\n" + String.join("\n", pebbleLog));
+        assertTrue(AlpnChallenges.answered() > answeredBefore, "Pebble's acme-tls/1 handshakes were answered");
+        assertTrue(pebbleLog.stream().noneMatch(l -> l.contains("Attempting to validate w/ HTTP")),
+                String.join("\n", pebbleLog));
+        assertEquals(0, AlpnChallenges.size(), "no challenge left answerable");
     }
 
     private static String issuer(X509Certificate c) {

@@ -84,6 +84,12 @@ final class PebbleCa implements AutoCloseable {
      * certificates valid for {@code validity}.
      */
     static PebbleCa start(Path dir, int httpPort, Duration validity) throws IOException, InterruptedException {
+        return start(dir, httpPort, freePort(), validity);
+    }
+
+    /** {@link #start(Path, int, Duration)}, checking tls-alpn-01 challenges on {@code tlsPort}. */
+    static PebbleCa start(Path dir, int httpPort, int tlsPort, Duration validity) throws IOException,
+            InterruptedException {
         Path bin = binary();
         int port = freePort();
         Path certs = trustedCa().getParent().resolve("localhost");
@@ -94,7 +100,7 @@ final class PebbleCa implements AutoCloseable {
                   "ocspResponderURL": "", "externalAccountBindingRequired": false,
                   "profiles": {"default": {"description": "test", "validityPeriod": %d}}}}
                 """.formatted(port, freePort(), certs.resolve("cert.pem"), certs.resolve("key.pem"), httpPort,
-                freePort(), validity.toSeconds()), StandardCharsets.UTF_8);
+                tlsPort, validity.toSeconds()), StandardCharsets.UTF_8);
         Path log = dir.resolve("pebble-" + port + ".log");
         ProcessBuilder pb = new ProcessBuilder(bin.toString(), "-config", config.toString())
                 .redirectErrorStream(true).redirectOutput(log.toFile());

@@ -61,9 +61,10 @@ class AcmeConfigTest {
                 + " or tls-alpn-01", at + ".renewBeforeDays: 0 out of range 1..365"),
                 errors(files(), j("{'directory':'https://ca.example/dir','domains':['a.example'],'email':'not mail',"
                         + "'challenge':'dns-01','renewBeforeDays':0}")));
-        assertEquals(List.of(at + ".challenge: tls-alpn-01 is not supported yet; use http-01 (an HTTP listener on"
-                + " port 80 answers it)"), errors(files(), j("{'directory':'https://ca.example/dir',"
-                        + "'domains':['a.example'],'challenge':'tls-alpn-01'}")));
+        assertEquals(List.of(), errors(files(), j("{'directory':'https://ca.example/dir',"
+                + "'domains':['a.example'],'challenge':'tls-alpn-01'}")));
+        assertEquals(List.of(at + ".challenge: 'TLS-ALPN-01' is not http-01 or tls-alpn-01"), errors(files(),
+                j("{'directory':'https://ca.example/dir','domains':['a.example'],'challenge':'TLS-ALPN-01'}")));
         assertEquals(List.of(at + ".trustedCa: only for an https:// directory (an acme:// one brings its own trust)",
                 at + ".trustedCa: /nonexistent.pem: no such file"),
                 errors(files(), j("{'directory':'acme://pebble/localhost:14000','domains':['a.example'],"
