@@ -137,6 +137,7 @@ public final class SeriesGraph {
                 new Font(Font.SANS_SERIF, Font.BOLD, 13), plot, true);
         Charts.styled(chart);
         chart.setAntiAlias(false); // lines of exactly their colour: crisp at this size, and findable by tests
+        chart.setTextAntiAlias(true);
         LegendTitle legend = chart.getLegend();
         legend.setPosition(RectangleEdge.BOTTOM);
         legend.setHorizontalAlignment(HorizontalAlignment.LEFT);
