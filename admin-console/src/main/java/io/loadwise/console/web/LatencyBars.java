@@ -6,8 +6,9 @@ import java.util.Locale;
 
 /**
  * A cluster's request-duration histograms, one bar chart per node, as inline SVG drawn here and styled by
- * console.css (issue 33, item 6): the console keeps one chart stack (rrd4j for time series), so no Java2D image. Each
- * bucket's label and count are SVG text, and a table-free description names them for screen readers.
+ * console.css (issue 33, item 6). The one chart stack's images (JFreeChart, {@code Charts}) are pictures; this
+ * chart is markup instead, so that each bucket's label and count are text the page's styles, its tests and
+ * screen readers reach (a table-free description names them all).
  */
 final class LatencyBars {
 

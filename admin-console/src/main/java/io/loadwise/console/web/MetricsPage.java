@@ -12,7 +12,7 @@ import java.io.IOException;
 import java.util.List;
 
 /**
- * {@code /graphs[?cluster=C][&node=N][&window=1h][&view=this|sum|each]}: the rrd4j graphs of a cluster
+ * {@code /graphs[?cluster=C][&node=N][&window=1h][&view=this|sum|each]}: the graphs of a cluster
  * (dispatcher figures) or of one node (OS, OS network, JVM, app server, policy). The page script asks the graph
  * listing API which series exist and shows each as an image with a CSV link; images reload while the page is
  * open. When other replicas are registered, a cluster's page offers a switch: this replica's graphs (the

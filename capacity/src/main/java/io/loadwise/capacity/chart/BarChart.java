@@ -1,19 +1,34 @@
 package io.loadwise.capacity.chart;
 
-import java.awt.Color;
-import java.awt.Graphics2D;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.jfree.chart.JFreeChart;
+import org.jfree.chart.axis.CategoryAxis;
+import org.jfree.chart.axis.NumberAxis;
+import org.jfree.chart.axis.NumberTickUnit;
+import org.jfree.chart.plot.CategoryPlot;
+import org.jfree.chart.renderer.category.BarRenderer;
+import org.jfree.data.category.DefaultCategoryDataset;
 
 /** Grouped bars on a 0..1 scale: one group per policy, one bar per node (per-node utilisation). */
-public final class BarChart extends AxesChart {
+public final class BarChart {
 
+    static final int WIDTH = 960;
+    static final int HEIGHT = 600;
+
+    private final String title;
+    private final String xLabel;
+    private final String yLabel;
     private final List<String> groups = new ArrayList<>();
     private final List<double[]> values = new ArrayList<>();
     private final String barPrefix;
 
     public BarChart(String title, String xLabel, String yLabel, String barPrefix) {
-        super(title, xLabel, yLabel);
+        this.title = title;
+        this.xLabel = xLabel;
+        this.yLabel = yLabel;
         this.barPrefix = barPrefix;
     }
 
@@ -23,36 +38,31 @@ public final class BarChart extends AxesChart {
         return this;
     }
 
-    @Override
-    void drawPlot(Graphics2D g) {
-        for (int i = 0; i <= 10; i++) {
-            int py = TOP + plotHeight() - plotHeight() * i / 10;
-            g.setColor(new Color(0xe0e0e0));
-            g.drawLine(LEFT, py, LEFT + plotWidth(), py);
-            g.setColor(Color.BLACK);
-            String label = tickLabel(i / 10.0);
-            g.drawString(label, LEFT - 8 - g.getFontMetrics().stringWidth(label), py + 4);
-        }
-        int maxBars = 1;
-        for (double[] v : values) {
+    public void writePng(Path file) throws IOException {
+        Charts.writePng(chart(), file, WIDTH, HEIGHT);
+    }
+
+    /** The chart as drawn: values outside 0..1 are drawn at its edge. */
+    JFreeChart chart() {
+        DefaultCategoryDataset data = new DefaultCategoryDataset();
+        int maxBars = 0;
+        for (int g = 0; g < groups.size(); g++) {
+            double[] v = values.get(g);
             maxBars = Math.max(maxBars, v.length);
-        }
-        int groupWidth = plotWidth() / Math.max(1, groups.size());
-        int barWidth = Math.max(2, (groupWidth - 20) / maxBars);
-        for (int gi = 0; gi < groups.size(); gi++) {
-            int x0 = LEFT + gi * groupWidth + 10;
-            double[] v = values.get(gi);
             for (int b = 0; b < v.length; b++) {
-                int h = (int) Math.round(Math.max(0, Math.min(1, v[b])) * plotHeight());
-                g.setColor(PALETTE[b % PALETTE.length]);
-                g.fillRect(x0 + b * barWidth, TOP + plotHeight() - h, barWidth - 1, h);
+                data.addValue(Math.max(0, Math.min(1, v[b])), barPrefix + (b + 1), groups.get(g));
             }
-            g.setColor(Color.BLACK);
-            String label = groups.get(gi);
-            g.drawString(label, x0 + (groupWidth - 20 - g.getFontMetrics().stringWidth(label)) / 2, TOP + plotHeight() + 18);
         }
-        for (int b = 0; b < Math.min(maxBars, 20); b++) {
-            legend(g, b, PALETTE[b % PALETTE.length], barPrefix + (b + 1));
+        NumberAxis yAxis = new NumberAxis(yLabel);
+        yAxis.setRange(0, 1);
+        yAxis.setTickUnit(new NumberTickUnit(0.1));
+        BarRenderer renderer = new BarRenderer();
+        CategoryPlot plot = new CategoryPlot(data, new CategoryAxis(xLabel), yAxis, renderer);
+        JFreeChart chart = Charts.styled(new JFreeChart(title, JFreeChart.DEFAULT_TITLE_FONT, plot, true));
+        for (int b = 0; b < maxBars; b++) {
+            renderer.setSeriesPaint(b, Charts.PALETTE[b % Charts.PALETTE.length]);
         }
+        renderer.setItemMargin(0.02);
+        return chart;
     }
 }

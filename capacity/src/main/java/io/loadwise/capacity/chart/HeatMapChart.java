@@ -2,24 +2,31 @@ package io.loadwise.capacity.chart;
 
 import java.awt.Color;
 import java.awt.Font;
-import java.awt.Graphics2D;
+import java.awt.Paint;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import org.jfree.chart.JFreeChart;
+import org.jfree.chart.annotations.XYTextAnnotation;
+import org.jfree.chart.axis.SymbolAxis;
+import org.jfree.chart.plot.XYPlot;
+import org.jfree.chart.renderer.PaintScale;
+import org.jfree.chart.renderer.xy.XYBlockRenderer;
+import org.jfree.chart.title.TextTitle;
+import org.jfree.data.xy.DefaultXYZDataset;
 
 /**
- * A grid of ratios, one coloured cell each: green below 1 (better than the reference), white at 1, red
- * above, saturating at {@code 1 ± range}; each cell also prints its ratio. Rows and columns carry labels.
- * Used for the simulator's robustness grid (adaptive's mean response time over the best agent-blind
- * policy's, per cell).
+ * A grid of ratios, one coloured cell each: green below 1 (better than the reference), white at 1, red above,
+ * saturating at {@code 1 ± range}; each cell also prints its ratio. Rows and columns carry labels. Used for the
+ * simulator's robustness grid (adaptive's mean response time over the best agent-blind policy's, per cell).
  */
 public final class HeatMapChart {
 
     private static final int CELL_W = 44;
     private static final int CELL_H = 26;
     private static final int LEFT = 230;
-    private static final int TOP = 110;
+    private static final int TOP = 150;
     private static final int MARGIN = 40;
 
     private final String title;
@@ -54,7 +61,7 @@ public final class HeatMapChart {
     public void writePng(Path file) throws IOException {
         int width = Math.max(900, LEFT + columns.size() * CELL_W + MARGIN); // room for the subtitle
         int height = TOP + rows.size() * CELL_H + MARGIN;
-        ChartCanvas.writePng(file, width, height, this::paint);
+        Charts.writePng(chart(), file, width, height);
     }
 
     /** The cell colour of {@code ratio}: white at 1, green below, red above, grey for NaN. */
@@ -67,37 +74,60 @@ public final class HeatMapChart {
         return t > 0 ? new Color(255, fade, fade) : new Color(fade, 255, fade);
     }
 
-    private void paint(Graphics2D g) {
-        g.setColor(Color.BLACK);
-        g.setFont(g.getFont().deriveFont(Font.BOLD, 15f));
-        g.drawString(title, 10, 22);
-        g.setFont(g.getFont().deriveFont(Font.PLAIN, 11f));
-        g.drawString(subtitle, 10, 40);
-        for (int c = 0; c < columns.size(); c++) {
-            int x = LEFT + c * CELL_W;
-            Graphics2D rotated = (Graphics2D) g.create();
-            rotated.translate(x + CELL_W / 2 + 4, TOP - 4);
-            rotated.rotate(-Math.PI / 2.6);
-            rotated.drawString(columns.get(c), 0, 0);
-            rotated.dispose();
-        }
+    JFreeChart chart() {
+        int cells = rows.size() * columns.size();
+        double[][] xyz = new double[3][cells];
+        int i = 0;
+        XYBlockRenderer renderer = new XYBlockRenderer();
         for (int r = 0; r < rows.size(); r++) {
-            int y = TOP + r * CELL_H;
-            g.setColor(Color.BLACK);
-            g.drawString(rows.get(r), 10, y + CELL_H / 2 + 4);
+            for (int c = 0; c < columns.size(); c++, i++) {
+                xyz[0][i] = c;
+                xyz[1][i] = r;
+                xyz[2][i] = values[r][c];
+            }
+        }
+        DefaultXYZDataset data = new DefaultXYZDataset();
+        data.addSeries("ratio", xyz);
+        renderer.setPaintScale(new RatioScale(range));
+        SymbolAxis xAxis = new SymbolAxis(null, columns.toArray(String[]::new));
+        xAxis.setVerticalTickLabels(true);
+        xAxis.setGridBandsVisible(false);
+        SymbolAxis yAxis = new SymbolAxis(null, rows.toArray(String[]::new));
+        yAxis.setInverted(true); // the first row on top
+        yAxis.setGridBandsVisible(false);
+        XYPlot plot = new XYPlot(data, xAxis, yAxis, renderer);
+        for (int r = 0; r < rows.size(); r++) {
             for (int c = 0; c < columns.size(); c++) {
-                int x = LEFT + c * CELL_W;
-                double v = values[r][c];
-                g.setColor(colour(v, range));
-                g.fillRect(x, y, CELL_W, CELL_H);
-                g.setColor(new Color(0x909090));
-                g.drawRect(x, y, CELL_W, CELL_H);
-                if (!Double.isNaN(v)) {
-                    g.setColor(Color.BLACK);
-                    String label = String.format(Locale.ROOT, "%.2f", v);
-                    g.drawString(label, x + (CELL_W - g.getFontMetrics().stringWidth(label)) / 2, y + CELL_H / 2 + 4);
+                if (!Double.isNaN(values[r][c])) {
+                    XYTextAnnotation label = new XYTextAnnotation(
+                            String.format(Locale.ROOT, "%.2f", values[r][c]), c, r);
+                    label.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 10));
+                    plot.addAnnotation(label);
                 }
             }
+        }
+        JFreeChart chart = Charts.styled(new JFreeChart(title, JFreeChart.DEFAULT_TITLE_FONT, plot, false));
+        chart.addSubtitle(new TextTitle(subtitle, new Font(Font.SANS_SERIF, Font.PLAIN, 11)));
+        plot.setDomainGridlinesVisible(false);
+        plot.setRangeGridlinesVisible(false);
+        return chart;
+    }
+
+    /** {@link #colour} as JFreeChart's paint scale. */
+    private record RatioScale(double range) implements PaintScale {
+        @Override
+        public double getLowerBound() {
+            return 1 - range;
+        }
+
+        @Override
+        public double getUpperBound() {
+            return 1 + range;
+        }
+
+        @Override
+        public Paint getPaint(double value) {
+            return colour(value, range);
         }
     }
 }

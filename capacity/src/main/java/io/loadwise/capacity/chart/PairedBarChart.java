@@ -1,19 +1,29 @@
 package io.loadwise.capacity.chart;
 
-import java.awt.BasicStroke;
 import java.awt.Color;
-import java.awt.Font;
-import java.awt.Graphics2D;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.jfree.chart.JFreeChart;
+import org.jfree.chart.axis.CategoryAxis;
+import org.jfree.chart.axis.NumberAxis;
+import org.jfree.chart.labels.CategoryItemLabelGenerator;
+import org.jfree.chart.labels.ItemLabelAnchor;
+import org.jfree.chart.labels.ItemLabelPosition;
+import org.jfree.chart.plot.CategoryPlot;
+import org.jfree.chart.plot.CombinedDomainCategoryPlot;
+import org.jfree.chart.plot.PlotOrientation;
+import org.jfree.chart.renderer.category.BarRenderer;
+import org.jfree.data.category.CategoryDataset;
+import org.jfree.chart.ui.TextAnchor;
+import org.jfree.data.category.DefaultCategoryDataset;
 
 /**
- * Two horizontal bar panels side by side, one row per item and each panel scaled to its own largest
- * value: the benchmark runner's throughput (left) and failed samples (right) per policy, the way seed
- * figures 48, 52, 54, 58 and 61 compare policies. Each bar carries its value as text.
+ * Two horizontal bar panels side by side, one row per item and each panel scaled to its own largest value: the
+ * benchmark runner's throughput (left) and failed samples (right) per policy, the way seed figures 48, 52, 54, 58
+ * and 61 compare policies. Each bar carries its value as text.
  */
 public final class PairedBarChart {
 
@@ -24,12 +34,10 @@ public final class PairedBarChart {
     private record Row(String label, double left, double right) {
     }
 
-    private static final int LABEL_WIDTH = 300;
-    private static final int PANEL_WIDTH = 330;
+    static final int WIDTH = 1000;
     private static final int ROW_HEIGHT = 24;
-    private static final int TOP = 60;
-    private static final Color LEFT_COLOUR = new Color(70, 120, 190);
-    private static final Color RIGHT_COLOUR = new Color(200, 70, 60);
+    static final Color LEFT_COLOUR = new Color(70, 120, 190);
+    static final Color RIGHT_COLOUR = new Color(200, 70, 60);
 
     private final String title;
     private final Panel left;
@@ -51,43 +59,60 @@ public final class PairedBarChart {
         return rows.isEmpty();
     }
 
-    /** The image is as tall as its rows need: 100 pixels of title and headings, 24 per row. */
+    /** The image is as tall as its rows need: 100 pixels of title and axes, 24 per row. */
     public void writePng(Path png) throws IOException {
-        int width = LABEL_WIDTH + 2 * PANEL_WIDTH + 40;
-        int height = 70 + rows.size() * ROW_HEIGHT + 30;
-        ChartCanvas.writePng(png, width, height, this::draw);
+        Charts.writePng(chart(), png, WIDTH, 100 + rows.size() * ROW_HEIGHT);
     }
 
-    private void draw(Graphics2D g) {
-        g.setColor(Color.BLACK);
-        g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 15));
-        g.drawString(title, 10, 22);
-        g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
-        double leftMax = Math.max(1e-9, rows.stream().mapToDouble(Row::left).max().orElse(1));
-        double rightMax = Math.max(1, rows.stream().mapToDouble(Row::right).max().orElse(1));
-        int leftX = LABEL_WIDTH + 10;
-        int rightX = LABEL_WIDTH + PANEL_WIDTH + 30;
-        g.drawString(left.title(), leftX, TOP - 12);
-        g.drawString(right.title(), rightX, TOP - 12);
-        for (int i = 0; i < rows.size(); i++) {
-            Row row = rows.get(i);
-            int y = TOP + i * ROW_HEIGHT;
-            g.setColor(Color.BLACK);
-            g.drawString(row.label(), 8, y + 16);
-            drawBar(g, leftX, y, row.left(), leftMax, LEFT_COLOUR, left.valueFormat());
-            drawBar(g, rightX, y, row.right(), rightMax, RIGHT_COLOUR, right.valueFormat());
+    JFreeChart chart() {
+        CombinedDomainCategoryPlot plot = new CombinedDomainCategoryPlot(new CategoryAxis());
+        plot.setOrientation(PlotOrientation.HORIZONTAL); // rows down the left, the two panels side by side
+        plot.setGap(30);
+        plot.add(panel(left, true), 1);
+        plot.add(panel(right, false), 1);
+        JFreeChart chart = Charts.styled(new JFreeChart(title, JFreeChart.DEFAULT_TITLE_FONT, plot, false));
+        for (Object sub : plot.getSubplots()) {
+            CategoryPlot p = (CategoryPlot) sub;
+            ((BarRenderer) p.getRenderer()).setSeriesPaint(0, p == plot.getSubplots().get(0) ? LEFT_COLOUR : RIGHT_COLOUR);
         }
-        g.setColor(Color.GRAY);
-        g.setStroke(new BasicStroke(1));
-        g.drawLine(leftX, TOP - 4, leftX, TOP + rows.size() * ROW_HEIGHT);
-        g.drawLine(rightX, TOP - 4, rightX, TOP + rows.size() * ROW_HEIGHT);
+        return chart;
     }
 
-    private static void drawBar(Graphics2D g, int x, int y, double value, double max, Color color, String format) {
-        int length = (int) Math.round((PANEL_WIDTH - 70) * value / max);
-        g.setColor(color);
-        g.fillRect(x, y + 4, Math.max(length, value > 0 ? 1 : 0), ROW_HEIGHT - 8);
-        g.setColor(Color.BLACK);
-        g.drawString(String.format(Locale.ROOT, format, value), x + length + 4, y + 16);
+    private CategoryPlot panel(Panel panel, boolean isLeft) {
+        DefaultCategoryDataset data = new DefaultCategoryDataset();
+        double max = 0;
+        for (Row row : rows) {
+            double v = isLeft ? row.left : row.right;
+            data.addValue(v, panel.title(), row.label);
+            max = Math.max(max, v);
+        }
+        NumberAxis axis = new NumberAxis(panel.title());
+        axis.setRange(0, Math.max(isLeft ? 1e-9 : 1, max) * 1.25); // room for the value beside the longest bar
+        BarRenderer renderer = new BarRenderer();
+        renderer.setDefaultItemLabelGenerator(new Formatted(panel.valueFormat()));
+        renderer.setDefaultItemLabelsVisible(true);
+        renderer.setDefaultPositiveItemLabelPosition(new ItemLabelPosition(ItemLabelAnchor.OUTSIDE3,
+                TextAnchor.CENTER_LEFT)); // beside the bar's end: the panels lie on their side
+        renderer.setMaximumBarWidth(0.8);
+        return new CategoryPlot(data, null, axis, renderer);
+    }
+
+    /** A bar's label: its value through the panel's {@link String#format} pattern. */
+    private record Formatted(String format) implements CategoryItemLabelGenerator {
+        @Override
+        public String generateRowLabel(CategoryDataset dataset, int row) {
+            return dataset.getRowKey(row).toString();
+        }
+
+        @Override
+        public String generateColumnLabel(CategoryDataset dataset, int column) {
+            return dataset.getColumnKey(column).toString();
+        }
+
+        @Override
+        public String generateLabel(CategoryDataset dataset, int row, int column) {
+            Number value = dataset.getValue(row, column);
+            return value == null ? null : String.format(Locale.ROOT, format, value.doubleValue());
+        }
     }
 }

@@ -3,10 +3,12 @@ package io.loadwise.capacity.chart;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.awt.Rectangle;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Path;
 import javax.imageio.ImageIO;
+import org.jfree.chart.JFreeChart;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -15,28 +17,41 @@ class BarChartTest {
     @TempDir
     Path dir;
 
+    private final BarChart chart = new BarChart("Per-node utilisation", "policy", "utilisation", "node")
+            .add("round-robin", new double[] {0.5, 1.0})
+            .add("least-connections", new double[] {0.25, 2.0});
+
     @Test
-    void barsAreGroupedByPolicyAndColouredByNodeOnAZeroToOneScale() throws IOException {
-        Path png = dir.resolve("utilisation.png");
-        new BarChart("Per-node utilisation", "policy", "utilisation", "node")
-                .add("round-robin", new double[] {0.5, 1.0})
-                .add("least-connections", new double[] {0.25, 2.0})
-                .writePng(png);
-        BufferedImage image = ImageIO.read(png.toFile());
-        int plotHeight = AxesChart.HEIGHT - AxesChart.TOP - AxesChart.BOTTOM;
-        int bottom = AxesChart.TOP + plotHeight - 1;
-        int groupWidth = (AxesChart.WIDTH - AxesChart.LEFT - AxesChart.RIGHT) / 2;
-        int firstBarX = AxesChart.LEFT + 10 + 2;
-        assertEquals(plotHeight / 2, column(image, firstBarX, bottom, 0), "0.5 fills half the height");
-        assertEquals(plotHeight / 4, column(image, firstBarX + groupWidth, bottom, 0), "0.25 a quarter");
-        int secondBarX = firstBarX + (groupWidth - 20) / 2;
-        // the frame's top line covers the bar's top pixel
-        assertEquals(plotHeight - 1, column(image, secondBarX + groupWidth, bottom, 1), "2.0 is drawn as 1.0, not past the frame");
-        assertTrue(Pixels.has(image, AxesChart.PALETTE[1]));
+    void barsAreGroupedByPolicyAndColouredByNodeOnAZeroToOneScale() {
+        JFreeChart drawn = chart.chart();
+        assertEquals(1.0, drawn.getCategoryPlot().getDataset().getValue("node2", "least-connections").doubleValue(),
+                "2.0 is drawn as 1.0, not past the frame");
+        Drawn image = Drawn.of(drawn, BarChart.WIDTH, BarChart.HEIGHT);
+        Rectangle area = image.area(-1);
+        int full = area.height;
+        // the tallest column of each colour in each half (group) of the data area
+        Rectangle left = new Rectangle(area.x, area.y, area.width / 2, area.height);
+        Rectangle right = new Rectangle(area.x + area.width / 2, area.y, area.width / 2, area.height);
+        assertEquals(full / 2.0, tallest(image, 0, left), 2, "0.5 fills half the height");
+        assertEquals(full / 4.0, tallest(image, 0, right), 2, "0.25 a quarter");
+        assertEquals(full, tallest(image, 1, right), 2, "1.0 the whole height");
     }
 
-    /** Height of the bar of colour {@code index} standing on {@code bottom} at {@code x}. */
-    private static int column(BufferedImage image, int x, int bottom, int index) {
-        return Pixels.count(image, AxesChart.PALETTE[index], x, 0, x + 1, bottom + 1);
+    @Test
+    void writesAPng() throws IOException {
+        Path png = dir.resolve("plots/utilisation.png");
+        chart.writePng(png);
+        BufferedImage image = ImageIO.read(png.toFile());
+        assertEquals(960, image.getWidth());
+        assertTrue(Pixels.has(image, Charts.PALETTE[1]));
+    }
+
+    /** The most pixels of palette colour {@code index} in one column of {@code r}: the bar's height. */
+    private static int tallest(Drawn image, int index, Rectangle r) {
+        int best = 0;
+        for (int x = r.x; x < r.x + r.width; x++) {
+            best = Math.max(best, image.count(Charts.PALETTE[index], new Rectangle(x, r.y - 1, 1, r.height + 2)));
+        }
+        return best;
     }
 }

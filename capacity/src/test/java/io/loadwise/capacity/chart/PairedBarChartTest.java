@@ -4,17 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.awt.Color;
+import java.awt.Rectangle;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class PairedBarChartTest {
-
-    private static final Color LEFT = new Color(70, 120, 190);
-    private static final Color RIGHT = new Color(200, 70, 60);
 
     @TempDir
     Path dir;
@@ -29,31 +29,46 @@ class PairedBarChartTest {
         chart.writePng(png);
         BufferedImage image = ImageIO.read(png.toFile());
         assertEquals(100 + 3 * 24, image.getHeight());
-        assertEquals(300 + 2 * 330 + 40, image.getWidth());
+        assertEquals(PairedBarChart.WIDTH, image.getWidth());
     }
 
     @Test
-    void eachPanelIsScaledToItsOwnLargestValue() throws IOException {
+    void eachPanelIsScaledToItsOwnLargestValue() {
         chart.add("big", 1000, 1).add("half", 500, 2);
-        Path png = dir.resolve("bars.png");
-        chart.writePng(png);
-        BufferedImage image = ImageIO.read(png.toFile());
-        int row0 = 60 + 12;
-        int row1 = 60 + 24 + 12;
-        int fullLength = 330 - 70;
-        // a bar's first pixel column lies under its panel's axis line: one pixel less shows
-        assertEquals(fullLength - 1, Pixels.count(image, LEFT, 0, row0, image.getWidth(), row0 + 1), "the largest left bar is full length");
-        assertEquals(fullLength / 2 - 1, Pixels.count(image, LEFT, 0, row1, image.getWidth(), row1 + 1), "half the value, half the bar");
-        assertEquals(fullLength / 2 - 1, Pixels.count(image, RIGHT, 0, row0, image.getWidth(), row0 + 1), "1 of 2 on the right");
-        assertEquals(fullLength - 1, Pixels.count(image, RIGHT, 0, row1, image.getWidth(), row1 + 1));
+        Drawn image = Drawn.of(chart.chart(), PairedBarChart.WIDTH, 100 + 2 * 24);
+        List<Integer> left = barLengths(image, PairedBarChart.LEFT_COLOUR, image.area(0));
+        List<Integer> right = barLengths(image, PairedBarChart.RIGHT_COLOUR, image.area(1));
+        assertEquals(2, left.size(), left.toString());
+        assertEquals(2, right.size(), right.toString());
+        assertEquals(left.get(0) / 2.0, left.get(1), 2, "half the value, half the bar: " + left);
+        assertEquals(right.get(1) / 2.0, right.get(0), 2, "1 of 2 on the right: " + right);
+        assertEquals(left.get(0), right.get(1), 2, "each panel's largest bar is as long as the other's");
     }
 
     @Test
-    void aZeroValueDrawsNoBar() throws IOException {
+    void aZeroValueDrawsNoBar() {
         chart.add("none", 0, 0);
-        Path png = dir.resolve("zero.png");
-        chart.writePng(png);
-        BufferedImage image = ImageIO.read(png.toFile());
-        assertTrue(!Pixels.has(image, LEFT) && !Pixels.has(image, RIGHT), "no bar for zero");
+        Drawn image = Drawn.of(chart.chart(), PairedBarChart.WIDTH, 124);
+        assertTrue(!Pixels.has(image.image(), PairedBarChart.LEFT_COLOUR)
+                && !Pixels.has(image.image(), PairedBarChart.RIGHT_COLOUR), "no bar for zero");
+    }
+
+    /** Each bar's length in pixels, top to bottom: the runs of rows holding {@code colour}, each run's longest row. */
+    private static List<Integer> barLengths(Drawn image, Color colour, Rectangle area) {
+        List<Integer> lengths = new ArrayList<>();
+        int current = 0;
+        for (int y = area.y; y < area.y + area.height; y++) {
+            int n = image.count(colour, new Rectangle(area.x - 1, y, area.width + 2, 1));
+            if (n > 0) {
+                current = Math.max(current, n);
+            } else if (current > 0) {
+                lengths.add(current);
+                current = 0;
+            }
+        }
+        if (current > 0) {
+            lengths.add(current);
+        }
+        return lengths;
     }
 }
