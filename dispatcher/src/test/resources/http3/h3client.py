@@ -7,7 +7,8 @@ Job fields: host, port, serverName, cafile, timeout (s), requests [{method, path
 token (hex: an address-validation token to send in the first Initial), violateStreamLimit (open streams beyond
 the server's initial_max_streams_bidi), connectionIds (issue this many connection IDs to the server), resetStreams
 (open this many request streams and reset each right after its head), replay (resume the session on a second
-connection and send the first request on it; reports whether it resumed and whether early data was accepted).
+connection and send the first request on it; reports whether it resumed and whether early data was accepted),
+awaitClose (after the answers, wait for the server to end the connection, up to the timeout).
 """
 import asyncio
 import json
@@ -125,6 +126,11 @@ async def run(job):
             client.transmit()
             if futures:
                 done = await asyncio.wait_for(asyncio.gather(*futures), timeout)
+                if job.get("awaitClose"):  # then wait for the server to end the connection (a drain)
+                    try:
+                        await asyncio.wait_for(client.closed.wait(), timeout)
+                    except asyncio.TimeoutError:
+                        pass
             else:
                 try:  # nothing to ask: wait for the server to end the connection, or the timeout
                     await asyncio.wait_for(client.closed.wait(), timeout)

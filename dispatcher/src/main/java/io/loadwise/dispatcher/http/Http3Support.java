@@ -28,7 +28,10 @@ public interface Http3Support {
      */
     Http3Support takeOver(Http3Support previous, HttpListener owner, InetSocketAddress address) throws IOException;
 
-    /** Closes every QUIC connection (H3_NO_ERROR) and the UDP socket. */
+    /**
+     * Closes gracefully: GOAWAY on every QUIC connection, each closed (H3_NO_ERROR) once the streams it had accepted
+     * have ended, within a bound; then the UDP socket. Returns at once.
+     */
     void close();
 
     /** What the QUIC side counted (connections, retries, streams, refusals). */

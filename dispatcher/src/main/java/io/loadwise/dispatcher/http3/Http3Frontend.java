@@ -23,6 +23,7 @@ import io.netty.handler.codec.http3.Http3ServerConnectionHandler;
 import io.netty.handler.codec.quic.QuicChannel;
 import io.netty.handler.codec.quic.QuicSslContext;
 import io.netty.handler.codec.quic.QuicStreamChannel;
+import io.netty.util.AttributeKey;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -67,6 +68,9 @@ public final class Http3Frontend implements Http3Support {
     private static final long MAX_FIELD_SECTION_SIZE = 0x6;
     /** QUIC's CONNECTION_REFUSED transport error (RFC 9000 §20.1). */
     private static final int CONNECTION_REFUSED = 0x2;
+    /** How long a close waits for the streams a connection had accepted: an HTTP/2 GOAWAY's grace. */
+    public static final long DRAIN_LIMIT_MS = Http2Frontend.GRACEFUL_SHUTDOWN_MS;
+    private static final AttributeKey<StreamLedger> LEDGER = AttributeKey.valueOf(Http3Frontend.class, "ledger");
 
     private final Http3Config config;
     private final String name;
@@ -81,6 +85,8 @@ public final class Http3Frontend implements Http3Support {
     private volatile HttpListener owner;
     private volatile QuicSslContext ssl;
     private volatile Channel udp;
+    /** The UDP socket once {@link #close} began: it waits for its connections to end; null before. */
+    private volatile Channel draining;
 
     public Http3Frontend(HttpListener listener, Http3Config config) {
         this.owner = listener;
@@ -162,6 +168,9 @@ public final class Http3Frontend implements Http3Support {
             return old;
         }
         previous.close();
+        if (previous instanceof Http3Frontend old) {
+            old.awaitClosed(); // its streams finish first (at most DRAIN_LIMIT_MS): the port is free after
+        }
         start(address);
         return this;
     }
@@ -172,15 +181,41 @@ public final class Http3Frontend implements Http3Support {
                 && Objects.equals(tlsConfig, other.tlsConfig);
     }
 
+    /**
+     * GOAWAY on every connection; each closes with H3_NO_ERROR once the streams it had accepted have ended, and the
+     * UDP socket, which carries them all, once the last has (within {@link #DRAIN_LIMIT_MS}; then the rest are
+     * closed). Returns at once; {@link #awaitClosed} waits for the socket.
+     */
     @Override
     public void close() {
-        for (QuicChannel quic : connections) {
-            quic.close(true, Http3ErrorCode.H3_NO_ERROR.code(), Unpooled.EMPTY_BUFFER);
-        }
         Channel channel = udp;
+        if (channel == null) {
+            return;
+        }
+        udp = null;
+        draining = channel;
+        if (connections.isEmpty()) {
+            channel.close();
+            return;
+        }
+        for (QuicChannel quic : connections) {
+            quic.eventLoop().execute(() -> quic.attr(LEDGER).get().goAway());
+        }
+        channel.eventLoop().schedule(() -> {
+            if (channel.isOpen()) {
+                log.info("{}: HTTP/3 close: {} connections still had streams after {} ms, closed", name,
+                        connections.size(), DRAIN_LIMIT_MS);
+                connections.forEach(q -> q.close(true, Http3ErrorCode.H3_NO_ERROR.code(), Unpooled.EMPTY_BUFFER));
+                channel.close();
+            }
+        }, DRAIN_LIMIT_MS, TimeUnit.MILLISECONDS);
+    }
+
+    /** Waits until the UDP socket of a {@link #close} is closed (a new socket binds its port next). */
+    private void awaitClosed() {
+        Channel channel = draining;
         if (channel != null) {
-            udp = null;
-            channel.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+            channel.closeFuture().awaitUninterruptibly(DRAIN_LIMIT_MS + 5_000, TimeUnit.MILLISECONDS);
         }
     }
 
@@ -212,19 +247,27 @@ public final class Http3Frontend implements Http3Support {
             quic.closeFuture().addListener(f -> {
                 connections.remove(quic);
                 stats.connectionClosed();
+                Channel socket = draining;
+                if (socket != null && connections.isEmpty()) {
+                    socket.close(); // the last connection of a drain has ended
+                }
             });
             DefaultHttp3SettingsFrame settings = new DefaultHttp3SettingsFrame();
             settings.put(MAX_FIELD_SECTION_SIZE, (long) maxHeaderListSize);
-            StreamBudget budget = new StreamBudget(quic);
+            StreamLedger ledger = new StreamLedger(quic, name, stats);
+            quic.attr(LEDGER).set(ledger);
             quic.pipeline().addLast(new Http3ServerConnectionHandler(new ChannelInitializer<QuicStreamChannel>() {
                 @Override
                 protected void initChannel(QuicStreamChannel stream) {
+                    if (!ledger.opened(stream)) {
+                        return; // after this connection's GOAWAY
+                    }
                     HttpListener listener = owner;
                     Http3StreamAdapter adapter = new Http3StreamAdapter(name, listener.counters(), stats);
                     stream.pipeline().addLast("h3-stream", adapter);
                     listener.addStreamStages(stream.pipeline()); // Alt-Svc (a node's own replaced), frontend
                     stats.streamOpened();
-                    stream.closeFuture().addListener(f -> budget.closed(adapter.requestDone()));
+                    stream.closeFuture().addListener(f -> ledger.closed(adapter.requestDone()));
                 }
             }, null, null, settings, true));
         }
@@ -235,39 +278,6 @@ public final class Http3Frontend implements Http3Support {
             }
             InetAddress client = peer == null ? null : peer.getAddress();
             return perClient == null || client == null || perClient.admitProxied(quic, client);
-        }
-    }
-
-    /**
-     * The streams of one connection that ended without a whole request: more than {@link #MAX_ABANDONED_STREAMS}
-     * within {@link #ABANDON_WINDOW_SECONDS} close the connection with H3_EXCESSIVE_LOAD. Used on the connection's
-     * event loop only (its streams share it).
-     */
-    private final class StreamBudget {
-        private final QuicChannel quic;
-        private long windowStart;
-        private int abandoned;
-
-        StreamBudget(QuicChannel quic) {
-            this.quic = quic;
-            this.windowStart = System.nanoTime();
-        }
-
-        void closed(boolean whole) {
-            if (whole) {
-                return;
-            }
-            long now = System.nanoTime();
-            if (now - windowStart > TimeUnit.SECONDS.toNanos(ABANDON_WINDOW_SECONDS)) {
-                windowStart = now;
-                abandoned = 0;
-            }
-            if (++abandoned == MAX_ABANDONED_STREAMS + 1) {
-                stats.excessiveLoad();
-                log.warn("{}: HTTP/3 connection from {}: {} streams abandoned within {} s, closed with"
-                        + " H3_EXCESSIVE_LOAD", name, quic.remoteSocketAddress(), abandoned, ABANDON_WINDOW_SECONDS);
-                quic.close(true, Http3ErrorCode.H3_EXCESSIVE_LOAD.code(), Unpooled.EMPTY_BUFFER);
-            }
         }
     }
 }

@@ -372,6 +372,41 @@ class Http3EndToEndTest {
         }
     }
 
+    @Test
+    void closeLetsTheStreamsInFlightFinishThenEndsTheConnection() throws Exception {
+        HttpProxyServer server = server(ClusterConfig.builder().name("draining").mode(Mode.HTTP)
+                .listen("127.0.0.1:0").policy("round-robin").tls(cluster.listener().settings().tls())
+                .http3(new Http3Config(true, null, null, null, null, null))
+                .nodes(List.of(new NodeConfig("n1", node.address(), null, null, null, null))).build());
+        int drainPort = server.start().getPort();
+        try {
+            int before = node.inFlight.get();
+            java.util.concurrent.CompletableFuture<JsonNode> slow = java.util.concurrent.CompletableFuture
+                    .supplyAsync(() -> {
+                        try {
+                            Map<String, Object> job = job(drainPort, List.of(get("/slow/1500")));
+                            job.put("awaitClose", true);
+                            return Aioquic.run(job);
+                        } catch (Exception e) {
+                            throw new java.util.concurrent.CompletionException(e);
+                        }
+                    });
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+            while (node.inFlight.get() <= before && System.nanoTime() < deadline) {
+                java.util.concurrent.locks.LockSupport.parkNanos(5_000_000); // polled until the deadline
+            }
+            assertTrue(node.inFlight.get() > before, "the request reached the node");
+            server.drain(); // a reload that removes the listener: GOAWAY, not a cut
+            JsonNode done = slow.get(30, java.util.concurrent.TimeUnit.SECONDS);
+            assertEquals(200, done.path("responses").path(0).path("status").asInt(), done.toString());
+            assertEquals("GET /slow/1500\n", done.path("responses").path(0).path("body").asText(), done.toString());
+            assertEquals(0x100, done.path("terminated").path("errorCode").asInt(-1), "then H3_NO_ERROR: " + done);
+            assertEquals(0, server.listener().http3() == null ? 0 : server.listener().http3().counts().open());
+        } finally {
+            server.close();
+        }
+    }
+
     private static HttpProxyServer server(ClusterConfig config) {
         return new HttpProxyServer(new VirtualCluster(config, POLICIES, System::nanoTime), transport, null,
                 Http2Frontend::new, Http3Frontend::new);

@@ -25,7 +25,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A real HTTP/1.1 node that keeps every byte it reads (all connections, in arrival order) and answers each request
- * with {@code <method> <uri>\n<body>}, so a test can check what reached the node byte for byte.
+ * with {@code <method> <uri>\n<body>}, so a test can check what reached the node byte for byte. A request for
+ * {@code /slow/<ms>} is answered that many milliseconds later (a request in flight for a while).
  */
 final class RecordingNode implements AutoCloseable {
 
@@ -81,8 +82,12 @@ final class RecordingNode implements AutoCloseable {
                     Unpooled.wrappedBuffer(body));
             response.headers().set("content-length", body.length).set("content-type", "text/plain")
                     .set("alt-svc", "h2=\":1\"").set("connection", "keep-alive");
-            inFlight.decrementAndGet();
-            ctx.writeAndFlush(response);
+            String uri = request.uri();
+            long delayMs = uri.startsWith("/slow/") ? Long.parseLong(uri.substring("/slow/".length())) : 0;
+            ctx.executor().schedule(() -> {
+                inFlight.decrementAndGet();
+                ctx.writeAndFlush(response);
+            }, delayMs, java.util.concurrent.TimeUnit.MILLISECONDS);
         }
     }
 }
