@@ -119,4 +119,27 @@ public final class TestPki {
             throw new IOException("interrupted", e);
         }
     }
+
+    /**
+     * A client TLS context that accepts any server certificate: for tests that read what a server presents (which
+     * certificate, which protocol), not whether it is trusted.
+     */
+    public static javax.net.ssl.SSLContext readingAnyCertificate() throws java.security.GeneralSecurityException {
+        javax.net.ssl.SSLContext context = javax.net.ssl.SSLContext.getInstance("TLS");
+        context.init(null, new javax.net.ssl.TrustManager[] {new javax.net.ssl.X509TrustManager() {
+            @Override
+            public void checkClientTrusted(java.security.cert.X509Certificate[] chain, String authType) {
+            }
+
+            @Override
+            public void checkServerTrusted(java.security.cert.X509Certificate[] chain, String authType) {
+            }
+
+            @Override
+            public java.security.cert.X509Certificate[] getAcceptedIssuers() {
+                return new java.security.cert.X509Certificate[0];
+            }
+        }}, null);
+        return context;
+    }
 }

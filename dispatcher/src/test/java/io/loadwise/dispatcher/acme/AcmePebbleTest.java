@@ -15,6 +15,7 @@ import io.loadwise.dispatcher.runtime.HttpNodes;
 import io.loadwise.dispatcher.testsupport.Await;
 import io.loadwise.dispatcher.testsupport.Configs;
 import io.loadwise.dispatcher.testsupport.DispatcherUnderTest;
+import io.loadwise.testsupport.TestPki;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,8 +27,6 @@ import javax.net.ssl.SNIHostName;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
-import javax.net.ssl.TrustManager;
-import javax.net.ssl.X509TrustManager;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -151,21 +150,7 @@ class AcmePebbleTest {
 
     /** The leaf certificate a handshake with SNI {@code localhost} gets (trusted or not: it is read, not checked). */
     private static X509Certificate served(InetSocketAddress at) throws Exception {
-        SSLContext context = SSLContext.getInstance("TLS");
-        context.init(null, new TrustManager[] {new X509TrustManager() {
-            @Override
-            public void checkClientTrusted(X509Certificate[] chain, String authType) {
-            }
-
-            @Override
-            public void checkServerTrusted(X509Certificate[] chain, String authType) {
-            }
-
-            @Override
-            public X509Certificate[] getAcceptedIssuers() {
-                return new X509Certificate[0];
-            }
-        }}, null);
+        SSLContext context = TestPki.readingAnyCertificate();
         try (SSLSocket socket = (SSLSocket) context.getSocketFactory().createSocket(at.getAddress(), at.getPort())) {
             SSLParameters params = socket.getSSLParameters();
             params.setServerNames(List.of(new SNIHostName("localhost")));

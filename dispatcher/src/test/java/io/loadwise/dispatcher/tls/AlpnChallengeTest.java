@@ -17,8 +17,6 @@ import javax.net.ssl.SNIHostName;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
-import javax.net.ssl.TrustManager;
-import javax.net.ssl.X509TrustManager;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -127,8 +125,7 @@ class AlpnChallengeTest {
 
     /** A JDK client's handshake: what it was served, what it negotiated, and its next read (-1: closed). */
     private static Handshake handshake(int port, String serverName, List<String> alpn) throws Exception {
-        SSLContext context = SSLContext.getInstance("TLS");
-        context.init(null, new TrustManager[] {new TrustingAll()}, null);
+        SSLContext context = TestPki.readingAnyCertificate();
         try (SSLSocket socket = (SSLSocket) context.getSocketFactory().createSocket("127.0.0.1", port)) {
             socket.setSoTimeout(10_000);
             SSLParameters parameters = socket.getSSLParameters();
@@ -150,20 +147,4 @@ class AlpnChallengeTest {
             return new Handshake(leaf, protocol, next);
         }
     }
-
-    private static final class TrustingAll implements X509TrustManager {
-        @Override
-        public void checkClientTrusted(X509Certificate[] chain, String authType) {
-        }
-
-        @Override
-        public void checkServerTrusted(X509Certificate[] chain, String authType) {
-        }
-
-        @Override
-        public X509Certificate[] getAcceptedIssuers() {
-            return new X509Certificate[0];
-        }
-    }
-
 }
