@@ -134,6 +134,42 @@ class ConsoleWebTest {
     }
 
     @Test
+    void listenersPageShowsThePROXYHeadersAppliedAndRefused() throws Exception {
+        fixture.dispatcher.createListener(io.loadwise.dispatcher.config.ConfigLoader.parseListener("""
+                {"name": "edge-pp", "listen": "127.0.0.1:0",
+                 "proxyProtocol": {"accept": "v1", "trustedSources": ["127.0.0.1"]},
+                 "routes": [{"cluster": "shop"}]}
+                """));
+        try {
+            String bound = fixture.dispatcher.listenerStatuses().stream().filter(l -> l.name().equals("edge-pp"))
+                    .findFirst().orElseThrow().bound();
+            int port = Integer.parseInt(bound.substring(bound.lastIndexOf(':') + 1));
+            try (java.net.Socket good = new java.net.Socket("127.0.0.1", port)) {
+                good.setSoTimeout(10_000);
+                good.getOutputStream().write(("PROXY TCP4 203.0.113.7 127.0.0.1 5000 80\r\nGET / HTTP/1.1\r\n"
+                        + "Host: a\r\nConnection: close\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                assertTrue(new String(good.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII)
+                        .startsWith("HTTP/1.1 "), "answered after the header");
+            }
+            try (java.net.Socket bare = new java.net.Socket("127.0.0.1", port)) { // trusted source, no header
+                bare.setSoTimeout(10_000);
+                bare.getOutputStream().write("GET / HTTP/1.1\r\nHost: a\r\n\r\n"
+                        .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                assertEquals(-1, bare.getInputStream().read(), "closed without an answer");
+            }
+            Session s = admin();
+            HttpResponse<String> page = s.get("/listeners");
+            assertEquals(200, page.statusCode());
+            assertTrue(page.body().contains("PROXY headers: <span class=\"proxy-accepted\">1</span> applied · "
+                    + "<span class=\"proxy-refused\">1</span> connections closed (untrusted source 0, invalid 1,"
+                    + " too slow 0)"), page.body());
+            assertFalse(page.body().contains("class=\"http3\""), "no HTTP/3 line for a listener without it");
+        } finally {
+            fixture.dispatcher.deleteListener("edge-pp");
+        }
+    }
+
+    @Test
     void listenersPageEscapesConfiguredTextAndRefusesBadTablesByField() throws Exception {
         fixture.dispatcher.createListener(io.loadwise.dispatcher.config.ConfigLoader.parseListener("""
                 {"name": "probe", "listen": "127.0.0.1:0",

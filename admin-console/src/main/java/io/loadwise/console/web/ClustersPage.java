@@ -66,7 +66,8 @@ final class ClustersPage {
             b.append(" · ").append(Html.text(String.join("/", listener.tlsVersions()))).append(" with ")
                     .append(Html.text(listener.tlsProvider()));
         }
-        b.append("</p>");
+        b.append("</p>").append(EdgeCounts.proxyProtocol(listener.proxyProtocol()))
+                .append(EdgeCounts.http3(listener.http3()));
         for (CertificateInfo certificate : listener.certificates()) {
             boolean soon = certificate.expiresSoon(Instant.now());
             b.append("<p class=\"certificate").append(soon ? " warning" : "").append("\">Certificate <code>")

@@ -136,6 +136,9 @@ final class ListenersPage {
             b.append(" · <b>not bound</b>");
         }
         b.append(listener.tls() != null ? " · TLS" : "").append("</p>");
+        if (status != null) {
+            b.append(EdgeCounts.proxyProtocol(status.proxyProtocol())).append(EdgeCounts.http3(status.http3()));
+        }
         b.append("<table class=\"routes\"><thead><tr><th>#</th><th>Route</th><th>Match</th><th>Action</th>")
                 .append("<th>Targets</th><th>Filters</th><th>Requests</th><th>2xx</th><th>3xx</th><th>4xx</th>")
                 .append("<th>5xx</th></tr></thead><tbody>");
