@@ -24,7 +24,7 @@ public final class TraceChart {
     private static final int TOP = 40;
     private static final int GAP = 40;
 
-    /** One series: a value per second (NaN where there was none), its colour, dashed or solid, its legend. */
+    /** One series: a value per point in time (NaN where there was none), its colour, dashed or solid, its legend. */
     public record Line(double[] perSecond, Color color, boolean dashed, String label) {
         public Line {
             perSecond = perSecond.clone();
@@ -35,10 +35,23 @@ public final class TraceChart {
     }
 
     private final String title;
+    private final double step;
+    private final String timeLabel;
     private final List<Panel> panels = new ArrayList<>();
 
+    /** One value per second, the time axis in seconds. */
     public TraceChart(String title) {
+        this(title, 1, "time (s)");
+    }
+
+    /**
+     * One value per {@code step} units of time, the time axis labelled {@code timeLabel} ({@code 1.0 / 6}, "time
+     * (min)" for a sample every 10 s).
+     */
+    public TraceChart(String title, double step, String timeLabel) {
         this.title = title;
+        this.step = step;
+        this.timeLabel = timeLabel;
     }
 
     /**
@@ -65,8 +78,8 @@ public final class TraceChart {
                 seconds = Math.max(seconds, line.perSecond().length);
             }
         }
-        NumberAxis time = new NumberAxis("time (s)");
-        time.setRange(0, Math.max(1, seconds - 1));
+        NumberAxis time = new NumberAxis(timeLabel);
+        time.setRange(0, Math.max(1, seconds - 1) * step);
         CombinedDomainXYPlot plot = new CombinedDomainXYPlot(time);
         plot.setGap(GAP / 2.0);
         for (Panel panel : panels) {
@@ -77,7 +90,7 @@ public final class TraceChart {
                 XYSeries xy = new XYSeries(new SeriesKey(s, line.label()), false, true);
                 double[] v = line.perSecond();
                 for (int i = 0; i < v.length; i++) {
-                    xy.add(i, Double.isNaN(v[i]) ? Double.NaN : Math.min(v[i], panel.max()));
+                    xy.add(i * step, Double.isNaN(v[i]) ? Double.NaN : Math.min(v[i], panel.max()));
                 }
                 data.addSeries(xy);
             }

@@ -70,6 +70,17 @@ class TraceChartTest {
         assertEquals("over", chart.getLegend().getSources()[0].getLegendItems().get(0).getLabel());
     }
 
+    @Test
+    void aStepOtherThanASecondScalesTheTimeAxis() {
+        JFreeChart chart = new TraceChart("every 10 s", 1.0 / 6, "time (min)").panel(100, 10, "MB", List.of(
+                new TraceChart.Line(new double[] {1, 2, 3, 4, 5, 6, 7}, BLUE, false, "rss"))).chart();
+        CombinedDomainXYPlot plot = (CombinedDomainXYPlot) chart.getPlot();
+        assertEquals("time (min)", plot.getDomainAxis().getLabel());
+        assertEquals(1.0, plot.getDomainAxis().getUpperBound(), 1e-9, "7 samples 10 s apart: one minute");
+        XYPlot panel = (XYPlot) plot.getSubplots().get(0);
+        assertEquals(0.5, panel.getDataset().getXValue(0, 3), 1e-9);
+    }
+
     private BufferedImage draw(TraceChart chart) throws IOException {
         Path png = dir.resolve("trace-" + System.nanoTime() + ".png");
         chart.writePng(png);
