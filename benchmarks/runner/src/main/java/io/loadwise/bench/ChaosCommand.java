@@ -105,9 +105,14 @@ final class ChaosCommand implements BenchCommand {
 
     /** {@code <date>-chaos}, or {@code <date>-chaos-2}, ... when an earlier run of the day has it. */
     static Path folder(Path resultsRoot, LocalDate today) throws IOException {
-        Path dir = resultsRoot.resolve(today + "-chaos");
+        return folder(resultsRoot, today + "-chaos");
+    }
+
+    /** {@code resultsRoot/base}, or {@code base-2}, ... when it exists already; created. */
+    static Path folder(Path resultsRoot, String base) throws IOException {
+        Path dir = resultsRoot.resolve(base);
         for (int i = 2; Files.exists(dir); i++) {
-            dir = resultsRoot.resolve(today + "-chaos-" + i);
+            dir = resultsRoot.resolve(base + "-" + i);
         }
         return Files.createDirectories(dir);
     }
