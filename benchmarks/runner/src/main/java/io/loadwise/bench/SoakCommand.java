@@ -7,7 +7,6 @@ import io.loadwise.cli.ExitCode;
 import io.loadwise.cli.HelpOption;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -30,7 +29,7 @@ import picocli.CommandLine.Option;
                 + " for a while), storm (3000 new short connections).",
             "Counts failed requests per minute inside and outside kill windows (SIGKILL until the node is back in"
                 + " selection), samples the dispatcher's RSS, file descriptors and threads every 10 s and computes their"
-                + " slope after the warm-up in % per hour. Writes benchmarks/results/<date>-soak[-NAME]/: README.md,"
+                + " slope after the warm-up in %% per hour. Writes benchmarks/results/<date>-soak[-NAME]/: README.md,"
                 + " soak.csv, faults.csv and soak.svg."},
         footer = {"See docs/operations.md, \"Soak\", for what each figure means.",
             "Exit codes: 0 every requirement passed, 1 one failed or the run could not start, 2 usage error."})
@@ -40,7 +39,7 @@ final class SoakCommand implements BenchCommand {
     int minutes;
 
     @Option(names = "--rate", paramLabel = "R",
-            description = "requests per second, 10-5000 (default: 70 % of the capacity a short ramp measures at the start)")
+            description = "requests per second, 10-5000 (default: 70 %% of the capacity a short ramp measures at the start)")
     Integer rate;
 
     @Option(names = "--fault-every", paramLabel = "S", defaultValue = "60",
@@ -54,11 +53,8 @@ final class SoakCommand implements BenchCommand {
     @Option(names = "--name", paramLabel = "NAME", description = "results folder suffix: <date>-soak-NAME (letters, digits, '-', '_')")
     String name;
 
-    @Option(names = "--dispatcher-jar", paramLabel = "JAR", description = "the dispatcher to test (default: admin-console/target/loadwise.jar)")
-    Path dispatcherJar;
-
-    @Option(names = "--root", paramLabel = "DIR", description = "the repository (default: the one this jar was built in)")
-    Path root;
+    @Mixin
+    ShippedJar shipped = new ShippedJar();
 
     @Mixin
     HelpOption help;
@@ -85,21 +81,24 @@ final class SoakCommand implements BenchCommand {
     @Override
     public int call(PrintStream out) throws IOException, InterruptedException {
         validate();
-        Path root = (this.root != null ? this.root : Locations.defaultRoot()).toAbsolutePath().normalize();
-        Path jar = dispatcherJar != null ? dispatcherJar.toAbsolutePath() : root.resolve("admin-console/target/loadwise.jar");
-        if (!Files.isRegularFile(jar)) {
-            throw new IllegalArgumentException(jar + " does not exist: build it (mvn -B -q -DskipTests package) or give"
-                    + " --dispatcher-jar");
-        }
+        Path root = shipped.root();
+        Path jar = shipped.jar();
         String started = Instant.now().toString();
-        Path results = ChaosCommand.folder(root.resolve("benchmarks/results"),
-                LocalDate.now(ZoneOffset.UTC) + "-soak" + (name == null ? "" : "-" + name));
+        Path results = ChaosCommand.folder(root.resolve("benchmarks/results"), folderName(LocalDate.now(ZoneOffset.UTC), name));
         out.println("soak: " + minutes + " min, a fault every " + faultEvery + " s; results in " + results);
         SoakResult result = new SoakRun(jar, root.resolve("benchmarks/runner/target/soak-work"), minutes,
                 rate == null ? 0 : rate, faultEvery, etcd, out).run();
         boolean ok = SoakReport.write(results, result, commandLine(), started);
         out.println("soak: " + (ok ? "every requirement passed" : "a requirement FAILED") + "; " + results.resolve("README.md"));
         return ok ? ExitCode.OK : ExitCode.FAILURE;
+    }
+
+    /** {@code <date>-soak}, {@code <date>-soak-NAME}, or {@code <date>-NAME} when NAME starts with "soak". */
+    static String folderName(LocalDate today, String name) {
+        if (name == null) {
+            return today + "-soak";
+        }
+        return today + (name.startsWith("soak") ? "-" : "-soak-") + name;
     }
 
     /** The command as the README shows it. */

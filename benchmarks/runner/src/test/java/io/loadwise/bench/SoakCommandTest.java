@@ -1,12 +1,10 @@
 package io.loadwise.bench;
 
+import static io.loadwise.bench.BenchResult.bench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
@@ -20,20 +18,9 @@ class SoakCommandTest {
     @TempDir
     Path tmp;
 
-    private record Result(int code, String out, String err) {
-    }
-
-    private static Result bench(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = BenchMain.run(List.of(args), new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    }
-
     @Test
     void helpNamesEveryOptionFaultAndWhereTheResultsGo() {
-        Result help = bench("soak", "--help");
+        BenchResult help = bench("soak", "--help");
         assertEquals(0, help.code(), help.err());
         assertTrue(help.out().startsWith("Usage: loadwise bench soak [--minutes N]"), help.out());
         for (String word : List.of("--minutes", "--rate", "--fault-every", "--etcd", "--name", "--dispatcher-jar", "--root",
@@ -48,7 +35,7 @@ class SoakCommandTest {
         List<String> all = new java.util.ArrayList<>(List.of("soak"));
         all.addAll(List.of(args));
         all.addAll(List.of("--root", tmp.toString()));
-        Result r = bench(all.toArray(String[]::new));
+        BenchResult r = bench(all.toArray(String[]::new));
         assertEquals(2, r.code(), String.join(" ", all));
         assertTrue(r.err().contains(message), r.err());
         assertFalse(Files.exists(tmp.resolve("benchmarks/results")), "nothing written");
@@ -84,6 +71,9 @@ class SoakCommandTest {
     @Test
     void theFolderIsNamedByDateAndNameAndNeverReused() throws Exception {
         LocalDate day = LocalDate.of(2026, 11, 28);
+        assertEquals("2026-11-28-soak", SoakCommand.folderName(day, null));
+        assertEquals("2026-11-28-soak-long", SoakCommand.folderName(day, "long"));
+        assertEquals("2026-11-28-soak-smoke", SoakCommand.folderName(day, "soak-smoke"), "not soak-soak-smoke");
         Path first = ChaosCommand.folder(tmp, day + "-soak-smoke");
         Path second = ChaosCommand.folder(tmp, day + "-soak-smoke");
         assertEquals("2026-11-28-soak-smoke", first.getFileName().toString());

@@ -84,7 +84,7 @@ public final class SoakReport {
         md.append("# Soak, ").append(started).append("\n\n`").append(command).append("` on ")
                 .append(Runtime.getRuntime().availableProcessors()).append(" CPUs, Java ")
                 .append(System.getProperty("java.version")).append(", load average ").append(r.loadAverage())
-                .append("; the nodes, the dispatcher, " + (r.etcd() ? "etcd, " : "") + "and the load generator share the machine.\n\n");
+                .append("; the nodes, the dispatcher" + (r.etcd() ? ", etcd" : "") + " and the load generator share the machine.\n\n");
         md.append("- **load**: ").append(r.rate()).append(" GET/s open-loop, ").append(r.rateSource()).append("; ")
                 .append(requests).append(" requests in ").append(r.minutes()).append(" min\n");
         md.append("- **faults**: one every ").append(r.faultEvery()).append(" s by turns: ")
