@@ -58,6 +58,7 @@ final class ChaosDispatcher implements AutoCloseable {
     private final int port;
     private final String token;
     private URI api;
+    private List<String> retryOn;
 
     private ChaosDispatcher(Process process, Path config, Path log, ObjectNode document, int port, String token) {
         this.process = process;
@@ -80,10 +81,22 @@ final class ChaosDispatcher implements AutoCloseable {
      */
     static ChaosDispatcher start(Path jar, Path dir, List<FaultNodeProcess> nodes, Duration timeout, EtcdMembers etcd)
             throws IOException, InterruptedException {
+        return start(jar, dir, nodes, timeout, etcd, null);
+    }
+
+    /**
+     * As {@link #start(Path, Path, List, Duration, EtcdMembers)}; a non-null {@code retryOn} is the cluster's
+     * {@code retryOn} list (the soak's load is idempotent GETs only, so it also retries response timeouts).
+     */
+    static ChaosDispatcher start(Path jar, Path dir, List<FaultNodeProcess> nodes, Duration timeout, EtcdMembers etcd,
+            List<String> retryOn) throws IOException, InterruptedException {
         Files.createDirectories(dir);
         String token = HexFormat.of().formatHex(new SecureRandom().generateSeed(16));
         int port = freePort();
         ObjectNode document = configuration(port, dir.resolve("data"), dir.resolve("access.log"), nodes);
+        if (retryOn != null) {
+            retryOn.forEach(((ObjectNode) document.withArray("clusters").get(0)).putArray("retryOn")::add);
+        }
         if (etcd != null) {
             etcd.put(ETCD_PREFIX + "/clusters/" + CLUSTER, document.withArray("clusters").get(0).toString());
             document.remove("clusters");
@@ -101,6 +114,7 @@ final class ChaosDispatcher implements AutoCloseable {
         Process process = builder.start();
         process.getOutputStream().close();
         ChaosDispatcher dispatcher = new ChaosDispatcher(process, config, log, document, port, token);
+        dispatcher.retryOn = retryOn;
         try {
             dispatcher.api = awaitAdminUri(process, log, timeout);
             return dispatcher;
@@ -221,11 +235,16 @@ final class ChaosDispatcher implements AutoCloseable {
         ObjectNode copy = configuration(port, Path.of("unused"), Path.of("unused"), nodes);
         ObjectNode cluster = (ObjectNode) copy.withArray("clusters").get(0);
         cluster.put("policy", policy(cluster));
+        if (retryOn != null) {
+            retryOn.forEach(cluster.putArray("retryOn")::add);
+        }
         etcd.put(ETCD_PREFIX + "/clusters/" + CLUSTER, cluster.toString());
     }
 
+    /** The policy in force ({@code policy.id} of {@code GET /api/clusters/chaos}), else the one configured. */
     private String policy(ObjectNode fallback) throws IOException, InterruptedException {
-        return JSON.readTree(call("GET", "/clusters/" + CLUSTER, null, 200)).path("policy").asText(fallback.path("policy").asText());
+        String id = JSON.readTree(call("GET", "/clusters/" + CLUSTER, null, 200)).path("policy").path("id").asText("");
+        return id.isEmpty() ? fallback.path("policy").asText() : id;
     }
 
     /** {@code POST /api/reload}. */

@@ -40,6 +40,8 @@ public final class SoakRun {
     static final int RAMP_WARM_UP_S = 15;
     static final double RAMP_MAX_P99_MS = 200;
     static final String DROPPED = "d";
+    /** Every request of the load is an idempotent GET, so a response timeout is retried too (not by default). */
+    static final List<String> RETRY_ON = List.of("connect-failure", "reset", "refused-stream", "response-timeout");
     private static final long S = 1_000_000_000L;
     private static final long MS = 1_000_000L;
 
@@ -96,7 +98,7 @@ public final class SoakRun {
                 members = EtcdMembers.start(dir.resolve("etcd"), 3);
                 progress("etcd: 3 members, " + String.join(", ", members.endpoints()));
             }
-            try (ChaosDispatcher dispatcher = ChaosDispatcher.start(jar, dir, nodes, ChaosRun.STARTUP, members)) {
+            try (ChaosDispatcher dispatcher = ChaosDispatcher.start(jar, dir, nodes, ChaosRun.STARTUP, members, RETRY_ON)) {
                 ChaosRun.awaitAllUp(dispatcher, nodes);
                 return soak(dispatcher, nodes, members);
             }

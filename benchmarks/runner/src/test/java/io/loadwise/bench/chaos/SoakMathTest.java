@@ -102,6 +102,13 @@ class SoakMathTest {
     }
 
     @Test
+    void theMedianOfAnEvenCountIsTheMeanOfTheMiddleTwo() {
+        assertEquals(3, SoakReport.median(new double[] {5, 1, 3}), 1e-9);
+        assertEquals(2.5, SoakReport.median(new double[] {4, 1, 3, 2}), 1e-9);
+        assertTrue(Double.isNaN(SoakReport.median(new double[0])));
+    }
+
+    @Test
     void procStatusFieldsAreReadByName() throws Exception {
         String status = "Name:\tjava\nVmRSS:\t  123456 kB\nThreads:\t42\n";
         assertEquals(123_456, ProcSample.field(status, "VmRSS"));
