@@ -52,11 +52,8 @@ final class ChaosCommand implements BenchCommand {
             description = "reloads in the reload case, 1-1000, at most 10 per second of --duration (default ${DEFAULT-VALUE})")
     int reloads;
 
-    @Option(names = "--dispatcher-jar", paramLabel = "JAR", description = "the dispatcher to test (default: admin-console/target/loadwise.jar)")
-    Path dispatcherJar;
-
-    @Option(names = "--root", paramLabel = "DIR", description = "the repository (default: the one this jar was built in)")
-    Path root;
+    @Mixin
+    ShippedJar shipped = new ShippedJar();
 
     @Mixin
     HelpOption help;
@@ -77,12 +74,8 @@ final class ChaosCommand implements BenchCommand {
             throw new IllegalArgumentException("--reloads must be 1-1000 and at most 10 per second of --duration, got "
                     + reloads);
         }
-        Path root = (this.root != null ? this.root : Locations.defaultRoot()).toAbsolutePath().normalize();
-        Path jar = dispatcherJar != null ? dispatcherJar.toAbsolutePath() : root.resolve("admin-console/target/loadwise.jar");
-        if (!Files.isRegularFile(jar)) {
-            throw new IllegalArgumentException(jar + " does not exist: build it (mvn -B -q -DskipTests package) or give"
-                    + " --dispatcher-jar");
-        }
+        Path root = shipped.root();
+        Path jar = shipped.jar();
         Path work = root.resolve("benchmarks/runner/target/chaos-work");
         Path results = folder(root.resolve("benchmarks/results"), LocalDate.now(ZoneOffset.UTC));
         out.println("chaos: " + String.join(",", chosen) + " at " + rate + " req/s; results in " + results);
@@ -105,9 +98,14 @@ final class ChaosCommand implements BenchCommand {
 
     /** {@code <date>-chaos}, or {@code <date>-chaos-2}, ... when an earlier run of the day has it. */
     static Path folder(Path resultsRoot, LocalDate today) throws IOException {
-        Path dir = resultsRoot.resolve(today + "-chaos");
+        return folder(resultsRoot, today + "-chaos");
+    }
+
+    /** {@code resultsRoot/base}, or {@code base-2}, ... when it exists already; created. */
+    static Path folder(Path resultsRoot, String base) throws IOException {
+        Path dir = resultsRoot.resolve(base);
         for (int i = 2; Files.exists(dir); i++) {
-            dir = resultsRoot.resolve(today + "-chaos-" + i);
+            dir = resultsRoot.resolve(base + "-" + i);
         }
         return Files.createDirectories(dir);
     }

@@ -1,5 +1,6 @@
 package io.loadwise.bench;
 
+import static io.loadwise.bench.BenchResult.bench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -29,18 +30,6 @@ class BenchCommandLineTest {
     @TempDir
     Path tmp;
 
-    /** Exit code, stdout, stderr. */
-    private record Result(int code, String out, String err) {
-    }
-
-    private static Result bench(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = BenchMain.run(List.of(args), new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    }
-
     static Stream<String> commands() {
         return BenchMain.commands().stream().map(c -> new CommandLine(c).getCommandName());
     }
@@ -52,7 +41,7 @@ class BenchCommandLineTest {
 
     @Test
     void benchHelpListsEveryCommandWithItsSummary() {
-        Result help = bench("--help");
+        BenchResult help = bench("--help");
         assertEquals(0, help.code(), help.err());
         assertTrue(help.out().startsWith("Usage: loadwise bench <command> [options]\n"), help.out());
         for (CommandLine command : BenchMain.commands().stream().map(CommandLine::new).toList()) {
@@ -65,7 +54,7 @@ class BenchCommandLineTest {
 
     @Test
     void benchAloneShowsTheCommandsAndIsAUsageError() {
-        Result alone = bench();
+        BenchResult alone = bench();
         assertEquals(2, alone.code());
         assertTrue(alone.out().contains("sweep") && alone.out().contains("fuzz"), alone.out());
     }
@@ -76,7 +65,7 @@ class BenchCommandLineTest {
         // picocli reports a description it cannot format (a lone '%') on System.err, not on the command's stream
         PrintStream systemErr = System.err;
         ByteArrayOutputStream picocliWarnings = new ByteArrayOutputStream();
-        Result help;
+        BenchResult help;
         try {
             System.setErr(new PrintStream(picocliWarnings, true, StandardCharsets.UTF_8));
             help = bench(name, "--help");
@@ -100,7 +89,7 @@ class BenchCommandLineTest {
     @ParameterizedTest
     @MethodSource("commands")
     void anUnknownOptionIsAUsageErrorNamingIt(String name) {
-        Result bad = bench(name, "--no-such-option", "1", "--root", tmp.toString());
+        BenchResult bad = bench(name, "--no-such-option", "1", "--root", tmp.toString());
         assertEquals(2, bad.code(), bad.err());
         assertEquals("loadwise bench " + name + ": unknown option '--no-such-option'; see loadwise bench " + name
                 + " --help\n", bad.err());
@@ -117,7 +106,7 @@ class BenchCommandLineTest {
     }
 
     private void assertBadNumber(String message, String... args) {
-        Result bad = bench(args);
+        BenchResult bad = bench(args);
         assertEquals(2, bad.code(), bad.err());
         assertEquals("loadwise bench " + args[0] + ": " + message + "; see loadwise bench " + args[0] + " --help\n",
                 bad.err());
@@ -126,7 +115,7 @@ class BenchCommandLineTest {
 
     @Test
     void overheadNamesAnUnknownBenchmark() {
-        Result bad = bench("overhead", "--only", "disk", "--root", tmp.toString());
+        BenchResult bad = bench("overhead", "--only", "disk", "--root", tmp.toString());
         assertEquals(2, bad.code());
         assertTrue(bad.err().contains("--only: unknown benchmark 'disk'; known: proxy, tls-h2, policies, agent"), bad.err());
         assertFalse(Files.exists(tmp.resolve("benchmarks")), "no script ran");
@@ -134,7 +123,7 @@ class BenchCommandLineTest {
 
     @Test
     void calibrateRefusesAFlagAsTheVariedOption() {
-        Result bad = bench("calibrate", "--vary", "quick=a,b");
+        BenchResult bad = bench("calibrate", "--vary", "quick=a,b");
         assertEquals(2, bad.code());
         assertTrue(bad.err().contains("--vary: 'quick' is not a sweep option that can be varied"), bad.err());
     }
@@ -142,7 +131,7 @@ class BenchCommandLineTest {
     @Test
     void calibrateChecksEveryVariedValueBeforeTheFirstRun() throws IOException {
         Path fake = Files.writeString(tmp.resolve("fake.jar"), "not started by these tests");
-        Result bad = bench("calibrate", "--root", tmp.toString(), "--dispatcher-jar", fake.toString(), "--launcher-jar",
+        BenchResult bad = bench("calibrate", "--root", tmp.toString(), "--dispatcher-jar", fake.toString(), "--launcher-jar",
                 fake.toString(), "--agent-jar", "none", "--vary", "heap-mb=64,big");
         assertEquals(2, bad.code(), bad.err());
         assertTrue(bad.err().contains("--heap-mb needs an integer, got 'big'"), bad.err());
@@ -175,7 +164,7 @@ class BenchCommandLineTest {
     void sweepRefusesFewerThanFiveRunsWithoutAReason() throws IOException {
         List<String> args = new java.util.ArrayList<>(fakeJars());
         args.addAll(List.of("--repeats", "3", "--calibrated", "none"));
-        Result bad = bench(java.util.stream.Stream.concat(Stream.of("sweep"), args.stream()).toArray(String[]::new));
+        BenchResult bad = bench(java.util.stream.Stream.concat(Stream.of("sweep"), args.stream()).toArray(String[]::new));
         assertEquals(2, bad.code(), bad.err());
         assertTrue(bad.err().contains("--repeats 3 is below the method's 5 runs per cell: say why with --repeats-reason"
                 + " TEXT (the results print it)"), bad.err());
@@ -213,7 +202,7 @@ class BenchCommandLineTest {
         assertEquals(List.of("--vcn3-queue", "half"), calibrate.sweepArguments(), "calibrate passes it on");
         List<String> args = new java.util.ArrayList<>(List.of("sweep", "--vcn3-queue", "third", "--calibrated", "none"));
         args.addAll(fakeJars());
-        Result bad = bench(args.toArray(String[]::new));
+        BenchResult bad = bench(args.toArray(String[]::new));
         assertEquals(2, bad.code(), bad.err());
         assertTrue(bad.err().contains("--vcn3-queue: 'third' is neither seed nor half"), bad.err());
         assertFalse(Files.exists(tmp.resolve("benchmarks/results")), "nothing ran");
@@ -231,7 +220,7 @@ class BenchCommandLineTest {
             List<String> args = new java.util.ArrayList<>(List.of("sweep", "--calibrated", "none"));
             args.addAll(bad);
             args.addAll(fakeJars());
-            Result result = bench(args.toArray(String[]::new));
+            BenchResult result = bench(args.toArray(String[]::new));
             assertEquals(2, result.code(), result.err());
             assertTrue(result.err().contains(bad.get(0) + " must"), result.err());
         }

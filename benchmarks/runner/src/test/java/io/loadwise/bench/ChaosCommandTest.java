@@ -1,12 +1,10 @@
 package io.loadwise.bench;
 
+import static io.loadwise.bench.BenchResult.bench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -19,20 +17,9 @@ class ChaosCommandTest {
     @TempDir
     Path tmp;
 
-    private record Result(int code, String out, String err) {
-    }
-
-    private static Result bench(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = BenchMain.run(List.of(args), new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    }
-
     @Test
     void helpNamesEveryCaseAndOptionAndWhereTheResultsGo() {
-        Result help = bench("chaos", "--help");
+        BenchResult help = bench("chaos", "--help");
         assertEquals(0, help.code(), help.err());
         assertTrue(help.out().startsWith("Usage: loadwise bench chaos [--cases kill,stop,...]"), help.out());
         for (String word : List.of("--cases", "--duration", "--rate", "--reloads", "--dispatcher-jar", "--root",
@@ -44,7 +31,7 @@ class ChaosCommandTest {
 
     @Test
     void anUnknownCaseIsAUsageErrorNamingTheKnownOnes() {
-        Result r = bench("chaos", "--cases", "kill,nuke", "--root", tmp.toString());
+        BenchResult r = bench("chaos", "--cases", "kill,nuke", "--root", tmp.toString());
         assertEquals(2, r.code());
         assertTrue(r.err().contains("--cases: unknown case 'nuke' (known: kill, stop, 500, slow, reset, policies, reload)"),
                 r.err());
@@ -53,13 +40,13 @@ class ChaosCommandTest {
 
     @Test
     void outOfRangeNumbersAreUsageErrorsBeforeAnythingStarts() {
-        Result shortRun = bench("chaos", "--duration", "5", "--root", tmp.toString());
+        BenchResult shortRun = bench("chaos", "--duration", "5", "--root", tmp.toString());
         assertEquals(2, shortRun.code());
         assertTrue(shortRun.err().contains("--duration must be 10-3600 seconds, got 5"), shortRun.err());
-        Result fast = bench("chaos", "--rate", "5000", "--root", tmp.toString());
+        BenchResult fast = bench("chaos", "--rate", "5000", "--root", tmp.toString());
         assertEquals(2, fast.code());
         assertTrue(fast.err().contains("--rate must be 10-2000"), fast.err());
-        Result reloads = bench("chaos", "--duration", "10", "--reloads", "101", "--root", tmp.toString());
+        BenchResult reloads = bench("chaos", "--duration", "10", "--reloads", "101", "--root", tmp.toString());
         assertEquals(2, reloads.code());
         assertTrue(reloads.err().contains("--reloads must be 1-1000 and at most 10 per second of --duration, got 101"),
                 reloads.err());
@@ -68,7 +55,7 @@ class ChaosCommandTest {
 
     @Test
     void aMissingDispatcherJarIsAUsageErrorThatSaysHowToBuildIt() {
-        Result r = bench("chaos", "--cases", "kill", "--root", tmp.toString());
+        BenchResult r = bench("chaos", "--cases", "kill", "--root", tmp.toString());
         assertEquals(2, r.code());
         assertTrue(r.err().contains("admin-console/target/loadwise.jar does not exist: build it"), r.err());
         assertFalse(Files.exists(tmp.resolve("benchmarks/results")), "nothing written");

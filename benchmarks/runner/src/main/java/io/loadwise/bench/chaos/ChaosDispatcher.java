@@ -45,6 +45,7 @@ final class ChaosDispatcher implements AutoCloseable {
     static final int SLOW_START_MS = 5_000;
     static final int BASE_EJECTION_MS = 5_000;
     static final int RESPONSE_TIMEOUT_MS = 1_500;
+    static final String ETCD_PREFIX = "/loadwise/soak";
     private static final Pattern ADMIN_LINE = Pattern.compile("admin console on (http://\\S+?)/? \\(REST API under /api\\)");
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -57,6 +58,7 @@ final class ChaosDispatcher implements AutoCloseable {
     private final int port;
     private final String token;
     private URI api;
+    private List<String> retryOn;
 
     private ChaosDispatcher(Process process, Path config, Path log, ObjectNode document, int port, String token) {
         this.process = process;
@@ -70,10 +72,37 @@ final class ChaosDispatcher implements AutoCloseable {
     /** Writes the configuration under {@code dir}, starts the dispatcher and waits until its admin API answers. */
     static ChaosDispatcher start(Path jar, Path dir, List<FaultNodeProcess> nodes, Duration timeout)
             throws IOException, InterruptedException {
+        return start(jar, dir, nodes, timeout, null);
+    }
+
+    /**
+     * As {@link #start(Path, Path, List, Duration)}; with {@code etcd}, the file says {@code config.store etcd}
+     * with every member's endpoint and prefix {@value #ETCD_PREFIX}, and the cluster is written to etcd instead.
+     */
+    static ChaosDispatcher start(Path jar, Path dir, List<FaultNodeProcess> nodes, Duration timeout, EtcdMembers etcd)
+            throws IOException, InterruptedException {
+        return start(jar, dir, nodes, timeout, etcd, null);
+    }
+
+    /**
+     * As {@link #start(Path, Path, List, Duration, EtcdMembers)}; a non-null {@code retryOn} is the cluster's
+     * {@code retryOn} list (the soak's load is idempotent GETs only, so it also retries response timeouts).
+     */
+    static ChaosDispatcher start(Path jar, Path dir, List<FaultNodeProcess> nodes, Duration timeout, EtcdMembers etcd,
+            List<String> retryOn) throws IOException, InterruptedException {
         Files.createDirectories(dir);
         String token = HexFormat.of().formatHex(new SecureRandom().generateSeed(16));
         int port = freePort();
         ObjectNode document = configuration(port, dir.resolve("data"), dir.resolve("access.log"), nodes);
+        if (retryOn != null) {
+            retryOn.forEach(((ObjectNode) document.withArray("clusters").get(0)).putArray("retryOn")::add);
+        }
+        if (etcd != null) {
+            etcd.put(ETCD_PREFIX + "/clusters/" + CLUSTER, document.withArray("clusters").get(0).toString());
+            document.remove("clusters");
+            ObjectNode store = document.putObject("config").put("store", "etcd").put("prefix", ETCD_PREFIX);
+            etcd.endpoints().forEach(store.putArray("endpoints")::add);
+        }
         Path config = dir.resolve("loadwise.json");
         write(config, document);
         Path log = dir.resolve("dispatcher.log");
@@ -85,6 +114,7 @@ final class ChaosDispatcher implements AutoCloseable {
         Process process = builder.start();
         process.getOutputStream().close();
         ChaosDispatcher dispatcher = new ChaosDispatcher(process, config, log, document, port, token);
+        dispatcher.retryOn = retryOn;
         try {
             dispatcher.api = awaitAdminUri(process, log, timeout);
             return dispatcher;
@@ -146,6 +176,11 @@ final class ChaosDispatcher implements AutoCloseable {
         throw new IOException("the dispatcher's admin API did not come up within " + timeout.toSeconds() + " s; see " + log);
     }
 
+    /** The dispatcher's process id, for /proc. */
+    long pid() {
+        return process.pid();
+    }
+
     /** The cluster's port on 127.0.0.1. */
     int port() {
         return port;
@@ -193,6 +228,23 @@ final class ChaosDispatcher implements AutoCloseable {
     void rewriteNodes(List<FaultNodeProcess> nodes) throws IOException {
         setNodes(document, nodes);
         write(config, document);
+    }
+
+    /** Writes the cluster with these nodes to etcd (the etcd store's reload: every replica watches the key). */
+    void putClusterInEtcd(EtcdMembers etcd, List<FaultNodeProcess> nodes) throws IOException, InterruptedException {
+        ObjectNode copy = configuration(port, Path.of("unused"), Path.of("unused"), nodes);
+        ObjectNode cluster = (ObjectNode) copy.withArray("clusters").get(0);
+        cluster.put("policy", policy(cluster));
+        if (retryOn != null) {
+            retryOn.forEach(cluster.putArray("retryOn")::add);
+        }
+        etcd.put(ETCD_PREFIX + "/clusters/" + CLUSTER, cluster.toString());
+    }
+
+    /** The policy in force ({@code policy.id} of {@code GET /api/clusters/chaos}), else the one configured. */
+    private String policy(ObjectNode fallback) throws IOException, InterruptedException {
+        String id = JSON.readTree(call("GET", "/clusters/" + CLUSTER, null, 200)).path("policy").path("id").asText("");
+        return id.isEmpty() ? fallback.path("policy").asText() : id;
     }
 
     /** {@code POST /api/reload}. */

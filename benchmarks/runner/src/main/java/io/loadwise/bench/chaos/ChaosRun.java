@@ -36,7 +36,7 @@ public final class ChaosRun {
     static final int POLL_MS = 100;
     private static final long S = 1_000_000_000L;
     private static final long MS = 1_000_000L;
-    private static final Duration STARTUP = Duration.ofSeconds(60);
+    static final Duration STARTUP = Duration.ofSeconds(60);
 
     private final Path dispatcherJar;
     private final Path work;
@@ -72,7 +72,7 @@ public final class ChaosRun {
         out.flush();
     }
 
-    private List<FaultNodeProcess> startNodes(String... names) throws IOException {
+    static List<FaultNodeProcess> startNodes(String... names) throws IOException {
         List<FaultNodeProcess> nodes = new ArrayList<>();
         try {
             for (String n : names) {
@@ -85,7 +85,7 @@ public final class ChaosRun {
         return nodes;
     }
 
-    private static void closeAll(List<FaultNodeProcess> nodes) {
+    static void closeAll(List<FaultNodeProcess> nodes) {
         for (FaultNodeProcess node : nodes) {
             try {
                 node.close();
@@ -96,7 +96,7 @@ public final class ChaosRun {
     }
 
     /** Waits until every node's health check says up, so that the case starts from a settled cluster. */
-    private static void awaitAllUp(ChaosDispatcher dispatcher, List<FaultNodeProcess> nodes)
+    static void awaitAllUp(ChaosDispatcher dispatcher, List<FaultNodeProcess> nodes)
             throws IOException, InterruptedException {
         long deadline = System.nanoTime() + 30 * S;
         for (FaultNodeProcess node : nodes) {
@@ -139,6 +139,11 @@ public final class ChaosRun {
 
     /** A case's work folder, emptied: its configuration, logs and metric stores from an earlier run go. */
     private Path freshDir(String name) throws IOException {
+        return freshDir(work, name);
+    }
+
+    /** {@code work/name}, emptied. */
+    static Path freshDir(Path work, String name) throws IOException {
         Path dir = work.resolve(name);
         if (Files.exists(dir)) {
             try (Stream<Path> files = Files.walk(dir)) {
@@ -151,7 +156,7 @@ public final class ChaosRun {
     }
 
     /** Parks until the load's clock reads {@code nanos}: the scenario's schedule, not a synchronisation. */
-    private static void until(long origin, long nanos) throws InterruptedException {
+    static void until(long origin, long nanos) throws InterruptedException {
         long left = nanos - (System.nanoTime() - origin);
         if (left > 0) {
             Thread.sleep(left / MS, (int) (left % MS));
@@ -306,7 +311,7 @@ public final class ChaosRun {
      * When the dispatcher took the node out, on the load's clock: the start of its ejection or the end of the
      * health check that took it down, from the API's own timestamps, else the time of the poll.
      */
-    private static long exactOutTime(JsonNode node, long originWall, long polledAt) {
+    static long exactOutTime(JsonNode node, long originWall, long polledAt) {
         long wall = Long.MAX_VALUE;
         if (node.path("ejected").asBoolean() && node.path("ejectedUntil").isNumber()) {
             // the n-th ejection in a row lasts n times the base; in a fresh cluster this is the first

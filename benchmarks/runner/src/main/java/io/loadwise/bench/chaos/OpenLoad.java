@@ -26,6 +26,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * connections of the JDK client (connect timeout 5 s). Every request becomes an {@link Outcome}; a failure keeps
  * its cause. Request N is {@code GET /work?i=N}, so that the dispatcher's access log says which node it went to.
  * The client gives each request {@value #TIMEOUT_SECONDS} s.
+ *
+ * <p>By default every outcome is kept until {@link #stop()}; with a {@link Sink} (the hour-long soak) none is
+ * kept: each goes to the sink as it completes, with its latency, and {@link #drain} waits for the last ones.
  */
 final class OpenLoad implements AutoCloseable {
 
@@ -43,10 +46,22 @@ final class OpenLoad implements AutoCloseable {
     private final long origin;
     private final AtomicLong sent = new AtomicLong();
     private final AtomicLong lastFailureStart = new AtomicLong(Long.MIN_VALUE);
+    private final AtomicLong inFlight = new AtomicLong();
+    private final Sink sink;
+
+    /** Where a load with a sink sends each outcome, from the client's threads, as it completes. */
+    interface Sink {
+        void record(Outcome outcome, long latencyNanos);
+    }
 
     OpenLoad(int port, int requestsPerSecond, long originNanos) {
+        this(port, requestsPerSecond, originNanos, null);
+    }
+
+    OpenLoad(int port, int requestsPerSecond, long originNanos, Sink sink) {
         this.target = "http://127.0.0.1:" + port + "/work?i=";
         this.origin = originNanos;
+        this.sink = sink;
         ticker.scheduleAtFixedRate(this::fire, 0, 1_000_000L / requestsPerSecond, TimeUnit.MICROSECONDS);
     }
 
@@ -55,13 +70,33 @@ final class OpenLoad implements AutoCloseable {
         long id = sent.incrementAndGet();
         HttpRequest request = HttpRequest.newBuilder(URI.create(target + id)).timeout(Duration.ofSeconds(TIMEOUT_SECONDS))
                 .GET().build();
-        pending.add(client.sendAsync(request, HttpResponse.BodyHandlers.ofString()).handle((r, e) -> {
+        if (sink != null) {
+            inFlight.incrementAndGet();
+        }
+        CompletableFuture<Outcome> f = client.sendAsync(request, HttpResponse.BodyHandlers.ofString()).handle((r, e) -> {
             Outcome o = e != null ? Outcome.failed(id, start, cause(e)) : Outcome.answered(id, start, r.statusCode(), r.body());
             if (!o.ok()) {
                 lastFailureStart.accumulateAndGet(start, Math::max);
             }
+            if (sink != null) {
+                sink.record(o, System.nanoTime() - origin - start);
+                inFlight.decrementAndGet();
+            }
             return o;
-        }));
+        });
+        if (sink == null) {
+            pending.add(f);
+        }
+    }
+
+    /** Stops sending and waits until every request sent has gone to the sink, at most the client timeout and 2 s. */
+    void drain() throws InterruptedException {
+        ticker.shutdownNow();
+        ticker.awaitTermination(5, TimeUnit.SECONDS);
+        long deadline = System.nanoTime() + (TIMEOUT_SECONDS + 2) * 1_000_000_000L;
+        while (inFlight.get() > 0 && System.nanoTime() - deadline < 0) {
+            Thread.sleep(50);
+        }
     }
 
     /** When the latest failure known so far was sent (ns since the load began), {@link Long#MIN_VALUE} before any. */
