@@ -1,5 +1,7 @@
 package io.loadwise.bench.chaos;
 
+import io.loadwise.capacity.chart.Charts;
+import io.loadwise.capacity.chart.TraceChart;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -13,8 +15,8 @@ import java.util.function.ToLongFunction;
 
 /**
  * The soak's results folder: {@code README.md} (settings, a verdict per requirement, a table per minute),
- * {@code soak.csv} (the /proc samples), {@code faults.csv} (each fault) and {@code soak.svg} (RSS, descriptors,
- * threads and p99 per minute over time, by {@link SvgChart}).
+ * {@code soak.csv} (the /proc samples), {@code faults.csv} (each fault) and {@code soak.png} (RSS, descriptors,
+ * threads and p99 per minute over time, a {@link TraceChart}).
  */
 public final class SoakReport {
 
@@ -137,18 +139,38 @@ public final class SoakReport {
                     f.tookSeconds(), f.ok(), f.outcome().replace("\"", "\"\"")));
         }
         Files.writeString(dir.resolve("faults.csv"), fcsv.toString(), StandardCharsets.UTF_8);
-        Files.writeString(dir.resolve("soak.svg"), plot(r, rows), StandardCharsets.UTF_8);
+        plot(r, rows).writePng(dir.resolve("soak.png"));
         return failuresOk && rssOk && fdsOk && threadsOk && p99Ok;
     }
 
-    static String plot(SoakResult r, List<MinuteRow> rows) {
-        double[] t = r.samples().stream().mapToDouble(s -> s.seconds() / 60).toArray();
-        double[] minutes = rows.stream().mapToDouble(MinuteRow::minute).toArray();
-        return SvgChart.svg("Soak: " + r.rate() + " req/s, a fault every " + r.faultEvery() + " s", "minutes", List.of(
-                new SvgChart.Series("RSS (MB)", t, r.samples().stream().mapToDouble(s -> s.rssKb() / 1024.0).toArray()),
-                new SvgChart.Series("open file descriptors", t, r.samples().stream().mapToDouble(ProcSample::fds).toArray()),
-                new SvgChart.Series("threads", t, r.samples().stream().mapToDouble(ProcSample::threads).toArray()),
-                new SvgChart.Series("p99 per minute (ms)", minutes, rows.stream().mapToDouble(MinuteRow::p99Millis).toArray())));
+    /**
+     * RSS, descriptors and threads per sample and p99 per minute (a step, one value across its minute's samples),
+     * each in a panel of its own over one time axis in minutes.
+     */
+    static TraceChart plot(SoakResult r, List<MinuteRow> rows) {
+        List<ProcSample> samples = r.samples();
+        double[] rss = samples.stream().mapToDouble(s -> s.rssKb() / 1024.0).toArray();
+        double[] fds = samples.stream().mapToDouble(ProcSample::fds).toArray();
+        double[] threads = samples.stream().mapToDouble(ProcSample::threads).toArray();
+        double[] p99 = new double[samples.size()];
+        for (int i = 0; i < p99.length; i++) {
+            int minute = (int) (samples.get(i).seconds() / 60) + 1;
+            p99[i] = rows.stream().filter(m -> m.minute() == minute).mapToDouble(MinuteRow::p99Millis).findFirst()
+                    .orElse(Double.NaN);
+        }
+        TraceChart chart = new TraceChart("Soak: " + r.rate() + " req/s, a fault every " + r.faultEvery() + " s",
+                SoakRun.SAMPLE_S / 60.0, "time (min)");
+        panel(chart, "RSS (MB)", rss, 0);
+        panel(chart, "open file descriptors", fds, 1);
+        panel(chart, "threads", threads, 2);
+        panel(chart, "p99 per minute (ms)", p99, 3);
+        return chart;
+    }
+
+    private static void panel(TraceChart chart, String label, double[] values, int colour) {
+        double max = Arrays.stream(values).filter(Double::isFinite).max().orElse(1);
+        chart.panel(120, Math.max(1, max * 1.1), label, List.of(
+                new TraceChart.Line(values, Charts.PALETTE[colour], false, label)));
     }
 
     /** The median (the mean of the middle two of an even count); NaN when empty. */

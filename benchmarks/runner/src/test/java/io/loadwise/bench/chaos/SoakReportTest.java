@@ -55,7 +55,9 @@ class SoakReportTest {
         assertEquals("0.0,1,200000,90,40", csv.get(1));
         List<String> faults = Files.readAllLines(dir.resolve("faults.csv"));
         assertEquals("2,storm,180.0,1.0,false,\"FAILED: 3 failed\"", faults.get(2));
-        assertTrue(Files.readString(dir.resolve("soak.svg")).contains("<polyline"));
+        java.awt.image.BufferedImage plot = javax.imageio.ImageIO.read(dir.resolve("soak.png").toFile());
+        assertEquals(io.loadwise.capacity.chart.TraceChart.WIDTH, plot.getWidth(), "four panels over one time axis");
+        assertEquals(40 + 4 * (120 + 40), plot.getHeight());
     }
 
     @Test
