@@ -93,14 +93,9 @@ idle_row() {
   if [ "$lw_count" -gt "$lw_cap" ]; then lw_count=$lw_cap; lw_why="1 descriptor per connection under ulimit -Hn $HARD"; fi
   echo "idle: $CONNECTIONS connections asked; $common to both proxies${why:+ ($why)}, and $lw_count to Loadwise alone"
 
-  local admin port ha_port
-  mkdir -p "$WORK/idle-loadwise"
-  admin="$(free_port)"; port="$(free_port)"
-  python3 "$HERE/scale_config.py" nodes 1 --admin "$admin" --listen "$port" --node-ports "$NODE_PORT" \
-      --max-clients $(( lw_count + 1000 )) --idle-timeout-ms 3600000 > "$WORK/idle-loadwise/loadwise.json"
-  start_loadwise idle-loadwise "$WORK/idle-loadwise/loadwise.json"
-  local lw_pid=$LW_PID
-  wait_port "$port" || { cat "$WORK/idle-loadwise/loadwise.log" >&2; exit 1; }
+  local port ha_port lw_pid
+  start_idle_loadwise idle-loadwise "$lw_count"
+  port=$LW_PORT; lw_pid=$LW_PID
 
   ha_port="$(free_port)"
   cat > "$WORK/haproxy.cfg" <<CONF
@@ -131,12 +126,27 @@ CONF
 
   echo "proxy,pid,connections_asked,connections,limited_by,rss_start_mb,rss_answered_mb,established_answered,rss_settled_mb,established_settled,settle_s" > "$OUT/idle.csv"
   local runs=("loadwise:$lw_pid:$port:$common:$why" "haproxy:$ha_pid:$ha_port:$common:$why")
-  [ "$lw_count" -gt "$common" ] && runs+=("loadwise:$lw_pid:$port:$lw_count:$lw_why")
   local run name pid p count limit
   for run in "${runs[@]}"; do
     IFS=: read -r name pid p count limit <<< "$run"
     hold "$name" "$pid" "$p" "$count" "$limit"
   done
+  if [ "$lw_count" -gt "$common" ]; then # as many as Loadwise alone can hold, on a fresh process again
+    kill "$lw_pid"; wait "$lw_pid" 2>/dev/null || true
+    start_idle_loadwise idle-loadwise-alone "$lw_count"
+    sleep 5
+    hold loadwise "$LW_PID" "$LW_PORT" "$lw_count" "$lw_why"
+  fi
+}
+
+start_idle_loadwise() { # name max-connections: one node, a 1 h idle timeout; sets LW_PID and LW_PORT
+  local admin
+  mkdir -p "$WORK/$1"
+  admin="$(free_port)"; LW_PORT="$(free_port)"
+  python3 "$HERE/scale_config.py" nodes 1 --admin "$admin" --listen "$LW_PORT" --node-ports "$NODE_PORT" \
+      --max-clients $(( $2 + 1000 )) --idle-timeout-ms 3600000 > "$WORK/$1/loadwise.json"
+  start_loadwise "$1" "$WORK/$1/loadwise.json"
+  wait_port "$LW_PORT" || { cat "$WORK/$1/loadwise.log" >&2; exit 1; }
 }
 
 hold() { # name pid port count limited-by
@@ -177,6 +187,11 @@ heap_kb() { # pid: used heap after two full collections
   jcmd "$1" GC.heap_info | sed -nE 's/.*heap +total [0-9]+K, used ([0-9]+)K.*/\1/p' | head -1
 }
 
+up_nodes() { # admin-port: nodes of cluster bench whose health checks say up
+  curl -sf -H "Authorization: Bearer $TOKEN" "http://127.0.0.1:$1/api/clusters/bench" \
+      | python3 -c 'import json,sys; n=json.load(sys.stdin)["nodes"]; print(sum(1 for x in n if (x.get("health") or {}).get("state") == "up"))'
+}
+
 cluster_row() {
   local admin port dir="$WORK/cluster" ports
   mkdir -p "$dir"
@@ -201,18 +216,23 @@ cluster_row() {
       | awk -v n="$SMALL_NODES" '{ print "reload," n "," $2 ",ms" }' >> "$OUT/cluster.csv"
   python3 "$HERE/reload_timer.py" "$admin" "$TOKEN" "$dir/loadwise.json" "$dir/small.json" "$dir/large.json" 1 \
       | awk '{ print "grow," $1 "," $2 ",ms" }' >> "$OUT/cluster.csv"
-  sleep 15 # the 1,000 nodes' first health checks (10 s apart) have run
+  local grown=$SECONDS up=0
+  for _ in $(seq 1 120); do # every node passes its health checks (rise 2, 10 s apart): about 20 s
+    up="$(up_nodes "$admin")"
+    [ "$up" -ge "$NODES" ] && break
+    sleep 0.5
+  done
+  echo "all-up,$NODES,$(( SECONDS - grown )),s" >> "$OUT/cluster.csv"
+  echo "  cluster: $up of $NODES nodes up $(( SECONDS - grown )) s after the reload that added them"
   heap="$(heap_kb "$pid")"
   echo "heap,$NODES,$heap,KiB" >> "$OUT/cluster.csv"
   jcmd "$pid" GC.class_histogram | head -25 > "$OUT/heap-histogram-$NODES-nodes.txt" # where the bytes per node go
   echo "  cluster: $NODES nodes, heap after full GC $((heap / 1024)) MB; $RELOADS reloads $NODES <-> fewer"
   python3 "$HERE/reload_timer.py" "$admin" "$TOKEN" "$dir/loadwise.json" "$dir/large.json" "$dir/large-b.json" "$RELOADS" \
       | awk -v n="$NODES" '{ print "reload," n "," $2 ",ms" }' >> "$OUT/cluster.csv"
-  local up
-  up="$(curl -sf -H "Authorization: Bearer $TOKEN" "http://127.0.0.1:$admin/api/clusters/bench" \
-      | python3 -c 'import json,sys; n=json.load(sys.stdin)["nodes"]; print(sum(1 for x in n if (x.get("health") or {}).get("state") == "up"))')"
+  up="$(up_nodes "$admin")" # a reload keeps the health of the nodes it does not change
   echo "up,$NODES,$up,nodes" >> "$OUT/cluster.csv"
-  echo "  cluster: $up of $NODES nodes up at the end"
+  echo "  cluster: $up of $NODES nodes up right after the reloads"
   kill "$pid"; wait "$pid" 2>/dev/null || true
 }
 

@@ -31,6 +31,7 @@ class ScaleReportTest {
                 reload,10,10.0,ms
                 reload,10,20.0,ms
                 grow,1000,400.0,ms
+                all-up,1000,21,s
                 heap,1000,95200,KiB
                 reload,1000,100.0,ms
                 reload,1000,140.0,ms
@@ -67,6 +68,8 @@ class ScaleReportTest {
         assertEquals(120.0, value(report, "cluster 1000", "reload, median of 2"), 0);
         assertEquals(140.0, value(report, "cluster 1000", "reload, slowest"), 0);
         assertEquals(400.0, value(report, "cluster 1000", "reload growing"), 0);
+        assertEquals(21.0, value(report, "cluster 1000", "seconds from that reload until every node is up"), 0);
+        assertEquals(1000.0, value(report, "cluster 1000", "nodes up right after"), 0);
         assertEquals(10100.0, value(report, "routes 10", "req/s"), 0);
         assertEquals(9050.0 / 10100.0, value(report, "routes ratio 1000/10", "req/s"), 1e-9);
         assertEquals(40.5 / 35.5, value(report, "routes ratio 1000/10", "CPU per request"), 1e-9);
