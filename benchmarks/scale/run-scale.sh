@@ -5,7 +5,8 @@
 #                RSS before, once the last connection has its answer, and again after SETTLE seconds, with the
 #                connections still established at each reading (ss), and why the count is what it is
 #   cluster.csv  the dispatcher's heap after a full GC (jcmd GC.run, GC.heap_info) with SMALL_NODES and NODES
-#                nodes in one cluster (the same process, reloaded), and each timed reload (POST /api/reload
+#                nodes in one cluster (the same process, reloaded), at NODES again HISTORY_WAIT s later (the
+#                per-second metric history grows with uptime), and each timed reload (POST /api/reload
 #                until GET /api/clusters/bench shows the new node count), toggling N <-> N - N/100 nodes
 #   routes/      run-overhead.sh's loadwise-routes<SMALL_ROUTES>-1t and loadwise-routes<ROUTES>-1t rows (wrk)
 #
@@ -13,7 +14,7 @@
 #   CONNECTIONS=20000 SETTLE=75 NODES=1000 ROWS="idle cluster" OUT=/tmp/scale benchmarks/scale/run-scale.sh
 #
 # Environment: OUT (required folder), JAR, ROWS (idle cluster routes), CONNECTIONS (100000), SETTLE (75),
-# NODES (1000), SMALL_NODES (10), RELOADS (20, even), ROUTES (1000), SMALL_ROUTES (10), ROUTE_RUNS (3),
+# NODES (1000), SMALL_NODES (10), RELOADS (20, even), HISTORY_WAIT (60), ROUTES (1000), SMALL_ROUTES (10), ROUTE_RUNS (3),
 # ROUTE_DURATION (10s).
 set -euo pipefail
 
@@ -27,6 +28,7 @@ SETTLE="${SETTLE:-75}"
 NODES="${NODES:-1000}"
 SMALL_NODES="${SMALL_NODES:-10}"
 RELOADS="${RELOADS:-20}"
+HISTORY_WAIT="${HISTORY_WAIT:-60}" # seconds between the two heap readings at NODES nodes
 ROUTES="${ROUTES:-1000}"
 SMALL_ROUTES="${SMALL_ROUTES:-10}"
 TOKEN="scale-benchmark-token-0123456789"
@@ -227,7 +229,12 @@ cluster_row() {
   heap="$(heap_kb "$pid")"
   echo "heap,$NODES,$heap,KiB" >> "$OUT/cluster.csv"
   jcmd "$pid" GC.class_histogram | head -25 > "$OUT/heap-histogram-$NODES-nodes.txt" # where the bytes per node go
-  echo "  cluster: $NODES nodes, heap after full GC $((heap / 1024)) MB; $RELOADS reloads $NODES <-> fewer"
+  # the per-second metric history (MetricsHistory, an hour per node) fills as the dispatcher runs: read again
+  sleep "$HISTORY_WAIT"
+  echo "heap-later,$NODES,$(heap_kb "$pid"),KiB" >> "$OUT/cluster.csv"
+  echo "heap-wait,$NODES,$HISTORY_WAIT,s" >> "$OUT/cluster.csv"
+  echo "  cluster: $NODES nodes, heap after full GC $((heap / 1024)) MB, $HISTORY_WAIT s later" \
+      "$(( $(tail -2 "$OUT/cluster.csv" | head -1 | cut -d, -f3) / 1024 )) MB; $RELOADS reloads $NODES <-> fewer"
   python3 "$HERE/reload_timer.py" "$admin" "$TOKEN" "$dir/loadwise.json" "$dir/large.json" "$dir/large-b.json" "$RELOADS" \
       | awk -v n="$NODES" '{ print "reload," n "," $2 ",ms" }' >> "$OUT/cluster.csv"
   up="$(up_nodes "$admin")" # a reload keeps the health of the nodes it does not change

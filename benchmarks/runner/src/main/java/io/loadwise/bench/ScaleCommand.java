@@ -38,7 +38,7 @@ import picocli.CommandLine.Option;
                 + " nodes) timed until GET /api/clusters/bench shows them, at 10 and at --nodes nodes.",
             "  routes   req/s and CPU per request (wrk, 50 connections, 1 KB) with a listener of 10 and of --routes"
                 + " routes, every request on the last route (run-overhead.sh's loadwise-routes<N>-1t rows).",
-            "About 10 minutes with the defaults. Writes benchmarks/results/<date>-<name>/: README.md (table),"
+            "About 12 minutes with the defaults. Writes benchmarks/results/<date>-<name>/: README.md (table),"
                 + " scale.csv, scale.json and the raw idle.csv, cluster.csv, routes/."},
         footer = {"See docs/performance.md, \"Scale\", for what each figure means.",
             "Exit codes: 0 every row ran, 1 a row failed, 2 usage error."})

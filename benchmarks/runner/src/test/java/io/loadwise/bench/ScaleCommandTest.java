@@ -83,9 +83,11 @@ class ScaleCommandTest {
     void reportOnlyRendersAnEarlierRunsRawFilesWithItsHeader() throws Exception {
         Files.writeString(tmp.resolve("header.md"), "# Scale (issue 35 item 5)\n\nsmoke\n");
         Files.writeString(tmp.resolve("cluster.csv"), "kind,nodes,value,unit\nheap,10,10240,KiB\nheap,1000,20480,KiB\n");
+        Files.writeString(tmp.resolve("notes.md"), "## Notes\n\nwhy it is so\n");
         Result r = bench("scale", "--report-only", tmp.toString());
         assertEquals(0, r.code(), r.err());
         String readme = Files.readString(tmp.resolve("README.md"));
+        assertTrue(readme.endsWith("| bytes |\n\n## Notes\n\nwhy it is so\n"), readme);
         assertTrue(readme.startsWith("# Scale (issue 35 item 5)\n\nsmoke\n"), readme);
         assertTrue(readme.contains("| cluster per node | heap per node, (1000 - 10) nodes | 10,592 | bytes |"), readme);
         assertTrue(Files.exists(tmp.resolve("scale.csv")) && Files.exists(tmp.resolve("scale.json")));

@@ -17,8 +17,9 @@ import java.util.Map;
 /**
  * The scale rows of issue 35 from what {@code benchmarks/scale/run-scale.sh} wrote into a results folder
  * ({@code idle.csv}, {@code cluster.csv}, {@code routes/runs.csv}; any may be absent when its row did not run),
- * rendered as {@code README.md} (one table), {@code scale.csv} and {@code scale.json} (the same figures, one per
- * line: row, metric, value, unit).
+ * rendered as {@code README.md} (one table, then the folder's {@code notes.md} when someone wrote one: what the
+ * figures mean and why), {@code scale.csv} and {@code scale.json} (the same figures, one per line: row, metric,
+ * value, unit).
  */
 public final class ScaleReport {
 
@@ -28,6 +29,7 @@ public final class ScaleReport {
 
     private final List<Figure> figures = new ArrayList<>();
     private final List<String> notes = new ArrayList<>();
+    private String analysis = "";
 
     private ScaleReport() {
     }
@@ -38,6 +40,10 @@ public final class ScaleReport {
         report.idle(csv(folder.resolve("idle.csv")));
         report.cluster(csv(folder.resolve("cluster.csv")));
         report.routes(csv(folder.resolve("routes/runs.csv")));
+        Path analysis = folder.resolve("notes.md");
+        if (Files.isRegularFile(analysis)) {
+            report.analysis = Files.readString(analysis, StandardCharsets.UTF_8).strip();
+        }
         return report;
     }
 
@@ -85,11 +91,15 @@ public final class ScaleReport {
 
     private void cluster(List<Map<String, String>> rows) {
         Map<Integer, Double> heap = new LinkedHashMap<>();
+        Map<Integer, Double> later = new LinkedHashMap<>();
+        Map<Integer, Double> wait = new LinkedHashMap<>();
         Map<Integer, List<Double>> reloads = new LinkedHashMap<>();
         for (Map<String, String> r : rows) {
             int nodes = (int) num(r, "nodes");
             switch (r.get("kind")) {
                 case "heap" -> heap.put(nodes, num(r, "value"));
+                case "heap-later" -> later.put(nodes, num(r, "value"));
+                case "heap-wait" -> wait.put(nodes, num(r, "value"));
                 case "reload" -> reloads.computeIfAbsent(nodes, n -> new ArrayList<>()).add(num(r, "value"));
                 case "grow" -> add("cluster " + nodes, "reload growing the cluster to this size", num(r, "value"), "ms");
                 case "all-up" -> add("cluster " + nodes, "seconds from that reload until every node is up (TCP checks"
@@ -102,6 +112,14 @@ public final class ScaleReport {
         reloads.forEach((nodes, ms) -> {
             add("cluster " + nodes, "reload, median of " + ms.size() + " (add/remove 1 %)", median(ms), "ms");
             add("cluster " + nodes, "reload, slowest", ms.stream().mapToDouble(Double::doubleValue).max().orElse(0), "ms");
+        });
+        later.forEach((nodes, kib) -> {
+            double seconds = wait.getOrDefault(nodes, Double.NaN);
+            add("cluster " + nodes, "heap after a full GC, " + (long) seconds + " s later", kib / 1024, "MB");
+            if (heap.containsKey(nodes)) {
+                double perNodeSecond = (kib - heap.get(nodes)) * 1024 / nodes / seconds;
+                add("cluster " + nodes, "heap growth per node per second of uptime", perNodeSecond, "bytes");
+            }
         });
         if (heap.size() == 2) {
             List<Integer> sizes = heap.keySet().stream().sorted().toList();
@@ -193,6 +211,9 @@ public final class ScaleReport {
         if (!notes.isEmpty()) {
             md.append('\n');
             notes.forEach(n -> md.append("- ").append(n).append('\n'));
+        }
+        if (!analysis.isEmpty()) {
+            md.append('\n').append(analysis).append('\n');
         }
         return md.toString();
     }

@@ -33,6 +33,8 @@ class ScaleReportTest {
                 grow,1000,400.0,ms
                 all-up,1000,21,s
                 heap,1000,95200,KiB
+                heap-later,1000,103200,KiB
+                heap-wait,1000,60,s
                 reload,1000,100.0,ms
                 reload,1000,140.0,ms
                 up,1000,1000,nodes
@@ -65,6 +67,8 @@ class ScaleReportTest {
         assertTrue(report.figures().stream().noneMatch(f -> f.row().equals("idle ratio 19500")));
         assertEquals((95200.0 - 16000) * 1024 / 990, value(report, "cluster per node", "heap per node"), 1e-6);
         assertEquals(20.0, value(report, "cluster 10", "reload, median of 3"), 0);
+        assertEquals(8000.0 * 1024 / 1000 / 60, value(report, "cluster 1000", "heap growth per node per second"), 1e-9);
+        assertEquals(103200.0 / 1024, value(report, "cluster 1000", "heap after a full GC, 60 s later"), 1e-9);
         assertEquals(120.0, value(report, "cluster 1000", "reload, median of 2"), 0);
         assertEquals(140.0, value(report, "cluster 1000", "reload, slowest"), 0);
         assertEquals(400.0, value(report, "cluster 1000", "reload growing"), 0);
