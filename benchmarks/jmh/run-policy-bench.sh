@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the JMH jar and measures Picker.pick for every built-in policy at 3, 16 and 100 nodes, with
+# Builds the JMH jar and measures Picker.pick for every built-in policy at 3, 16, 100 and 1,000 nodes, with
 # the GC profiler for allocation per pick. Writes benchmarks/results/policy-selection/{jmh.csv,
 # jmh.log,summary.csv,summary.md}. Modest defaults for a shared machine; override through the
 # environment, e.g. FORKS=3 ITERATIONS=10 ITERATION_TIME=2s ./run-policy-bench.sh

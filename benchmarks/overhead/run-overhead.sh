@@ -13,6 +13,8 @@
 #   TARGETS="haproxy-1t loadwise-l7-1t loadwise-l7-uring-1t" SIZES=1k CONNECTIONS=50 benchmarks/overhead/run-overhead.sh
 #   TARGETS="haproxy-tcp-1t loadwise-l4-1t loadwise-l4-uring-1t" ...     # the same at layer 4
 #   TARGETS="loadwise-l7-1t loadwise-routes-1t haproxy-1t haproxy-routes-1t" SIZES=1k CONNECTIONS=50 ...
+#   TARGETS="loadwise-routes10-1t loadwise-routes1000-1t" SIZES=1k CONNECTIONS=50 IDLE_CONNECTIONS=0 ...
+#     # issue 35's scale row (bench scale): a listener of 10 routes against one of 1,000, the request on the last
 #   TARGETS="loadwise-l7-relay-1t loadwise-l7-pp-1t loadwise-l4-relay-1t loadwise-l4-pp-1t" IDLE_CONNECTIONS=0 ...
 #     # PROXY v2 (issue 34): behind an HAProxy mode-tcp relay with send-proxy-v2, against the same relay without
 #                                                        # a 20-route table, a header rewrite and a rate limit
@@ -161,6 +163,25 @@ JSON
   PORT[$target]="$port"
 }
 
+# The scale rows (issue 35): loadwise-routes<N>-<T>t, a listener of N routes whose last one every request takes
+# (benchmarks/scale/scale_config.py, which bench scale uses too). Not in ALL_TARGETS: bench scale runs them.
+start_loadwise_route_table() { # target jar threads
+  local target=$1 jar=$2 threads=$3 port admin dir count
+  count="$(echo "$target" | sed -E 's/^loadwise-routes([0-9]+)-.*/\1/')"
+  port="$(free_port)"; admin="$(free_port)"; dir="$WORK/$target"
+  mkdir -p "$dir"
+  python3 "$ROOT/benchmarks/scale/scale_config.py" routes "$count" --admin "$admin" --listen "$port" \
+      --node "127.0.0.1:$NODE_PORT" --max-clients $(( IDLE_CONNECTIONS + 1000 )) > "$dir/loadwise.json"
+  # shellcheck disable=SC2086 # LOADWISE_JAVA_OPTS is a list of options
+  (cd "$dir" && LOADWISE_ADMIN_PASSWORD=overhead-benchmark-password \
+      exec java $LOADWISE_JAVA_OPTS -jar "$jar" run --config "$dir/loadwise.json" --worker-threads "$threads") \
+      > "$dir/loadwise.log" 2>&1 &
+  PIDS+=($!)
+  PID[$target]=$!
+  if ! wait_port "$port"; then cat "$dir/loadwise.log" >&2; exit 1; fi
+  PORT[$target]="$port"
+}
+
 start_haproxy() { # target mode threads
   local target=$1 mode=$2 threads=$3 port
   port="$(free_port)"
@@ -276,6 +297,7 @@ for target in $TARGETS; do
     haproxy-*) start_haproxy "$target" http "$n" ;; # haproxy-routes-*: with the routes row's ACLs
     nginx-*) start_nginx "$target" "$n" ;;
     loadwise-routes-*) start_loadwise_routes "$target" "$JAR" "$n" ;;
+    loadwise-routes[0-9]*-*) start_loadwise_route_table "$target" "$JAR" "$n" ;; # bench scale: 10 against 1,000
     loadwise-l7-relay-*) start_loadwise "$target" "$JAR" http "$n" && start_relay "$target" "" ;;
     loadwise-l7-pp-*) start_loadwise "$target" "$JAR" http "$n" "" v2 && start_relay "$target" send-proxy-v2 ;;
     loadwise-l4-relay-*) start_loadwise "$target" "$JAR" tcp "$n" && start_relay "$target" "" ;;
@@ -372,8 +394,12 @@ LOAD_AFTER="$(cut -d' ' -f1-3 /proc/loadavg)"
 
 # --- idle keep-alive connections: RSS held per connection ------------------------------------------------
 IDLE="$OUT/idle.csv"
-echo "target,connections,rss_before_mb,rss_after_mb,kb_per_connection,rss_settled_mb" > "$IDLE"
+echo "target,connections,rss_before_mb,rss_after_mb,kb_per_connection,rss_settled_mb,open_at_settled" > "$IDLE"
 rss_kb() { awk '/^VmRSS/ { print $2 }' "/proc/$1/status"; }
+# client connections still established to a port: both proxies close idle ones after 30 s here (HAProxy's
+# timeout client, Loadwise's idleTimeoutMs), so the settled reading is of connections gone, as this column says;
+# bench scale holds them with an hour's timeouts instead
+open_now() { ss -Htn state established "( sport = :$1 )" | wc -l; }
 if [ "$IDLE_CONNECTIONS" -gt 0 ]; then
   # a fresh Loadwise too: the measured ones carry a heap grown by the benchmark's traffic
   start_loadwise loadwise-l7-fresh "$JAR" http 1
@@ -395,10 +421,11 @@ if [ "$IDLE_CONNECTIONS" -gt 0 ]; then
         "reading again after ${IDLE_SETTLE}s of holding them"
     sleep "$IDLE_SETTLE" # a proxy holds idle connections for minutes: what does it keep once it is quiet?
     settled="$(rss_kb "${PID[$target]}")"
+    still="$(open_now "${PORT[$target]}")"
     kill "$holder"; wait "$holder" 2>/dev/null || true
-    awk -v t="$target" -v n="$count" -v b="$before" -v a="$after" -v s="$settled" \
-        'BEGIN { printf "%s,%d,%.1f,%.1f,%.2f,%.1f\n", t, n, b / 1024, a / 1024, (a - b) / n, s / 1024 }' >> "$IDLE"
-    echo "  idle: $target holds them in $((settled / 1024)) MB RSS after ${IDLE_SETTLE}s"
+    awk -v t="$target" -v n="$count" -v b="$before" -v a="$after" -v s="$settled" -v o="$still" \
+        'BEGIN { printf "%s,%d,%.1f,%.1f,%.2f,%.1f,%d\n", t, n, b / 1024, a / 1024, (a - b) / n, s / 1024, o }' >> "$IDLE"
+    echo "  idle: $target: $((settled / 1024)) MB RSS after ${IDLE_SETTLE}s, $still of its $count connections still open"
   done
 fi
 

@@ -12,7 +12,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
-/** {@code loadwise bench sweep|calibrate|overhead|fuzz|servers|chaos|soak ...}: the benchmark runner's entry point. */
+/** {@code loadwise bench sweep|calibrate|overhead|fuzz|servers|chaos|soak|scale ...}: the benchmark runner's entry point. */
 @Command(name = "loadwise bench", customSynopsis = "loadwise bench <command> [options]",
         description = "The benchmarks. Results: benchmarks/results/ (benchmarks/README.md).",
         footer = {"Run \"loadwise bench <command> --help\" for a command's options.",
@@ -37,7 +37,8 @@ public final class BenchMain {
                 new FuzzCommand(),
                 new ServersCommand(),
                 new ChaosCommand(),
-                new SoakCommand());
+                new SoakCommand(),
+                new ScaleCommand());
     }
 
     public static void main(String[] args) {

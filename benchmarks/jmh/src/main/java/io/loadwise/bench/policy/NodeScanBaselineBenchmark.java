@@ -23,7 +23,7 @@ import org.openjdk.jmh.annotations.State;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 public class NodeScanBaselineBenchmark {
 
-    @Param({"3", "16", "100"})
+    @Param({"3", "16", "100", "1000"})
     public int nodes;
 
     private NodeView[] view;

@@ -45,7 +45,7 @@ public class PolicySelectionBenchmark {
         "jvm-aware-classic", "adaptive", "probed-response-time", "rr-to-lc", "p2c-least-request", "orca-wrr"})
     public String policy;
 
-    @Param({"3", "16", "100"})
+    @Param({"3", "16", "100", "1000"})
     public int nodes;
 
     private Picker picker;
