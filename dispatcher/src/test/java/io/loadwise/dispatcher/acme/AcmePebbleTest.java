@@ -101,9 +101,10 @@ class AcmePebbleTest {
         assertTrue(AcmeStatus.figures().get("cluster shop").issued() >= 2, AcmeStatus.figures().toString());
 
         // the CA goes away: the renewal fails, is counted, and the certificate in use stays
+        long failedBefore = AcmeStatus.figures().get("cluster shop").failed();
         ca.close();
         Await.until("a failed renewal counted", Duration.ofSeconds(60),
-                () -> AcmeStatus.figures().get("cluster shop").failed() >= 1);
+                () -> AcmeStatus.figures().get("cluster shop").failed() > failedBefore);
         assertEquals(renewed.getSerialNumber(), served(shop).getSerialNumber(), "the old certificate stays");
         assertNotEquals(null, AcmeStatus.figures().get("cluster shop").lastError());
     }
@@ -117,10 +118,11 @@ class AcmePebbleTest {
         TlsConfig tls = new TlsConfig(dir.resolve("alpn/shop.pem").toString(), dir.resolve("alpn/shop.key").toString(),
                 null, null, null, null, null, null, null, new AcmeConfig(ca.directory(), null, List.of("localhost"),
                         AcmeConfig.TLS_ALPN_01, null, PebbleCa.trustedCa().toString()), null);
-        loadwise = DispatcherUnderTest.start(Configs.config(ClusterConfig.builder().name("shop").mode(Mode.HTTP)
+        // its own cluster name: AcmeStatus is per listener name for the whole JVM, and the other test reads "shop"
+        loadwise = DispatcherUnderTest.start(Configs.config(ClusterConfig.builder().name("alpn").mode(Mode.HTTP)
                 .listen("127.0.0.1:" + tlsPort).policy("round-robin").tls(tls).nodes(Configs.nodes(node.address()))
                 .build()));
-        InetSocketAddress shop = loadwise.boundAddress("shop");
+        InetSocketAddress shop = loadwise.boundAddress("alpn");
         long answeredBefore = AlpnChallenges.answered();
 
         // no HTTP listener at all: Pebble's check is a TLS handshake with ALPN acme-tls/1 on the listener itself
