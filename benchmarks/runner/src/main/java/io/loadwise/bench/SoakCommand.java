@@ -30,7 +30,7 @@ import picocli.CommandLine.Option;
             "Counts failed requests per minute inside and outside kill windows (SIGKILL until the node is back in"
                 + " selection), samples the dispatcher's RSS, file descriptors and threads every 10 s and computes their"
                 + " slope after the warm-up in %% per hour. Writes benchmarks/results/<date>-soak[-NAME]/: README.md,"
-                + " soak.csv, faults.csv and soak.svg."},
+                + " soak.csv, faults.csv and soak.png."},
         footer = {"See docs/operations.md, \"Soak\", for what each figure means.",
             "Exit codes: 0 every requirement passed, 1 one failed or the run could not start, 2 usage error."})
 final class SoakCommand implements BenchCommand {
