@@ -185,6 +185,25 @@ public final class NodeAcquisition implements NodeConnector.Waiter, RequestQueue
         return next;
     }
 
+    /**
+     * No connection to {@link #node()} came within the deadline (its connections all busy, or a connect that hangs):
+     * the request has not left the proxy, so whatever its method it may wait for another node instead, once and
+     * within the retry budget ({@link #retryTarget}). Returns whether it does; {@code attempt} is told first.
+     */
+    public boolean connectElsewhere(String reason, Runnable attempt) {
+        NodeState waited = node;
+        NodeState next = awaiting && phase == Phase.CONNECTING ? retryTarget(waited) : null;
+        if (next == null) {
+            return false;
+        }
+        awaiting = false;
+        connector.cancel(waited, this);
+        log.info("cluster {}: {}: {}; waits for node {} instead", cluster.name(), target, reason, next.name());
+        attempt.run();
+        retry(next);
+        return true;
+    }
+
     /** Connects to {@code next}, which {@link #retryTarget} returned; the outcome goes to the requester. */
     public void retry(NodeState next) {
         sinceNanos = ticker.nanoTime();

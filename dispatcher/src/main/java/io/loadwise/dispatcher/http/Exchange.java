@@ -336,7 +336,8 @@ final class Exchange {
         }
         String reason = deadlines.reason(passed, passed == Deadline.CONNECT ? acquisition.node() : connection.node(),
                 cluster.name());
-        if (passed == Deadline.RESPONSE && acquisition.retryOn().responseTimeout() && retryElsewhere(reason)) {
+        if (passed == Deadline.RESPONSE && acquisition.retryOn().responseTimeout() && retryElsewhere(reason)
+                || passed == Deadline.CONNECT && acquisition.connectElsewhere(reason, () -> trace.attemptFailed(reason))) {
             return checkDeadlines(now);
         }
         log.info("cluster {}: client {} {} {}: {}", cluster.name(), forwarding.clientIp(), head.method(), head.uri(),

@@ -34,6 +34,38 @@ class HttpProxyErrorsTest {
         backends.forEach(TestBackend::close);
     }
 
+    /**
+     * The soak's 504s (issue 35): a policy kept picking a node whose one connection was busy; the request waited for
+     * it past the deadline and failed, though it had never left the proxy. It now waits for another node, whatever
+     * its method (this one is a POST): nothing of it reached the first node.
+     */
+    @Test
+    void aRequestThatGotNoConnectionInTimeGoesToAnotherNode() throws Exception {
+        TestBackend a = backend("a");
+        TestBackend b = backend("b");
+        proxy = new ProxyFixture();
+        proxy.policy = io.loadwise.testsupport.TestFirstUsablePolicy.ID; // a, while it is usable
+        proxy.maxConnectionsPerNode = 1;
+        proxy.responseTimeoutMs = 400;
+        proxy.node("a", a.address()).node("b", b.address()).start();
+        try (RawHttpClient holder = proxy.client(); RawHttpClient second = proxy.client()) {
+            holder.write("GET /slow-body HTTP/1.1\r\nHost: x\r\n\r\n"); // a's one connection, busy for 2 s
+            long deadline = System.nanoTime() + 5_000_000_000L;
+            while (a.requests() < 1 && System.nanoTime() < deadline) {
+                Thread.onSpinWait(); // polled until the deadline
+            }
+            assertEquals(1, a.requests(), "a serves the first request");
+            second.write("POST /form HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc");
+            RawHttpClient.Response answer = second.read(false);
+            assertEquals(200, answer.status());
+            assertEquals(List.of("b"), answer.headers().get("x-node"));
+            assertEquals(1, a.requests(), "the POST never reached a");
+            assertEquals(1, proxy.cluster.counters().totalRetries(), "counted as the retry it is");
+            assertEquals(200, holder.read(false).status(), "the first finishes on a");
+        }
+        proxy.assertSettled();
+    }
+
     private static String deadAddress() throws IOException {
         try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             return "127.0.0.1:" + socket.getLocalPort(); // nothing listens there once closed

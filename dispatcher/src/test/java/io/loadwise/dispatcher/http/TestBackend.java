@@ -14,6 +14,9 @@ import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.DefaultLastHttpContent;
+import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -120,6 +123,14 @@ final class TestBackend implements AutoCloseable {
                     ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
                 }
             };
+            if (request.uri().startsWith("/slow-body")) { // the head at once, the body 2 s later: a busy connection
+                HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, status);
+                head.headers().set(response.headers());
+                ctx.writeAndFlush(head);
+                ctx.executor().schedule(() -> ctx.writeAndFlush(new DefaultLastHttpContent(response.content())),
+                        2, TimeUnit.SECONDS);
+                return;
+            }
             long delay = delayMillis;
             if (delay > 0) {
                 ctx.executor().schedule(send, delay, TimeUnit.MILLISECONDS);
