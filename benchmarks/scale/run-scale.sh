@@ -15,7 +15,8 @@
 #
 # Environment: OUT (required folder), JAR, ROWS (idle cluster routes), CONNECTIONS (100000), SETTLE (75),
 # NODES (1000), SMALL_NODES (10), RELOADS (20, even), HISTORY_WAIT (60), ROUTES (1000), SMALL_ROUTES (10), ROUTE_RUNS (3),
-# ROUTE_DURATION (10s).
+# ROUTE_DURATION (10s), LOADWISE_JAVA_OPTS (JVM options of the dispatcher, e.g. "-XX:+UseSerialGC -Xmx128m": the
+# idle row's memory with another heap setting; empty by default, the jar's defaults).
 set -euo pipefail
 
 HERE="$(cd "$(dirname "$0")" && pwd)"
@@ -69,8 +70,9 @@ wait_port "$NODE_PORT"
 
 start_loadwise() { # name config-file: sets LW_PID
   local dir="$WORK/$1"
-  (cd "$dir" && LOADWISE_ADMIN_PASSWORD=scale-benchmark-password exec java -jar "$JAR" run --config "$2" \
-      --worker-threads 1) > "$dir/loadwise.log" 2>&1 &
+  # shellcheck disable=SC2086 # LOADWISE_JAVA_OPTS is a list of options
+  (cd "$dir" && LOADWISE_ADMIN_PASSWORD=scale-benchmark-password exec java ${LOADWISE_JAVA_OPTS:-} -jar "$JAR" run \
+      --config "$2" --worker-threads 1) > "$dir/loadwise.log" 2>&1 &
   PIDS+=($!)
   LW_PID=$!
 }

@@ -25,7 +25,7 @@ class SoakCommandTest {
         assertTrue(help.out().startsWith("Usage: loadwise bench soak [--minutes N]"), help.out());
         for (String word : List.of("--minutes", "--rate", "--fault-every", "--etcd", "--name", "--dispatcher-jar", "--root",
                 "kill (", "reload (", "policy (", "etcd (", "slow (", "storm (", "benchmarks/results/<date>-soak[-NAME]/",
-                "soak.svg", "70 %")) {
+                "soak.png", "70 %")) {
             assertTrue(help.out().replaceAll("\\s+", " ").contains(word), word + " in:\n" + help.out());
         }
         assertTrue(bench("--help").out().contains("soak "), "bench --help lists soak");

@@ -113,7 +113,7 @@ public final class SoakReport {
         md.append(row("p99 per minute stable (median minute of the second half ≤ " + MAX_P99_DRIFT + " × the first's)",
                 String.format(Locale.ROOT, "median minute %.1f ms, then %.1f ms; worst minute %.1f ms", firstHalf,
                         secondHalf, worst), p99Ok));
-        md.append("\n![RSS, descriptors, threads and p99 per minute](soak.svg)\n\n");
+        md.append("\n![RSS, descriptors, threads and p99 per minute](soak.png)\n\n");
         md.append("| minute | requests | failed | in kill window | outside | p99 ms | RSS MB | fds | threads | fault |\n");
         md.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
         for (MinuteRow m : rows) {
