@@ -105,6 +105,19 @@ fd_fit=$(( ($(ulimit -Hn) - 200) / 2 ))
 [ "$HAPROXY_MAXCONN" -gt "$fd_fit" ] && HAPROXY_MAXCONN=$fd_fit
 threads_of() { echo "$1" | sed -E 's/.*-([0-9])[tw]$/\1/'; }
 
+# Runs the jar on "$dir/loadwise.json" (its log beside it), waits for its port, records its PID and port.
+launch_loadwise() { # target jar dir port [run options...]
+  local target=$1 jar=$2 dir=$3 port=$4
+  shift 4
+  # shellcheck disable=SC2086 # LOADWISE_JAVA_OPTS is a list of options
+  (cd "$dir" && LOADWISE_ADMIN_PASSWORD=overhead-benchmark-password \
+      exec java $LOADWISE_JAVA_OPTS -jar "$jar" run --config "$dir/loadwise.json" "$@") > "$dir/loadwise.log" 2>&1 &
+  PIDS+=($!)
+  PID[$target]=$!
+  if ! wait_port "$port"; then cat "$dir/loadwise.log" >&2; exit 1; fi
+  PORT[$target]="$port"
+}
+
 start_loadwise() { # target jar mode threads [transport] [proxy-protocol]
   local target=$1 jar=$2 mode=$3 threads=$4 port admin dir
   local transport=() # --transport only when given: the other rows run what ships (auto)
@@ -122,15 +135,7 @@ start_loadwise() { # target jar mode threads [transport] [proxy-protocol]
       "maxClientConnections": $(( IDLE_CONNECTIONS + 1000 )),
       "nodes": [ { "name": "node1", "address": "127.0.0.1:$NODE_PORT" } ] } ] }
 JSON
-  # shellcheck disable=SC2086 # LOADWISE_JAVA_OPTS is a list of options
-  (cd "$dir" && LOADWISE_ADMIN_PASSWORD=overhead-benchmark-password \
-      exec java $LOADWISE_JAVA_OPTS -jar "$jar" run --config "$dir/loadwise.json" --worker-threads "$threads" \
-        "${transport[@]}") \
-      > "$dir/loadwise.log" 2>&1 &
-  PIDS+=($!)
-  PID[$target]=$!
-  if ! wait_port "$port"; then cat "$dir/loadwise.log" >&2; exit 1; fi
-  PORT[$target]="$port"
+  launch_loadwise "$target" "$jar" "$dir" "$port" --worker-threads "$threads" "${transport[@]}"
 }
 
 # The front door's row (issue 30): one listener with 20 routes (19 for other hosts and paths, then the one the
@@ -153,14 +158,7 @@ start_loadwise_routes() { # target jar threads
           "rateLimit": "never" } ] } ],
   "rateLimits": { "never": { "key": "clientIp", "requestsPerSecond": 1000000, "burst": 10000000 } } }
 JSON
-  # shellcheck disable=SC2086 # LOADWISE_JAVA_OPTS is a list of options
-  (cd "$dir" && LOADWISE_ADMIN_PASSWORD=overhead-benchmark-password \
-      exec java $LOADWISE_JAVA_OPTS -jar "$jar" run --config "$dir/loadwise.json" --worker-threads "$threads") \
-      > "$dir/loadwise.log" 2>&1 &
-  PIDS+=($!)
-  PID[$target]=$!
-  if ! wait_port "$port"; then cat "$dir/loadwise.log" >&2; exit 1; fi
-  PORT[$target]="$port"
+  launch_loadwise "$target" "$jar" "$dir" "$port" --worker-threads "$threads"
 }
 
 # The scale rows (issue 35): loadwise-routes<N>-<T>t, a listener of N routes whose last one every request takes
@@ -172,14 +170,7 @@ start_loadwise_route_table() { # target jar threads
   mkdir -p "$dir"
   python3 "$ROOT/benchmarks/scale/scale_config.py" routes "$count" --admin "$admin" --listen "$port" \
       --node "127.0.0.1:$NODE_PORT" --max-clients $(( IDLE_CONNECTIONS + 1000 )) > "$dir/loadwise.json"
-  # shellcheck disable=SC2086 # LOADWISE_JAVA_OPTS is a list of options
-  (cd "$dir" && LOADWISE_ADMIN_PASSWORD=overhead-benchmark-password \
-      exec java $LOADWISE_JAVA_OPTS -jar "$jar" run --config "$dir/loadwise.json" --worker-threads "$threads") \
-      > "$dir/loadwise.log" 2>&1 &
-  PIDS+=($!)
-  PID[$target]=$!
-  if ! wait_port "$port"; then cat "$dir/loadwise.log" >&2; exit 1; fi
-  PORT[$target]="$port"
+  launch_loadwise "$target" "$jar" "$dir" "$port" --worker-threads "$threads"
 }
 
 start_haproxy() { # target mode threads
