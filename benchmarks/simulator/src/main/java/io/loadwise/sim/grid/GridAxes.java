@@ -42,6 +42,11 @@ public record GridAxes(double[] noise, long[] delayMillis, List<Speeds> speeds, 
         }
     }
 
+    /** The same axes run with seeds 1..{@code n}. */
+    public GridAxes withSeeds(int n) {
+        return new GridAxes(noise, delayMillis, speeds, loads, services, n, requests);
+    }
+
     /** Every cell, noise and delay varying fastest (the heat map's columns). */
     public List<GridCell> cells() {
         List<GridCell> cells = new ArrayList<>();

@@ -44,6 +44,8 @@ class RobustnessGridTest {
             Outcome oracle = e.getValue().get("oracle-lwl");
             assertTrue(oracle.meanMillis().mean() < result.bestBlind(cell).meanMillis().mean(),
                     "the oracle bounds every policy from below");
+            assertTrue(result.oracleBeats(cell), cell + ": unequal exponential nodes at ρ 0.8 leave the oracle"
+                    + " ahead of least connections beyond two seeds' noise (0.84 × in the full grid)");
         }
     }
 
@@ -63,6 +65,24 @@ class RobustnessGridTest {
         String table = Files.readString(dir.resolve("grid.md"), StandardCharsets.UTF_8);
         assertEquals(GridAxes.QUICK.cells().size(), table.lines().filter(l -> l.startsWith("| 1:1:½:½ |")).count(),
                 "the table: a line per cell\n" + table);
+    }
+
+    @Test
+    void gridSeedsSetTheRunsPerCellAndTheOracleColumnMarksWhereNoPolicyCanBeAhead(@TempDir Path dir) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int code = SimulateCommand.run(new String[] {"--grid", "quick", "--grid-seeds", "3", "--out", dir.toString()},
+                new PrintStream(out, true, StandardCharsets.UTF_8), QUIET);
+        assertEquals(0, code, out.toString(StandardCharsets.UTF_8));
+        String printed = out.toString(StandardCharsets.UTF_8);
+        assertTrue(printed.contains(GridAxes.QUICK.cells().size() + " cells × 3 seeds × 30000 requests"), printed);
+        assertTrue(printed.contains("| best blind | mean ms | p99 ms | oracle |"), printed);
+        assertTrue(printed.contains("are only the \"ahead beyond the noise\" clause in cells where the oracle"), printed);
+
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int refused = SimulateCommand.run(new String[] {"--grid", "quick", "--grid-seeds", "1"}, QUIET,
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertEquals(2, refused);
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("--grid-seeds: at least 2"), err.toString());
     }
 
     @Test
