@@ -160,7 +160,8 @@ final class ExchangeTrace {
     }
 
     /**
-     * The exchange ended with {@code status} (0: none sent); {@code termination} as the access log says it;
+     * The exchange ended with {@code status} (0: none sent); {@code termination} as the access log says it, an
+     * attribute only when not the normal {@code --} (most requests: 30 bytes of protobuf and a lock less each);
      * {@code completedNanos} the latency the histograms recorded when it completed, negative when it failed.
      */
     void end(int status, String termination, long completedNanos) {
@@ -188,7 +189,7 @@ final class ExchangeTrace {
         if (status > 0) {
             server.setAttribute(STATUS, (long) status);
         }
-        if (termination != null) {
+        if (termination != null && !termination.equals(Terminations.NORMAL)) { // a normal end (--) has none
             server.setAttribute(TERMINATION, termination);
         }
         if (status >= 500 || status <= 0) {
