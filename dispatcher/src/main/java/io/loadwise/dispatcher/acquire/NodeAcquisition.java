@@ -76,6 +76,10 @@ public final class NodeAcquisition implements NodeConnector.Waiter, RequestQueue
     private long queuedNanos;
     /** Time the last connection took to come; -1: none came (the access log's {@code Tc}). */
     private long connectNanos = -1;
+    /** The connector is in {@code open}: a connection that comes now was there already (pooled, bound). */
+    private boolean opening;
+    /** The last connection came from {@code open} itself: made earlier, none was made for this request. */
+    private boolean pooled;
 
     /**
      * @param loop the requester's event loop: callbacks run there, and its ticker times the waits
@@ -124,6 +128,11 @@ public final class NodeAcquisition implements NodeConnector.Waiter, RequestQueue
     /** Time the request's node connection took to come (about 0 for a pooled one); -1 when none came. */
     public long connectNanos() {
         return connectNanos;
+    }
+
+    /** Whether the last connection was there already (a pooled or bound one): nothing was connected for it. */
+    public boolean pooled() {
+        return pooled;
     }
 
     /** Times the request was sent again, to another node: 0 or 1. */
@@ -324,7 +333,12 @@ public final class NodeAcquisition implements NodeConnector.Waiter, RequestQueue
         node = chosen;
         awaiting = true;
         connectStartNanos = ticker.nanoTime();
-        connector.open(chosen, this);
+        opening = true;
+        try {
+            connector.open(chosen, this);
+        } finally {
+            opening = false;
+        }
     }
 
     @Override
@@ -336,6 +350,7 @@ public final class NodeAcquisition implements NodeConnector.Waiter, RequestQueue
         awaiting = false;
         phase = Phase.CONNECTED;
         connectNanos = ticker.nanoTime() - connectStartNanos;
+        pooled = opening;
         requester.accept(new Outcome.Connected(node, channel, connectNanos));
     }
 

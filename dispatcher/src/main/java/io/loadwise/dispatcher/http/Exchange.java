@@ -124,7 +124,7 @@ final class Exchange {
         frontend.resume(PAUSE_CONNECT);
         if (outcome instanceof Outcome.Connected connected) {
             cluster.counters().backendConnectionObtained(connected.waitNanos());
-            trace.attempt(head, connected.node(), acquisition.queuedNanos(), acquisition.connectNanos());
+            trace.attempt(head, connected.node(), acquisition);
             send(connection.attach(connected.channel(), connected.node(), connected.waitNanos(), this));
             return;
         }

@@ -13,6 +13,7 @@ import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * A real OTLP/HTTP receiver for tests: an HTTP server that takes {@code POST /v1/traces} with a protobuf
@@ -23,6 +24,8 @@ final class OtlpReceiver implements AutoCloseable {
     final List<Span> spans = new CopyOnWriteArrayList<>();
     final List<String> services = new CopyOnWriteArrayList<>();
     final List<String> contentTypes = new CopyOnWriteArrayList<>();
+    /** Protobuf bytes received, every request body together: what the exporter encoded. */
+    final LongAdder bytes = new LongAdder();
     private final HttpServer server;
 
     OtlpReceiver() throws IOException {
@@ -30,7 +33,9 @@ final class OtlpReceiver implements AutoCloseable {
         server.createContext("/v1/traces", exchange -> {
             try (InputStream in = exchange.getRequestBody()) {
                 contentTypes.add(exchange.getRequestHeaders().getFirst("Content-Type"));
-                ExportTraceServiceRequest request = ExportTraceServiceRequest.parseFrom(in.readAllBytes());
+                byte[] body = in.readAllBytes();
+                bytes.add(body.length);
+                ExportTraceServiceRequest request = ExportTraceServiceRequest.parseFrom(body);
                 for (ResourceSpans rs : request.getResourceSpansList()) {
                     rs.getResource().getAttributesList().stream().filter(a -> a.getKey().equals("service.name"))
                             .forEach(a -> services.add(a.getValue().getStringValue()));
@@ -38,11 +43,11 @@ final class OtlpReceiver implements AutoCloseable {
                         spans.addAll(ss.getSpansList());
                     }
                 }
-                byte[] body = ExportTraceServiceResponse.getDefaultInstance().toByteArray();
+                byte[] answer = ExportTraceServiceResponse.getDefaultInstance().toByteArray();
                 exchange.getResponseHeaders().set("Content-Type", "application/x-protobuf");
-                exchange.sendResponseHeaders(200, body.length == 0 ? -1 : body.length);
-                if (body.length > 0) {
-                    exchange.getResponseBody().write(body);
+                exchange.sendResponseHeaders(200, answer.length == 0 ? -1 : answer.length);
+                if (answer.length > 0) {
+                    exchange.getResponseBody().write(answer);
                 }
             } finally {
                 exchange.close();

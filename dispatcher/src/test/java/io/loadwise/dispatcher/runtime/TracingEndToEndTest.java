@@ -63,7 +63,8 @@ class TracingEndToEndTest {
         resetting = new RawNode(true);
         LoadwiseConfig config = new LoadwiseConfig(Configs.config().admin(), null, List.of(
                 http("shop", List.of(good.address())),
-                http("flaky", List.of(resetting.address(), good.address()))));
+                http("flaky", List.of(resetting.address(), good.address())),
+                http("dead", List.of(Configs.deadAddress()))));
         Tracing.start(tracing); // what loadwise run does
         transport = new Transport(1);
         dispatcher = new Dispatcher(config, null, PolicyRegistry.load(), transport, new ModeListenerFactory());
@@ -124,7 +125,7 @@ class TracingEndToEndTest {
         assertEquals("n1", attr(client, "loadwise.node"));
         assertEquals("1", attr(client, "loadwise.attempt"));
         assertEquals("1.1", attr(client, "network.protocol.version"), "what the node was spoken to in");
-        assertEquals("--", attr(server, "loadwise.termination"), "a normal end");
+        assertNull(attr(server, "loadwise.termination"), "a normal end (--) is not written on every span");
         assertTrue(Double.parseDouble(attr(client, "loadwise.queue_time_ms")) >= 0);
         assertTrue(Double.parseDouble(attr(client, "loadwise.connect_time_ms")) >= 0);
         assertTrue(Long.parseLong(attr(client, "loadwise.node.in_flight")) >= 0);
@@ -226,6 +227,19 @@ class TracingEndToEndTest {
         assertEquals("traceparent: 00-" + hex(retried.getTraceId()) + "-" + hex(attempts.get(1).getSpanId()) + "-"
                 + flags(attempts.get(1)),
                 line(sawRetry, "traceparent"), "the node that answered sees its own attempt's span as parent");
+    }
+
+    /** A request that does not end normally carries its termination state; a normal end has none (see above). */
+    @Test
+    void aFailedRequestsServerSpanCarriesItsTerminationState() throws Exception {
+        start(null);
+        Tracing.start(tracing(1.0));
+        String response = send("dead", "GET /d HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+        assertTrue(response.startsWith("HTTP/1.1 5"), response);
+        Span server = only(awaitSpans(1), Span.SpanKind.SPAN_KIND_SERVER);
+        String termination = attr(server, "loadwise.termination");
+        assertTrue(termination != null && termination.length() == 2 && !termination.equals("--"), termination);
+        assertEquals(Status.StatusCode.STATUS_CODE_ERROR, server.getStatus().getCode());
     }
 
     @Test
