@@ -109,7 +109,7 @@ public final class SimulateCommand implements CommandRun.Body {
 
     @Option(names = "--grid-seeds", paramLabel = "N", description = {
         "with --grid: runs per cell, seeds 1..N (default: the grid's, 3 for full and 2 for quick); more seeds",
-        "narrow the 95 % intervals where heavy-tailed service makes single runs vary"})
+        "narrow the 95 %% intervals where heavy-tailed service makes single runs vary"})
     Integer gridSeeds;
 
     @Option(names = "--trace", paramLabel = "DIR", description = {
