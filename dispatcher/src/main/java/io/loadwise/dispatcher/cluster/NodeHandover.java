@@ -54,8 +54,9 @@ public final class NodeHandover {
             NodeState old = byName.get(node.name());
             if (old != null && sameNode(old, node)) {
                 pairs[node.index()] = old;
-                boolean fileDrainKept = before.get(old.index()).drainOrDefault() == after.get(node.index()).drainOrDefault();
-                node.adopt(old, fileDrainKept);
+                boolean fileDrainSame =
+                        before.get(old.index()).drainOrDefault() == after.get(node.index()).drainOrDefault();
+                node.adopt(old, fileDrainSame);
             }
         }
         next.refresh();
