@@ -129,7 +129,8 @@ final class LiveSite implements AutoCloseable {
     private String node(String name) throws IOException {
         HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         server.createContext("/loadwise-agent/metrics", exchange -> reply(exchange, MetricsJson.encode(
-                System.currentTimeMillis(), Map.of("JVM_HEAP_USED%", 61.0, "OS_CPU_USED%", 37.5, "AMX_SESSIONS_ACT", 0.0),
+                System.currentTimeMillis(), Map.of("JVM_HEAP_USED%", 61.0, "OS_CPU_USED%", 37.5, "AMX_SESSIONS_ACT", 0.0,
+                        "JVM_THREADS", 31.0),
                 Map.of("jvm", "test"))));
         server.createContext("/", exchange -> reply(exchange, "hello from " + name));
         server.start();

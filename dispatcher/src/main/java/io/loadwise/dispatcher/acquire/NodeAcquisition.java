@@ -234,6 +234,7 @@ public final class NodeAcquisition implements NodeConnector.Waiter, RequestQueue
             queue.left(this, waited);
         }
         phase = Phase.IDLE;
+        target = null; // the request's: an idle connection keeps nothing of it
         releaseSlot();
         if (holdsRetry) {
             holdsRetry = false;

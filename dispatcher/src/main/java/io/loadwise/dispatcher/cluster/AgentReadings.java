@@ -72,6 +72,14 @@ final class AgentReadings {
                 ? "no sample for more than " + expiryNanos / 1_000_000L + " ms" : problem;
     }
 
+    /** Takes over another node's readings (the same node in a rebuilt cluster, {@link NodeHandover}). */
+    void adopt(AgentReadings from) {
+        this.receivedNanos = from.receivedNanos;
+        this.sample = from.sample;
+        this.problem = from.problem;
+        this.concluded.set(from.concluded.get());
+    }
+
     /** A good sample arrived, polled or piggybacked: a sign of life that makes the agent OK at once. */
     void update(AgentSample next) {
         this.receivedNanos = nanoClock.getAsLong();

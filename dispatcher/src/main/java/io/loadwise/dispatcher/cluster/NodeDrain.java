@@ -41,6 +41,13 @@ final class NodeDrain {
         return before;
     }
 
+    /** Takes over another node's drain as it stands (the same node in a rebuilt cluster, {@link NodeHandover}). */
+    void adopt(NodeDrain from) {
+        sessions = from.sessions;
+        startedMillis = from.startedMillis;
+        mode = from.mode;
+    }
+
     /**
      * How the drain stands, or {@code null} when not draining. An immediate drain is drained when the node is
      * idle; a session drain when its wait has ended ({@link SessionDrain}) and the node is idle, or it says its

@@ -128,6 +128,14 @@ public final class NodeState implements NodeView {
         return drain.set(mode, deadlineMs, sessionIdleMs, nanoClock.getAsLong());
     }
 
+    /** Takes over {@code previous}'s agent readings, and its drain when {@code drainToo} ({@link NodeHandover}). */
+    void adopt(NodeState previous, boolean drainToo) {
+        agent.adopt(previous.agent);
+        if (drainToo) {
+            drain.adopt(previous.drain);
+        }
+    }
+
     /** How the drain stands ({@link NodeDrain#progress}), or {@code null} when the node is not draining. */
     public DrainProgress drainProgress() {
         boolean idle = live.inFlightRequests() == 0 && live.activeConnections() == 0;
@@ -367,23 +375,12 @@ public final class NodeState implements NodeView {
         agent.update(sample);
     }
 
-    /**
-     * A poll of the agent failed ({@code problem} says how): the agent is {@link AgentState#UNKNOWN} unless a
-     * fresh sample still vouches for it.
-     *
-     * @return whether this changed the state from OK, so the picker must be rebuilt without the sample
-     */
+    /** A poll of the agent failed: {@link AgentState#UNKNOWN} unless a fresh sample vouches; whether it was OK. */
     public boolean agentSilent(String problem) {
         return agent.failed(AgentState.UNKNOWN, problem);
     }
 
-    /**
-     * A poll was refused with 401: the agent wants a secret the dispatcher did not send, or another one. Unless
-     * a fresh (piggybacked) sample still vouches for it, the agent is {@link AgentState#UNAUTHORIZED}, which the
-     * policies treat as unknown.
-     *
-     * @return whether this changed the state from OK
-     */
+    /** A poll was refused with 401 (a secret missing or wrong): {@link AgentState#UNAUTHORIZED}, as {@link #agentSilent}. */
     public boolean agentUnauthorized(String problem) {
         return agent.failed(AgentState.UNAUTHORIZED, problem);
     }

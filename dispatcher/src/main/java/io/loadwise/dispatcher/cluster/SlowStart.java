@@ -51,6 +51,30 @@ public final class SlowStart {
         }
     }
 
+    /**
+     * A rebuilt cluster's slow start takes over the ramps under way in the cluster it replaces, for the nodes
+     * kept ({@link NodeHandover}): a kept node goes on ramping where it was, and one usable before is not
+     * ramped at all (as for any node usable when a cluster starts).
+     */
+    public void adopt(SlowStart previous, NodeHandover handover) {
+        if (previous == null) {
+            return;
+        }
+        List<NodeState> nodes = cluster.nodes();
+        synchronized (previous) {
+            synchronized (this) {
+                for (int i = 0; i < ramping.length; i++) {
+                    NodeState old = handover.previousOf(nodes.get(i));
+                    if (old != null && old.index() < previous.ramping.length && previous.ramping[old.index()]) {
+                        ramping[i] = true;
+                        rampStart[i] = previous.rampStart[old.index()];
+                    }
+                }
+                publish(nanoClock.getAsLong());
+            }
+        }
+    }
+
     /** The node is about to be readmitted: its ramp starts now, before it becomes usable. */
     public synchronized void begin(NodeState node) {
         int i = node.index();

@@ -1,5 +1,6 @@
 package io.loadwise.dispatcher.health;
 
+import io.loadwise.dispatcher.cluster.NodeHandover;
 import io.loadwise.dispatcher.cluster.NodeState;
 import io.loadwise.dispatcher.cluster.VirtualCluster;
 import io.loadwise.dispatcher.config.ClusterConfig;
@@ -7,7 +8,9 @@ import io.loadwise.dispatcher.config.HealthCheckConfig;
 import io.loadwise.dispatcher.config.NodeConfig;
 import java.net.http.HttpClient;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.LongSupplier;
 
@@ -20,9 +23,23 @@ import java.util.function.LongSupplier;
 public final class HealthChecker implements AutoCloseable {
 
     private final List<NodeCheck> checks = new ArrayList<>();
+    /** Until {@link #start()}: the replaced cluster's checker and the pairing of nodes. */
+    private HealthChecker previous;
+    private NodeHandover handover;
 
     public HealthChecker(VirtualCluster cluster, HttpClient http, ScheduledExecutorService scheduler,
             LongSupplier wallClock) {
+        this(cluster, http, scheduler, wallClock, null, NodeHandover.NONE);
+    }
+
+    /**
+     * The checks of a rebuilt cluster: a node kept by {@code handover} whose check is the same as in
+     * {@code previous} (the replaced cluster's checker, or {@code null}) goes on from its state and counters.
+     */
+    public HealthChecker(VirtualCluster cluster, HttpClient http, ScheduledExecutorService scheduler,
+            LongSupplier wallClock, HealthChecker previous, NodeHandover handover) {
+        this.previous = previous;
+        this.handover = handover;
         ClusterConfig config = cluster.config();
         List<NodeConfig> nodes = config.nodesOrEmpty();
         for (NodeState node : cluster.nodes()) {
@@ -40,7 +57,18 @@ public final class HealthChecker implements AutoCloseable {
     }
 
     public void start() {
-        checks.forEach(NodeCheck::start);
+        Map<NodeState, NodeCheck> before = new IdentityHashMap<>();
+        if (previous != null) {
+            for (NodeCheck check : previous.checks) {
+                before.put(check.node(), check);
+            }
+        }
+        for (NodeCheck check : checks) {
+            NodeState old = handover.previousOf(check.node());
+            check.start(old == null ? null : before.get(old));
+        }
+        previous = null;
+        handover = NodeHandover.NONE;
     }
 
     /** Stops every check; the nodes keep their last state. */

@@ -6,7 +6,8 @@ import io.loadwise.dispatcher.cluster.HealthState;
  * The rise/fall state machine of one node's active health check (HAProxy's {@code rise} and
  * {@code fall}). A node starts {@link HealthState#UNKNOWN} and in selection; its first passing check makes
  * it {@link HealthState#UP}. {@code fall} failed checks in a row make it {@link HealthState#DOWN}, and only
- * {@code rise} passing checks in a row bring it back. Not thread-safe: one node's checks never overlap.
+ * {@code rise} passing checks in a row bring it back. One node's checks never overlap; the lock is for
+ * {@link #adopt}, which reads another node's tracker from the thread of a reload.
  */
 final class HealthTracker {
 
@@ -25,7 +26,7 @@ final class HealthTracker {
     }
 
     /** Records one check and returns the state after it. */
-    HealthState record(boolean ok) {
+    synchronized HealthState record(boolean ok) {
         if (ok) {
             failures = 0;
             passes = Math.min(passes + 1, rise);
@@ -42,7 +43,24 @@ final class HealthTracker {
         return state;
     }
 
-    HealthState state() {
+    synchronized HealthState state() {
         return state;
+    }
+
+    /** Takes over {@code from}'s state and counters (the same node and check in a rebuilt cluster). */
+    void adopt(HealthTracker from) {
+        HealthState s;
+        int p;
+        int f;
+        synchronized (from) {
+            s = from.state;
+            p = from.passes;
+            f = from.failures;
+        }
+        synchronized (this) {
+            state = s;
+            passes = Math.min(p, rise);
+            failures = Math.min(f, fall);
+        }
     }
 }

@@ -56,10 +56,23 @@ final class NodeCheck {
         this.tracker = new HealthTracker(spec.riseOrDefault(), spec.fallOrDefault());
     }
 
-    /** Starts checking after a random part of one interval, so the cluster's nodes are not checked at once. */
-    void start() {
-        node.setHealth(new HealthReport(true, HealthState.UNKNOWN, null));
+    /**
+     * Starts checking after a random part of one interval, so the cluster's nodes are not checked at once. The
+     * node starts {@link HealthState#UNKNOWN}, unless {@code previous} (the check of the same node in the cluster
+     * this one replaces, or {@code null}) checked it the same way: then it goes on where that check stood.
+     */
+    void start(NodeCheck previous) {
+        if (previous != null && previous.spec.equals(spec)) {
+            tracker.adopt(previous.tracker);
+            node.setHealth(previous.node.health());
+        } else {
+            node.setHealth(new HealthReport(true, HealthState.UNKNOWN, null));
+        }
         schedule((long) (ThreadLocalRandom.current().nextDouble() * spec.intervalMsOrDefault()));
+    }
+
+    NodeState node() {
+        return node;
     }
 
     void stop() {

@@ -59,7 +59,7 @@ final class Exchange {
     private final ExchangeTrace trace = new ExchangeTrace(); // the spans, when tracing is on
     /** CONNECTING stands for the whole acquisition; {@link #requestPhase} tells QUEUED apart. */
     private RequestPhase request = RequestPhase.IDLE;
-    private ProxiedRequest head; // the request being served; its framing, method and version stay readable once sent
+    private ProxiedRequest head; // the request being served, readable once sent; null while IDLE (end())
     private boolean keepAlive; // the client connection stays open after this exchange
 
     Exchange(HttpProxyServer server, ClientConnection frontend, Channel client, ForwardingHeaders forwarding,
@@ -139,8 +139,7 @@ final class Exchange {
         if (!connection.writable()) {
             frontend.pause(PAUSE_BACKPRESSURE);
         }
-        long sent = now();
-        deadlines.sent(sent);
+        long sent = deadlines.sent(now());
         handler.expectResponseTo(HttpMethod.HEAD.equals(head.method()));
         request = RequestPhase.SENDING;
         connection.write(head);
@@ -251,18 +250,19 @@ final class Exchange {
         boolean requestComplete = request == RequestPhase.SENT
                 || (request != RequestPhase.SENDING && head != null && head.bodyless());
         responses.failedWith(error == null ? 499 : error.code());
+        ProxiedRequest failed = head; // end() lets go of it
         end(false, state);
         connection.discard();
         if (error == null) {
             return;
         }
-        log.debug("client {} {}: {} {}", forwarding.clientIp(), head == null ? "-" : head.uri(), error.code(), reason);
+        log.debug("client {} {}: {} {}", forwarding.clientIp(), failed == null ? "-" : failed.uri(), error.code(), reason);
         if (started || !client.isActive()) {
             frontend.abort();
             return;
         }
         boolean close = !(requestComplete && keepAlive);
-        frontend.answer(RequestIds.answer(head, ErrorResponses.of(head, error, reason, close, full)), close);
+        frontend.answer(RequestIds.answer(failed, ErrorResponses.of(failed, error, reason, close, full)), close);
     }
 
     /** The client connection closed: whatever runs fails, and a bound node connection goes back to its pool. */
@@ -288,6 +288,8 @@ final class Exchange {
         trace.end(responses.status(), state, success ? latency : -1);
         accessLog.exchange(head, responses, cluster, headSent ? connection.node() : null, state, deadlines, now,
                 acquisition);
+        head = null; // an idle keep-alive connection holds nothing of its last request, nor its route
+        responses.forget();
         frontend.resume(PAUSE_CONNECT | PAUSE_BACKPRESSURE | PAUSE_UPGRADE);
     }
 
@@ -311,9 +313,7 @@ final class Exchange {
     }
 
     void onClientWritabilityChanged(boolean writable) {
-        if (writable) {
-            deadlines.responded(); // the client reads again
-        }
+        deadlines.clientWritable(writable);
         connection.readWhile(writable);
     }
 

@@ -94,9 +94,10 @@ final class ExchangeDeadlines {
         return startNanos;
     }
 
-    /** The request head went to a node at {@code now}: the node's processing time (PT) starts. */
-    void sent(long now) {
+    /** The request head went to a node at {@code now}, returned: the node's processing time (PT) starts. */
+    long sent(long now) {
         sentNanos = now;
+        return now;
     }
 
     long sentNanos() {
@@ -127,6 +128,13 @@ final class ExchangeDeadlines {
     /** Something of the response moved: a message from the node, or the client reading again. */
     void responded() {
         responseProgress++;
+    }
+
+    /** The client connection's writability changed: writable again counts as response progress (it reads). */
+    void clientWritable(boolean writable) {
+        if (writable) {
+            responded();
+        }
     }
 
     /** The final response head went to the client at {@code now}: the response body's idle time starts. */

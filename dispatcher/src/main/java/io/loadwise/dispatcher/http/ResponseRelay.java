@@ -63,7 +63,7 @@ final class ResponseRelay {
         this.choice = choice;
     }
 
-    /** The route of the request being served (or last served). */
+    /** The route of the request being served (until {@link #forget}). */
     Route route() {
         return route;
     }
@@ -83,6 +83,12 @@ final class ResponseRelay {
         if (route != null && route.counters() != null) {
             route.counters().answered(status, nanos);
         }
+    }
+
+    /** The exchange is over and accounted: an idle connection keeps nothing of the request's route. */
+    void forget() {
+        route = null;
+        badReason = null;
     }
 
     ResponsePhase phase() {

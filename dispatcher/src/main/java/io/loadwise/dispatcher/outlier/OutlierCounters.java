@@ -90,6 +90,13 @@ final class OutlierCounters {
         return multiplier;
     }
 
+    /** Takes over {@code from}'s run lengths and multiplier (the same node in a rebuilt cluster); no claim. */
+    void adopt(OutlierCounters from) {
+        runs = from.runs;
+        multiplier = from.multiplier;
+        readmittedNanos = from.readmittedNanos;
+    }
+
     void readmitted(long nowNanos) {
         readmittedNanos = nowNanos;
     }

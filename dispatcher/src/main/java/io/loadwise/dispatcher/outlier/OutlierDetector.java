@@ -1,5 +1,6 @@
 package io.loadwise.dispatcher.outlier;
 
+import io.loadwise.dispatcher.cluster.NodeHandover;
 import io.loadwise.dispatcher.cluster.NodeState;
 import io.loadwise.dispatcher.cluster.OutcomeSink;
 import io.loadwise.dispatcher.cluster.VirtualCluster;
@@ -122,6 +123,33 @@ public final class OutlierDetector implements OutcomeSink {
             scheduler.schedule(() -> readmit(node), duration, TimeUnit.NANOSECONDS);
         } catch (RejectedExecutionException e) {
             // the dispatcher is shutting down: nothing will pick again
+        }
+    }
+
+    /**
+     * A rebuilt cluster's detector takes over, for the nodes {@code handover} kept, what {@code previous} (the
+     * replaced cluster's) counted: the run lengths, the ejections in a row, and an ejection under way, which
+     * ends when it would have (the readmission is scheduled here again). Runs before the cluster takes traffic.
+     */
+    public void adopt(OutlierDetector previous, NodeHandover handover) {
+        long nowMillis = wallClock.getAsLong();
+        for (NodeState node : cluster.nodes()) {
+            NodeState old = handover.previousOf(node);
+            if (old == null || old.index() >= previous.perNode.length) {
+                continue;
+            }
+            OutlierCounters c = perNode[node.index()];
+            c.adopt(previous.perNode[old.index()]);
+            long until = old.ejectedUntilMillis();
+            if (old.ejected() && until > nowMillis && c.claimEjection()) {
+                ejectedNow.incrementAndGet();
+                node.setEjected(true, until);
+                try {
+                    scheduler.schedule(() -> readmit(node), until - nowMillis, TimeUnit.MILLISECONDS);
+                } catch (RejectedExecutionException e) {
+                    // the dispatcher is shutting down: nothing will pick again
+                }
+            }
         }
     }
 

@@ -1,5 +1,6 @@
 package io.loadwise.dispatcher.runtime;
 
+import io.loadwise.dispatcher.cluster.NodeHandover;
 import io.loadwise.dispatcher.cluster.NodeState;
 import io.loadwise.dispatcher.cluster.VirtualCluster;
 import io.loadwise.dispatcher.config.ClusterConfig;
@@ -159,10 +160,17 @@ final class LiveClusters {
         return StatusReader.cluster(rc, inForce, monitor, registered);
     }
 
-    /** Starts a cluster on a new socket, or on {@code previous}'s when not {@code null}. */
+    /**
+     * Starts a cluster on a new socket, or on {@code previous}'s when not {@code null}. A cluster that replaces
+     * a running one of its name keeps the state of the nodes it keeps ({@link NodeHandover}: same name and
+     * address), whoever's socket it takes.
+     */
     private RunningCluster launch(ClusterConfig cluster, RunningCluster previous) throws IOException {
         VirtualCluster vc = new VirtualCluster(cluster, policies, System::nanoTime);
-        return RunningCluster.start(vc, previous, listeners, transport, clientConnections, monitor, resilience);
+        RunningCluster replaced = running.get(cluster.name());
+        NodeHandover handover = NodeHandover.between(replaced == null ? null : replaced.cluster(), vc);
+        return RunningCluster.start(vc, previous, handover, listeners, transport, clientConnections, monitor,
+                resilience);
     }
 
     private void publish() {

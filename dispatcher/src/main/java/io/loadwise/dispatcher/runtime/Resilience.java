@@ -1,5 +1,6 @@
 package io.loadwise.dispatcher.runtime;
 
+import io.loadwise.dispatcher.cluster.NodeHandover;
 import io.loadwise.dispatcher.cluster.SlowStart;
 import io.loadwise.dispatcher.cluster.VirtualCluster;
 import io.loadwise.dispatcher.config.ClusterConfig;
@@ -45,27 +46,47 @@ final class Resilience implements AutoCloseable {
 
     /** Starts what the cluster's configuration asks for; a cluster watched already is left as it is. */
     synchronized void watch(VirtualCluster cluster) {
+        watch(cluster, NodeHandover.NONE);
+    }
+
+    /**
+     * As {@link #watch(VirtualCluster)} for a cluster that replaces {@code handover}'s previous one: the nodes it
+     * kept go on with their health check state, outlier run lengths and ejection, and slow start ramp, and the
+     * picker is rebuilt with them. Call it before the cluster takes traffic.
+     */
+    synchronized void watch(VirtualCluster cluster, NodeHandover handover) {
         if (guards.containsKey(cluster)) {
             return;
         }
+        VirtualCluster previous = handover.previous();
+        Guard before = previous == null ? null : guards.get(previous);
         ClusterConfig config = cluster.config();
         ScheduledFuture<?> ticks = null;
         if (config.slowStartMsOrDefault() > 0) {
             SlowStart slowStart = new SlowStart(cluster, config.slowStartMsOrDefault(), nanoClock);
             cluster.setSlowStart(slowStart);
+            slowStart.adopt(previous == null ? null : previous.slowStart(), handover);
             ticks = scheduler.scheduleAtFixedRate(slowStart::tick, SlowStart.TICK_MILLIS, SlowStart.TICK_MILLIS,
                     TimeUnit.MILLISECONDS);
         }
         if (config.outlierDetection() != null) {
-            cluster.setOutcomes(new OutlierDetector(cluster, config.outlierDetection(), scheduler, nanoClock,
-                    wallClock));
+            OutlierDetector detector = new OutlierDetector(cluster, config.outlierDetection(), scheduler, nanoClock,
+                    wallClock);
+            if (previous != null && previous.outcomes() instanceof OutlierDetector old) {
+                detector.adopt(old, handover);
+            }
+            cluster.setOutcomes(detector);
         }
         HealthChecker health = null;
         if (config.healthCheck() != null || config.nodesOrEmpty().stream().anyMatch(n -> n.healthCheck() != null)) {
-            health = new HealthChecker(cluster, httpClient(), scheduler, wallClock); // the client only when needed
+            health = new HealthChecker(cluster, httpClient(), scheduler, wallClock, // the client only when needed
+                    before == null ? null : before.health(), handover);
             health.start();
         }
         guards.put(cluster, new Guard(health, ticks));
+        if (previous != null) {
+            cluster.refresh(); // the kept health and ejections count from the first pick
+        }
     }
 
     /** Stops the cluster's checks and ticks; its nodes keep their last state. */

@@ -1,5 +1,6 @@
 package io.loadwise.dispatcher.runtime;
 
+import io.loadwise.dispatcher.cluster.NodeHandover;
 import io.loadwise.dispatcher.cluster.VirtualCluster;
 import io.loadwise.dispatcher.config.Mode;
 import io.loadwise.dispatcher.http.HttpProxyServer;
@@ -36,19 +37,36 @@ record RunningCluster(VirtualCluster cluster, ClusterListener listener) {
     static RunningCluster start(VirtualCluster cluster, RunningCluster previous, ListenerFactory factory,
             Transport transport, ConnectionLimit clientConnections, NodeMonitor monitor, Resilience resilience)
             throws IOException {
+        return start(cluster, previous, NodeHandover.NONE, factory, transport, clientConnections, monitor, resilience);
+    }
+
+    /**
+     * As above, for a cluster that replaces {@code handover}'s previous one (see {@link NodeHandover}): health
+     * checks, outlier detection and slow start are set up with the kept nodes' state before the listener takes
+     * its first connection, so no pick sees a kept node as unknown.
+     */
+    static RunningCluster start(VirtualCluster cluster, RunningCluster previous, NodeHandover handover,
+            ListenerFactory factory, Transport transport, ConnectionLimit clientConnections, NodeMonitor monitor,
+            Resilience resilience) throws IOException {
         ClusterListener listener = factory.create(cluster, transport, clientConnections);
         if (listener instanceof HttpProxyServer http) {
             http.setLoadReportSink((node, header) -> monitor.offerLoadReport(cluster, node, header));
         }
-        if (previous == null) {
-            listener.start();
-        } else {
-            listener.takeOver(previous.listener());
-        }
         if (cluster.config().mode() == Mode.HTTP) {
             monitor.watch(cluster);
         }
-        resilience.watch(cluster);
+        resilience.watch(cluster, handover);
+        try {
+            if (previous == null) {
+                listener.start();
+            } else {
+                listener.takeOver(previous.listener());
+            }
+        } catch (IOException | RuntimeException e) {
+            resilience.unwatch(cluster);
+            monitor.unwatch(cluster);
+            throw e;
+        }
         return new RunningCluster(cluster, listener);
     }
 

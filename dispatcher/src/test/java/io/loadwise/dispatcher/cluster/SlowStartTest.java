@@ -39,6 +39,33 @@ class SlowStartTest {
     }
 
     @Test
+    void aRebuiltClusterGoesOnWithTheRampsOfTheNodesItKeepsAndRampsNoOther() {
+        VirtualCluster before = cluster("round-robin");
+        SlowStart old = new SlowStart(before, 10_000, clock::get);
+        before.setSlowStart(old);
+        old.begin(before.node("n2")); // n2 came back 4 s before the reload
+        clock.addAndGet(4_000 * MS);
+        double n2Factor = old.factor(before.node("n2"));
+        assertEquals(0.46, n2Factor, 1e-9);
+        VirtualCluster after = new VirtualCluster(before.config().toBuilder()
+                .nodes(Configs.nodes("127.0.0.1:9001", "127.0.0.1:9002", "127.0.0.1:9003", "127.0.0.1:9004")).build(),
+                PolicyRegistry.load(), clock::get);
+        NodeHandover handover = NodeHandover.between(before, after);
+        assertEquals(3, handover.kept());
+        SlowStart next = new SlowStart(after, 10_000, clock::get);
+        after.setSlowStart(next);
+
+        next.adopt(old, handover);
+
+        assertEquals(n2Factor, next.factor(after.node("n2")), 1e-9, "n2 ramps on from where it was");
+        assertEquals(1.0, next.factor(after.node("n1")), "a node that was not ramping gets its full share at once");
+        assertEquals(1.0, next.factor(after.node("n4")), "an added node usable at start does not ramp");
+        clock.addAndGet(6_000 * MS);
+        assertFalse(next.tick(), "and its ramp ends when it would have");
+        assertEquals(1.0, next.factor(after.node("n2")));
+    }
+
+    @Test
     void theFactorRisesLinearlyFromTenPercentToFull() {
         long d = 10_000 * MS;
         assertEquals(0.1, SlowStart.factor(0, d), 1e-9);

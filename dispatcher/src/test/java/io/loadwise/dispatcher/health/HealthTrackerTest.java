@@ -22,6 +22,22 @@ class HealthTrackerTest {
     }
 
     @Test
+    void aTrackerThatTakesOverAnotherGoesOnWithItsStateAndCounters() {
+        HealthTracker before = new HealthTracker(3, 2);
+        assertEquals(List.of(UP, UP, DOWN, DOWN, DOWN), run(before, "+--++")); // down, 2 of 3 passes towards up
+        HealthTracker rebuilt = new HealthTracker(3, 2); // the same node's check in a rebuilt cluster
+        rebuilt.adopt(before);
+        assertEquals(DOWN, rebuilt.state());
+        assertEquals(List.of(UP), run(rebuilt, "+"), "the third pass in a row, counting the two before the reload");
+
+        HealthTracker up = new HealthTracker(3, 2);
+        run(up, "+-"); // up, one failure towards fall
+        HealthTracker next = new HealthTracker(3, 2);
+        next.adopt(up);
+        assertEquals(List.of(DOWN), run(next, "-"), "the second failure in a row, counting the one before");
+    }
+
+    @Test
     void theFirstPassMakesAnUnknownNodeUp() {
         assertEquals(List.of(UP), run(new HealthTracker(2, 3), "+"));
     }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.loadwise.dispatcher.cluster.NodeHandover;
 import io.loadwise.dispatcher.cluster.NodeState;
 import io.loadwise.dispatcher.cluster.SlowStart;
 import io.loadwise.dispatcher.cluster.VirtualCluster;
@@ -72,6 +73,36 @@ class OutlierDetectorTest {
         for (int i = 0; i < 50; i++) {
             assertTrue(cluster.pick(null) != a, "an ejected node is never picked");
         }
+    }
+
+    @Test
+    void aRebuiltClusterKeepsAnEjectionUnderWayAndTheRunsOfItsKeptNodes() {
+        VirtualCluster before = cluster(4);
+        OutlierDetector old = detector(before, 60_000, 50);
+        for (int i = 0; i < 5; i++) {
+            old.onResponse(before.node("n1"), 500);
+        }
+        for (int i = 0; i < 4; i++) {
+            old.onResponse(before.node("n2"), 500);
+        }
+        assertTrue(before.node("n1").ejected());
+        VirtualCluster after = cluster(5); // a node added: the cluster is rebuilt, n1 to n4 are kept
+        NodeHandover handover = NodeHandover.between(before, after);
+        OutlierDetector next = detector(after, 60_000, 50);
+
+        next.adopt(old, handover);
+        after.refresh();
+
+        NodeState n1 = after.node("n1");
+        assertTrue(n1.ejected(), "the ejection goes on in the rebuilt cluster");
+        assertEquals(before.node("n1").ejectedUntilMillis(), n1.ejectedUntilMillis(), "and ends when it would have");
+        assertEquals(1, next.ejectedNow());
+        for (int i = 0; i < 50; i++) {
+            assertTrue(after.pick(null) != n1, "an ejected node is never picked");
+        }
+        next.onResponse(after.node("n2"), 500);
+        assertTrue(after.node("n2").ejected(), "the fifth 5xx in a row, counting the four before the rebuild");
+        assertFalse(after.node("n5").ejected());
     }
 
     @Test
