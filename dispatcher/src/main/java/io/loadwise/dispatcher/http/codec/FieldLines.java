@@ -5,7 +5,6 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.util.AsciiString;
 import io.netty.util.CharsetUtil;
-import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
 import java.util.Map;
 
@@ -91,8 +90,10 @@ final class FieldLines {
         if (text instanceof AsciiString ascii) {
             ByteBufUtil.copy(ascii, 0, buf, offset, text.length());
         } else if (text instanceof String string) {
-            // one array copy instead of a char-by-char write; the same bytes: a char past 0xff becomes '?'
-            buf.setBytes(offset, string.getBytes(StandardCharsets.ISO_8859_1));
+            // char by char, as Netty writes ISO-8859-1 (a char past 0xff becomes '?', as String.getBytes makes it):
+            // getBytes copied each value into a new array first, a third of the event loop's allocation at 1 KB
+            // (benchmarks/results/2026-11-28-allocation-1k), and allocation is what the young collections pay for
+            buf.setCharSequence(offset, string, CharsetUtil.ISO_8859_1);
         } else {
             buf.setCharSequence(offset, text, CharsetUtil.US_ASCII);
         }
