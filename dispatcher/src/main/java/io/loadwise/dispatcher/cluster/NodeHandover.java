@@ -36,7 +36,8 @@ public final class NodeHandover {
 
     /**
      * Pairs {@code next}'s nodes with {@code previous}'s by identity and carries over the state the nodes own
-     * (agent sample, drain); the picker of {@code next} is rebuilt. {@code previous} may be {@code null}.
+     * (agent sample, drain). {@code previous} may be {@code null}. The picker of {@code next} is rebuilt once the
+     * components have taken over the rest (Resilience), not here.
      */
     public static NodeHandover between(VirtualCluster previous, VirtualCluster next) {
         if (previous == null) {
@@ -59,7 +60,6 @@ public final class NodeHandover {
                 node.adopt(old, fileDrainSame);
             }
         }
-        next.refresh();
         return new NodeHandover(previous, pairs);
     }
 

@@ -23,23 +23,9 @@ import java.util.function.LongSupplier;
 public final class HealthChecker implements AutoCloseable {
 
     private final List<NodeCheck> checks = new ArrayList<>();
-    /** Until {@link #start()}: the replaced cluster's checker and the pairing of nodes. */
-    private HealthChecker previous;
-    private NodeHandover handover;
 
     public HealthChecker(VirtualCluster cluster, HttpClient http, ScheduledExecutorService scheduler,
             LongSupplier wallClock) {
-        this(cluster, http, scheduler, wallClock, null, NodeHandover.NONE);
-    }
-
-    /**
-     * The checks of a rebuilt cluster: a node kept by {@code handover} whose check is the same as in
-     * {@code previous} (the replaced cluster's checker, or {@code null}) goes on from its state and counters.
-     */
-    public HealthChecker(VirtualCluster cluster, HttpClient http, ScheduledExecutorService scheduler,
-            LongSupplier wallClock, HealthChecker previous, NodeHandover handover) {
-        this.previous = previous;
-        this.handover = handover;
         ClusterConfig config = cluster.config();
         List<NodeConfig> nodes = config.nodesOrEmpty();
         for (NodeState node : cluster.nodes()) {
@@ -57,6 +43,14 @@ public final class HealthChecker implements AutoCloseable {
     }
 
     public void start() {
+        start(null, NodeHandover.NONE);
+    }
+
+    /**
+     * Starts the checks of a rebuilt cluster: a node kept by {@code handover} whose check is the same as in
+     * {@code previous} (the replaced cluster's checker, or {@code null}) goes on from its state and counters.
+     */
+    public void start(HealthChecker previous, NodeHandover handover) {
         Map<NodeState, NodeCheck> before = new IdentityHashMap<>();
         if (previous != null) {
             for (NodeCheck check : previous.checks) {
@@ -67,8 +61,6 @@ public final class HealthChecker implements AutoCloseable {
             NodeState old = handover.previousOf(check.node());
             check.start(old == null ? null : before.get(old));
         }
-        previous = null;
-        handover = NodeHandover.NONE;
     }
 
     /** Stops every check; the nodes keep their last state. */

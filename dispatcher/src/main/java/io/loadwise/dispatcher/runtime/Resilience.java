@@ -79,9 +79,8 @@ final class Resilience implements AutoCloseable {
         }
         HealthChecker health = null;
         if (config.healthCheck() != null || config.nodesOrEmpty().stream().anyMatch(n -> n.healthCheck() != null)) {
-            health = new HealthChecker(cluster, httpClient(), scheduler, wallClock, // the client only when needed
-                    before == null ? null : before.health(), handover);
-            health.start();
+            health = new HealthChecker(cluster, httpClient(), scheduler, wallClock); // the client only when needed
+            health.start(before == null ? null : before.health(), handover);
         }
         guards.put(cluster, new Guard(health, ticks));
         if (previous != null) {
