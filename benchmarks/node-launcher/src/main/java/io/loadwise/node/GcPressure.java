@@ -8,8 +8,15 @@ import org.slf4j.LoggerFactory;
 /**
  * A node made to collect garbage over and over (issue 32 item 6's thrashing node): a daemon thread that
  * every {@code periodMs} fills {@code garbageMb} of short-lived arrays and calls {@code System.gc()}, while
- * it holds {@code ballastMb} of live arrays that every full collection has to trace and move. With the
- * sweep's serial collector each {@code System.gc()} is a stop-the-world full collection of the whole heap.
+ * it holds {@code ballastMb} of live small objects, linked, that every full collection has to trace and move.
+ * With the sweep's serial collector each {@code System.gc()} is a stop-the-world full collection of the whole
+ * heap.
+ *
+ * <p>Why objects and not arrays: a byte array is one object with nothing to trace, so 40 MB of them cost a full
+ * collection 3-5 ms on this machine (96 MB serial heap), and a node collecting every 100 ms spent 3-5 % of
+ * its time in GC, which no policy needs to avoid (benchmarks/results/2026-11-28-gc-aware-pressure). 40 MB of
+ * 32-byte linked objects cost 23-35 ms a collection, so a short period keeps the node collecting most of
+ * the time.
  * Set on one node by {@code bench sweep --gc-pressure NODE:PERIOD_MS[:BALLAST_MB]} through {@value #PROPERTY};
  * a benchmark part, never shipped.
  */
@@ -22,7 +29,21 @@ public final class GcPressure implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(GcPressure.class);
 
     private final long periodMs;
-    private final List<byte[]> ballast = new ArrayList<>();
+    /** One small object of the ballast: 24 bytes with its header, and a reference to trace. */
+    private static final class Link {
+        final Link next;
+        long payload;
+
+        Link(Link next) {
+            this.next = next;
+        }
+    }
+
+    /** Bytes one {@link Link} takes on a 64-bit JVM with compressed references. */
+    static final int LINK_BYTES = 24;
+
+    private final Link ballast;
+    private final int ballastMb;
     private volatile long sink;
 
     GcPressure(long periodMs, int ballastMb) {
@@ -31,9 +52,12 @@ public final class GcPressure implements Runnable {
                     + " least 0 MB, got " + periodMs + " ms and " + ballastMb + " MB");
         }
         this.periodMs = periodMs;
-        for (int i = 0; i < ballastMb; i++) {
-            ballast.add(new byte[1024 * 1024]);
+        this.ballastMb = ballastMb;
+        Link head = null;
+        for (long i = (long) ballastMb * 1024 * 1024 / LINK_BYTES; i > 0; i--) {
+            head = new Link(head);
         }
+        this.ballast = head;
     }
 
     /** The pressure {@code PERIOD_MS[:BALLAST_MB]} asks for; an IllegalArgumentException naming the property otherwise. */
@@ -63,7 +87,7 @@ public final class GcPressure implements Runnable {
         thread.setDaemon(true);
         thread.start();
         LOG.warn("GC pressure on: a full collection every {} ms over {} MB of ballast ({})", pressure.periodMs,
-                pressure.ballast.size(), PROPERTY);
+                pressure.ballastMb, PROPERTY);
         return thread;
     }
 
@@ -74,7 +98,7 @@ public final class GcPressure implements Runnable {
             for (int i = 0; i < GARBAGE_MB; i++) {
                 garbage.add(new byte[1024 * 1024]);
             }
-            sink += garbage.size() + ballast.size(); // keeps both reachable until here
+            sink += garbage.size() + (ballast == null ? 0 : ballast.payload); // keeps both reachable until here
             System.gc();
             try {
                 Thread.sleep(periodMs);

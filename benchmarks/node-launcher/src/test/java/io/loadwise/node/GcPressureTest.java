@@ -34,6 +34,21 @@ class GcPressureTest {
         assertTrue(!thread.isAlive(), "an interrupt ends it");
     }
 
+    private static long usedAfterCollection() {
+        System.gc();
+        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    }
+
+    @Test
+    void theBallastStaysLiveAsSmallObjects() {
+        long before = usedAfterCollection();
+        GcPressure pressure = new GcPressure(100, 16);
+        long held = usedAfterCollection() - before;
+        // 16 MB of 24-byte objects; compressed references or not, at least 90 % of it is live after a collection
+        assertTrue(held >= 16L * 1024 * 1024 * 9 / 10, "live bytes held by a 16 MB ballast: " + held);
+        assertTrue(pressure.toString() != null); // keeps the ballast reachable until here
+    }
+
     @Test
     void aBadSettingNamesTheProperty() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> GcPressure.parse("fast"));

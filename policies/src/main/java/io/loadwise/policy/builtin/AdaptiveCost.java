@@ -102,6 +102,14 @@ final class AdaptiveCost {
      */
     static final double FAILURE_WORK = 8;
 
+    /**
+     * The least share of its time a node counts as serving, however much its agent says it collects: 0.1, so
+     * that the work in flight of a node in GC counts at most 10 times ({@link #running}). A node reading more
+     * is all but stopped; its requests time out and its failures ({@link #FAILURE_WORK}) and outlier
+     * detection take over.
+     */
+    static final double MIN_RUNNING = 0.1;
+
     private final ClusterSnapshot nodes;
     private final AdaptiveSettings settings;
     private final AdaptiveMemory memory;
@@ -124,6 +132,8 @@ final class AdaptiveCost {
     private final double averageHeadroom;
     /** Per node: what its work in flight counts times, 1..{@link #SLOWNESS_CAP}; see {@link #slowness(int, long)}. */
     private final double[] slowness;
+    /** Per node: the share of its time its JVM is not collecting, {@link #MIN_RUNNING}..1; see {@link #running(AgentSample)}. */
+    private final double[] running;
 
     AdaptiveCost(ClusterSnapshot nodes, AdaptiveSettings settings, AdaptiveMemory memory) {
         this.nodes = nodes;
@@ -134,6 +144,7 @@ final class AdaptiveCost {
         this.saturated = new boolean[n];
         this.limit = new double[n];
         this.slots = new double[n];
+        this.running = new double[n];
         double sum = 0;
         int known = 0;
         double best = MIN_HEADROOM;
@@ -150,6 +161,7 @@ final class AdaptiveCost {
             double estimate = slotEstimate(memory.samples[i], active, ADAPTIVE_FILL_FOR_HOLD);
             limit[i] = limit(saturated[i], active, estimate);
             slots[i] = Double.isNaN(estimate) ? limit[i] : estimate;
+            running[i] = running(memory.filtered[i]);
             headroom[i] = Double.isNaN(load) ? Double.NaN : saturated[i] ? MIN_HEADROOM // its raw sample decides
                     : Math.max(MIN_HEADROOM, (JvmAwareLoad.SATURATED - load) / JvmAwareLoad.SATURATED);
             if (!Double.isNaN(load) && !saturated[i]) {
@@ -358,20 +370,46 @@ final class AdaptiveCost {
         if (own == 1) {
             return 1;
         }
-        long age = now - memory.builtNanos;
-        if (age <= settings.fadeStartNanos()) {
-            return own;
-        }
-        if (age >= settings.fadeEndNanos()) {
-            return 1;
-        }
-        double trust = (double) (settings.fadeEndNanos() - age) / (settings.fadeEndNanos() - settings.fadeStartNanos());
-        return 1 + trust * (own - 1);
+        return faded(own, 1, now - memory.builtNanos);
     }
 
-    /** Headroom × slow-start ramp × configured weight. */
+    /** Headroom × share of time not collecting × slow-start ramp × configured weight. */
     private double capacity(int i, NodeView node, long now) {
-        return headroom(i, now) * ramp(i, now) * Math.max(1, node.weight());
+        return headroom(i, now) * running(i, now) * ramp(i, now) * Math.max(1, node.weight());
+    }
+
+    /**
+     * The share of its time a node's JVM is not collecting garbage, {@code 1 - JVM_GC_TIME% / 100} from the
+     * filtered level of that reading ({@link ReadingFilter}), at least {@link #MIN_RUNNING}; 1 when the agent
+     * does not report it.
+     *
+     * <p>Why a multiplier and not an exclusion: a JVM that spends a share g of its time in stop-the-world
+     * collections serves at most 1 - g of what it could, so its work in flight counts 1 / (1 - g) times, as a
+     * slower node's does. Healthy nodes read a few per cent and lose as much, which changes nothing between
+     * them; a thrashing node gets its share cut at once, before its workers fill and the slowness factor can
+     * be measured, and the others are never asked for more than the cut. An exclusion on a threshold (the
+     * opt-in {@code gcTimeThreshold}) sent a thrashing node's whole share to two nodes that could not carry it
+     * (benchmarks/results/2026-11-28-gc-aware-pressure: 2-46 % refused).
+     */
+    static double running(AgentSample filtered) {
+        double collecting = filtered == null ? Double.NaN : filtered.value(PolicyMetric.GC_TIME);
+        if (!(collecting > 0)) {
+            return 1; // NaN: not reported
+        }
+        return Math.max(MIN_RUNNING, 1 - Math.min(100, collecting) / 100);
+    }
+
+    /**
+     * The node's running share while its sample is younger than {@code agentFadeStartMs}, then moving linearly to
+     * 1 at {@code agentFadeEndMs}, as {@link #headroom(int, long)} fades: a reading no sample refreshes says
+     * nothing of now.
+     */
+    double running(int i, long now) {
+        double own = running[i];
+        if (own == 1) {
+            return 1;
+        }
+        return faded(own, 1, now - memory.sampleSeenNanos[i]);
     }
 
     /**
@@ -384,15 +422,22 @@ final class AdaptiveCost {
         if (Double.isNaN(own)) {
             return averageHeadroom;
         }
-        long age = now - memory.sampleSeenNanos[i];
-        if (age <= settings.fadeStartNanos()) {
+        return faded(own, averageHeadroom, now - memory.sampleSeenNanos[i]);
+    }
+
+    /**
+     * {@code own} while {@code ageNanos} is at most {@code agentFadeStartMs}, {@code target} from
+     * {@code agentFadeEndMs} on, and linearly between them.
+     */
+    private double faded(double own, double target, long ageNanos) {
+        if (ageNanos <= settings.fadeStartNanos()) {
             return own;
         }
-        if (age >= settings.fadeEndNanos()) {
-            return averageHeadroom;
+        if (ageNanos >= settings.fadeEndNanos()) {
+            return target;
         }
-        double trust = (double) (settings.fadeEndNanos() - age) / (settings.fadeEndNanos() - settings.fadeStartNanos());
-        return averageHeadroom + trust * (own - averageHeadroom);
+        double trust = (double) (settings.fadeEndNanos() - ageNanos) / (settings.fadeEndNanos() - settings.fadeStartNanos());
+        return target + trust * (own - target);
     }
 
     /** Slow start: from {@link #SLOW_START_MIN} up to 1, linearly over {@code slowStartMs}. */

@@ -13,7 +13,7 @@ import java.util.Set;
  * Adaptive: power of two choices (Mitzenmacher; Envoy's and NGINX's least-request) over the cost of
  * one more request on a node,
  * <pre>
- * cost = (active + 1 + failures) × slowness / (headroom × ramp × weight), ties broken by latency
+ * cost = (active + 1 + failures) × slowness / (headroom × running × ramp × weight), ties broken by latency
  * </pre>
  * <ul>
  *   <li>{@code active}: the node's work in flight, live (requests in flight in per-request mode);</li>
@@ -27,6 +27,8 @@ import java.util.Set;
  *       smoothed over the node's samples (τ 1 s, {@link AdaptiveMemory#LOAD_TAU_NANOS}), at
  *       least a quarter of the best unsaturated node's; as the sample ages it fades to the cluster's
  *       average, so without fresh samples the policy is least requests;</li>
+ *   <li>{@code running}: {@code 1 - JVM_GC_TIME%/100}, the share of its time the node's JVM is not collecting
+ *       garbage, at least 0.1, 1 when not reported ({@link AdaptiveCost#running(io.loadwise.policy.AgentSample)});</li>
  *   <li>{@code ramp}: slow start for a node that joins or comes back;</li>
  *   <li>{@code weight}: the configured weight.</li>
  * </ul>
@@ -51,7 +53,7 @@ public final class AdaptivePolicy implements LoadBalancingPolicy {
     @Override
     public String description() {
         return "Adaptive: the cheaper of two random nodes by (in flight + 1 + 8 x failures in the last second)"
-                + " x slowness / agent headroom, slowness from response time per request in flight, peak-EWMA"
+                + " x slowness / (agent headroom x share of time not in GC), slowness from response time per request in flight, peak-EWMA"
                 + " response time breaking ties;"
                 + " saturated nodes held at their sampled work, busy ones at their estimated"
                 + " slots; slow start, least requests when samples age";

@@ -39,6 +39,14 @@ final class HeadroomLoad implements NodeLoad {
      * @param limit per node index, the connections the node may hold (NaN: no limit)
      */
     HeadroomLoad(double[] load, double[] limit) {
+        this(load, limit, null);
+    }
+
+    /**
+     * @param running per node index, the share of its time its JVM is not collecting ({@link AdaptiveCost#running}),
+     *        which multiplies its headroom after the spread bound; null for 1 everywhere
+     */
+    HeadroomLoad(double[] load, double[] limit, double[] running) {
         this.headroom = new double[load.length];
         this.limit = limit;
         double best = MIN_HEADROOM;
@@ -53,7 +61,7 @@ final class HeadroomLoad implements NodeLoad {
         // a bounded factor and the live count decides the rest.
         double floor = best / SPREAD;
         for (int i = 0; i < load.length; i++) {
-            headroom[i] = Math.max(floor, headroom[i]);
+            headroom[i] = Math.max(floor, headroom[i]) * (running == null ? 1 : running[i]);
         }
     }
 

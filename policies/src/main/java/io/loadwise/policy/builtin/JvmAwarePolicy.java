@@ -62,7 +62,11 @@ public final class JvmAwarePolicy implements LoadBalancingPolicy {
         double[] limit = new double[load.length];
         double[] slots = new double[load.length];
         limits(memory, limit, slots);
-        return new SaturatedFallbackPicker(new ArgminPicker(snapshot, new HeadroomLoad(load, limit)),
+        double[] running = new double[load.length];
+        for (int i = 0; i < running.length; i++) {
+            running[i] = AdaptiveCost.running(memory.filtered[i]);
+        }
+        return new SaturatedFallbackPicker(new ArgminPicker(snapshot, new HeadroomLoad(load, limit, running)),
                 new ArgminPicker(snapshot, new SlotFillLoad(slots)), memory);
     }
 

@@ -350,6 +350,55 @@ class AdaptivePolicyTest {
         assertEquals(50, picks[0], 1, "equal headroom and latency: least requests");
     }
 
+    /** Equation 2 load 40 with the JVM collecting {@code percent} of the last interval. */
+    private static AgentSample collecting(double percent) {
+        return TestNode.metricsSample("OS_CPU_USED%", 40, "AMX_CONNS_Q_THRBSY%", 40, "JVM_GC_TIME%", percent);
+    }
+
+    @Test
+    void aNodeCollectingThreeQuartersOfTheTimeTakesAQuarterOfTheWorkAndTheRestShareItsCut() {
+        TestCluster cluster = TestCluster.of(ID, 3);
+        cluster.node('A').sample(collecting(0)).peakEwma(20);
+        cluster.node('B').sample(collecting(0)).peakEwma(20);
+        cluster.node('C').sample(collecting(75)).peakEwma(20);
+        int[] picks = burst(cluster.picker(), 225, 3);
+        assertEquals(25, picks[2], 2, "capacities 1 : 1 : 0.25, " + Arrays.toString(picks));
+        assertEquals(picks[0], picks[1], 1, Arrays.toString(picks));
+
+        TestCluster healthy = TestCluster.of(ID, 3); // a few per cent each: no node is held back by them
+        healthy.node('A').sample(collecting(2)).peakEwma(20);
+        healthy.node('B').sample(collecting(5)).peakEwma(20);
+        healthy.node('C').sample(collecting(3)).peakEwma(20);
+        int[] even = burst(healthy.picker(), 300, 3);
+        for (int node = 0; node < 3; node++) {
+            assertEquals(100, even[node], 3, Arrays.toString(even));
+        }
+    }
+
+    @Test
+    void aNodeInGcCountsAtMostTenTimesItsWorkAndWithoutTheReadingNotAtAll() {
+        assertEquals(AdaptiveCost.MIN_RUNNING, AdaptiveCost.running(collecting(100)), 1e-12);
+        assertEquals(AdaptiveCost.MIN_RUNNING, AdaptiveCost.running(collecting(97)), 1e-12);
+        assertEquals(0.6, AdaptiveCost.running(collecting(40)), 1e-12);
+        assertEquals(1, AdaptiveCost.running(load(40)), 1e-12, "not reported: absent, never 0 or 100");
+        assertEquals(1, AdaptiveCost.running(null), 1e-12);
+    }
+
+    @Test
+    void aStaleGcReadingFadesSoANodeIsNotHeldBackByOldNews() {
+        TestCluster cluster = TestCluster.of(ID, 2);
+        cluster.node('A').sample(collecting(60)).peakEwma(20);
+        cluster.node('B').sample(collecting(0)).peakEwma(20);
+        AdaptivePicker picker = (AdaptivePicker) cluster.picker();
+        AdaptiveCost cost = costOf(cluster, picker);
+        assertEquals(0.4, cost.running(0, SECOND), 1e-9, "fresh until agentFadeStartMs (1 s)");
+        assertEquals(0.7, cost.running(0, 2 * SECOND), 1e-9, "half way to 1 at 2 s");
+        assertEquals(1, cost.running(0, 3 * SECOND), 1e-9, "1 from agentFadeEndMs (3 s)");
+        cluster.clock.set(3 * SECOND);
+        int[] picks = burst(picker, 100, 2);
+        assertEquals(50, picks[0], 1, "both readings faded: least requests");
+    }
+
     @Test
     void aRebuildKeepsASampleItsAgeAndANewSampleIsFresh() {
         TestCluster cluster = TestCluster.of(ID, 2);

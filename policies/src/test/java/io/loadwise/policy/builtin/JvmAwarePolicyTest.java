@@ -96,6 +96,18 @@ class JvmAwarePolicyTest {
         }
     }
 
+    /** Without any threshold set, a node collecting 75 % of the time counts its connections 4 times; 2-5 % changes nothing. */
+    @Test
+    void aNodeCollectingMostOfTheTimeTakesItsShareOfConnectionsNotAnEqualOne() {
+        TestCluster cluster = TestCluster.of("jvm-aware", 3);
+        cluster.node('A').metrics("OS_CPU_USED%", 40, "JVM_GC_TIME%", 2);
+        cluster.node('B').metrics("OS_CPU_USED%", 40, "JVM_GC_TIME%", 5);
+        cluster.node('C').metrics("OS_CPU_USED%", 40, "JVM_GC_TIME%", 75);
+        int[] picks = TestCluster.counts(TestCluster.sequenceOpening(cluster.picker(), 225), 3);
+        assertEquals(25, picks[2], 2, "headroom 60 x 0.25 against 60 x 0.95-0.98: " + java.util.Arrays.toString(picks));
+        assertEquals(picks[0], picks[1], 4, java.util.Arrays.toString(picks));
+    }
+
     @Test
     void missingMetricsAreLeftOutOfTheMeanNotCountedAsZero() {
         AgentSample noJdbc = TestNode.metricsSample("OS_CPU_USED%", 40, "OS_CPU_IOWAIT%", 10, "AMX_CONNS_Q_USED%", 20,
