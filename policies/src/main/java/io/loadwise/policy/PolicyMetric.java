@@ -19,6 +19,8 @@ public enum PolicyMetric {
     AMX_CONNS_Q_USED(SeedMetric.AMX_CONNS_Q_USED_PCT),
     AMX_CONNS_Q_THRBSY(SeedMetric.AMX_CONNS_Q_THRBSY_PCT),
     AMX_JDBC_ACTC(SeedMetric.AMX_JDBC_ACTC_PCT),
+    /** Threads waiting for a JDBC connection, a count; absent where the agent cannot read it. */
+    AMX_JDBC_WAIT(SeedMetric.AMX_JDBC_WAIT),
     AMX_SESSIONS_ACT(SeedMetric.AMX_SESSIONS_ACT),
     /** Requests the node completed per second: ORCA {@code rps_fractional}. */
     REQUEST_RATE(FilterMetric.APP_RQST_RATE.metricName()),

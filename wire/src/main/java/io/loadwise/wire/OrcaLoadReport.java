@@ -45,7 +45,8 @@ public final class OrcaLoadReport {
             SeedMetric.OS_CPU_IOWAIT_PCT.seedName(), SeedMetric.JVM_HEAP_USED_PCT.seedName(),
             SeedMetric.AMX_CONNS_Q_USED_PCT.seedName(), SeedMetric.AMX_CONNS_Q_THRBSY_PCT.seedName(),
             SeedMetric.AMX_JDBC_ACTC_PCT.seedName(), SeedMetric.AMX_SESSIONS_ACT.seedName(),
-            GcMetric.JVM_GC_TIME_PCT.metricName(), GcMetric.JVM_OLD_AFTER_GC_PCT.metricName());
+            GcMetric.JVM_GC_TIME_PCT.metricName(), GcMetric.JVM_OLD_AFTER_GC_PCT.metricName(),
+            SeedMetric.AMX_JDBC_WAIT.seedName());
 
     /** The header's three forms, named by the prefix Envoy's parser reads. */
     public enum Form {
@@ -60,7 +61,7 @@ public final class OrcaLoadReport {
         "cpu_utilization", "mem_utilization", "rps_fractional", "eps", "application_utilization",
         "named_metrics.os_cpu_iowait", "named_metrics.jvm_heap_used", "named_metrics.http_queue_used",
         "named_metrics.http_threads_busy", "named_metrics.jdbc_active", "named_metrics.http_sessions_active",
-        "named_metrics.jvm_gc_time", "named_metrics.jvm_old_after_gc",
+        "named_metrics.jvm_gc_time", "named_metrics.jvm_old_after_gc", "named_metrics.jdbc_waiting",
     };
     private static final String[] SEED_NAMES = {
         SeedMetric.OS_CPU_USED_PCT.seedName(), SeedMetric.OS_MEM_USED_PCT.seedName(),
@@ -69,9 +70,10 @@ public final class OrcaLoadReport {
         SeedMetric.AMX_CONNS_Q_USED_PCT.seedName(), SeedMetric.AMX_CONNS_Q_THRBSY_PCT.seedName(),
         SeedMetric.AMX_JDBC_ACTC_PCT.seedName(), SeedMetric.AMX_SESSIONS_ACT.seedName(),
         GcMetric.JVM_GC_TIME_PCT.metricName(), GcMetric.JVM_OLD_AFTER_GC_PCT.metricName(),
+        SeedMetric.AMX_JDBC_WAIT.seedName(),
     };
     /** Wire value times this factor gives the seed value: fractions become percentages, rates and counts stay. */
-    private static final double[] TO_SEED = {100, 100, 1, 1, 100, 100, 100, 100, 100, 100, 1, 100, 100};
+    private static final double[] TO_SEED = {100, 100, 1, 1, 100, 100, 100, 100, 100, 100, 1, 100, 100, 1};
 
     private OrcaLoadReport() {
     }

@@ -69,6 +69,12 @@ public enum SeedMetric {
     AMX_JDBC_MAXC("AMX_JDBC_MAXC", MetricGroup.APP_SERVER, "count", "AppServer Max JDBC Connections"),
     AMX_JDBC_ACTC("AMX_JDBC_ACTC", MetricGroup.APP_SERVER, "count", "AppServer Active JDBC Connections"),
     AMX_JDBC_ACTC_PCT("AMX_JDBC_ACTC%", MetricGroup.APP_SERVER, "%", "AppServer Used JDBC Connections (%)"),
+    /**
+     * Threads waiting for a JDBC connection now, summed over the server's pools: the sign that a pool, not a
+     * worker, is the node's bottleneck. Not in seed 001 (added for issue 31); absent, never 0, where the
+     * server's pool does not report it.
+     */
+    AMX_JDBC_WAIT("AMX_JDBC_WAIT", MetricGroup.APP_SERVER, "count", "AppServer Threads Waiting for a JDBC Connection"),
     JVM_CLASS_COUNT("JVM_CLASS_COUNT", MetricGroup.JVM, "count", "JVM Loaded Classes"),
     JVM_COMPILE_TIME("JVM_COMPILE_TIME", MetricGroup.JVM, "ms", "JVM Total Compile Time (ms)"),
     JVM_GC_TIME("JVM_GC_TIME", MetricGroup.JVM, "ms", "JVM Total GC Time (ms)"),

@@ -83,6 +83,28 @@ class OrcaLoadReportTest {
 
     /** Bytes written by hand: field 1 (cpu) 0.5, an unknown varint field 20, named_metrics {"x": 0.25}. */
     @Test
+    void jdbcWaitersTravelAsACountInEveryFormAndStayAbsentWhenNotRead() throws Exception {
+        Map<String, Double> waiting = new LinkedHashMap<>(issueExample());
+        waiting.put("AMX_JDBC_WAIT", 3.0);
+        assertTrue(OrcaLoadReport.encodeText(waiting).endsWith(",named_metrics.jdbc_waiting=3"),
+                OrcaLoadReport.encodeText(waiting));
+        Map<String, Double> none = new LinkedHashMap<>(issueExample());
+        none.put("AMX_JDBC_WAIT", 0.0);
+        for (OrcaLoadReport.Form form : OrcaLoadReport.Form.values()) {
+            assertEquals(3.0, OrcaLoadReport.parse(OrcaLoadReport.encode(form, waiting)).get("AMX_JDBC_WAIT"), form.name());
+            assertEquals(0.0, OrcaLoadReport.parse(OrcaLoadReport.encode(form, none)).get("AMX_JDBC_WAIT"),
+                    form + ": 0 waiters is a reading");
+            assertFalse(OrcaLoadReport.parse(OrcaLoadReport.encode(form, issueExample())).containsKey("AMX_JDBC_WAIT"),
+                    form + ": an agent that cannot read it (or an older one) sends nothing, never 0");
+        }
+        assertTrue(OrcaLoadReport.CARRIED_METRICS.contains(SeedMetric.AMX_JDBC_WAIT.seedName()));
+        // an older dispatcher, which knows no jdbc_waiting, keeps the key under its ORCA name and reads the rest
+        Map<String, Double> older = OrcaLoadReport.parse("TEXT cpu_utilization=0.5,named_metrics.some_newer_metric=3");
+        assertEquals(3.0, older.get("named_metrics.some_newer_metric"));
+        assertEquals(50.0, older.get("OS_CPU_USED%"), 1e-9);
+    }
+
+    @Test
     void parsesHandWrittenProtobufAndSkipsUnknownFields() throws Exception {
         byte[] bytes = {
             0x09, 0, 0, 0, 0, 0, 0, (byte) 0xE0, 0x3F, // 1: double 0.5

@@ -176,11 +176,15 @@ final class AdaptiveCost {
         }
         this.averageHeadroom = known == 0 ? 1 : Math.max(floor, sum / known);
         this.slowness = slowness(nodes, memory.perRequestMillis, memory.perRequestVariance);
-        for (int i = 0; i < n; i++) { // a factor not measured again fades: see SLOWNESS_FADE_TAU_NANOS
-            long measured = memory.perRequestMeasuredNanos[i];
-            double age = measured == AdaptiveMemory.NEVER ? Double.POSITIVE_INFINITY : memory.builtNanos - measured;
-            slowness[i] = 1 + (slowness[i] - 1) * Math.exp(-age / SLOWNESS_FADE_TAU_NANOS);
+        for (int i = 0; i < n; i++) { // a factor not measured again fades: SLOWNESS_FADE_TAU_NANOS, PoolWaiters
+            slowness[i] = PoolWaiters.fade(slowness[i], memory.waitTracks[i] != null,
+                    age(memory.waitSeenNanos[i]), age(memory.perRequestMeasuredNanos[i]));
         }
+    }
+
+    /** Nanoseconds from {@code then} to this build; infinite for {@link AdaptiveMemory#NEVER}. */
+    private double age(long then) {
+        return then == AdaptiveMemory.NEVER ? Double.POSITIVE_INFINITY : memory.builtNanos - then;
     }
 
     /**

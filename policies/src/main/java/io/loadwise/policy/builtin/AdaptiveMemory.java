@@ -117,12 +117,18 @@ final class AdaptiveMemory {
      * ({@link AdaptiveCost#SLOWNESS_CONFIDENCE}).
      */
     final double[] perRequestVariance;
+    /** Per node: its JDBC pool waiters followed across its samples ({@link PoolWaiters}); null while its agent does not report them. */
+    final MetricTrack[] waitTracks;
+    /** Per node: the last build whose sample of it showed its pool waiting ({@link PoolWaiters#waiting}); {@link #NEVER} before. */
+    final long[] waitSeenNanos;
 
     private AdaptiveMemory(int size, long builtNanos) {
         this.builtNanos = builtNanos;
         perRequestMillis = new double[size];
         perRequestVariance = new double[size];
         perRequestMeasuredNanos = new long[size];
+        waitTracks = new MetricTrack[size];
+        waitSeenNanos = new long[size];
         names = new String[size];
         samples = new AgentSample[size];
         sampleSeenNanos = new long[size];
@@ -152,6 +158,10 @@ final class AdaptiveMemory {
             int active = node.activeConnections();
             memory.activeAtBuild[i] = active;
             AgentSample raw = memory.samples[i];
+            memory.waitTracks[i] = sameSample ? previous.waitTracks[before]
+                    : PoolWaiters.next(before < 0 ? null : previous.waitTracks[before], raw);
+            memory.waitSeenNanos[i] = raw != null && PoolWaiters.waiting(memory.waitTracks[i]) ? nowNanos
+                    : before < 0 ? NEVER : previous.waitSeenNanos[before];
             if (sameSample) {
                 memory.tracks[i] = previous.tracks[before];
                 memory.filtered[i] = previous.filtered[before];

@@ -16,6 +16,7 @@ import java.util.SplittableRandom;
  *   <li>{@code AMX_CONNS_Q_THRBSY%}, {@code AMX_JDBC_ACTC%}: requests in the node over a nominal pool of
  *       {@value #POOL_SIZE} threads / connections, capped at 100;</li>
  *   <li>{@code AMX_CONNS_Q_USED%}: requests beyond the pool over a nominal queue of {@value #QUEUE_SIZE};</li>
+ *   <li>{@code AMX_JDBC_WAIT}: 0, exact: requests beyond the nominal pool wait for a thread, not a connection;</li>
  *   <li>{@code JVM_HEAP_USED%}: 30 % baseline plus 50 % × busy fraction (at most 80 %, below jvm-aware's
  *       default 85 % threshold, so that its saturation exclusion comes from the queue metric);</li>
  *   <li>{@code OS_MEM_USED%}: 50 % constant; {@code OS_CPU_IOWAIT%}: 0;</li>
@@ -55,6 +56,9 @@ public final class SimulatedAgent {
         put(m, PolicyMetric.AMX_CONNS_Q_THRBSY, 100.0 * Math.min(inNode, POOL_SIZE) / POOL_SIZE, true);
         put(m, PolicyMetric.AMX_JDBC_ACTC, 100.0 * Math.min(inNode, POOL_SIZE) / POOL_SIZE, true);
         put(m, PolicyMetric.AMX_CONNS_Q_USED, 100.0 * Math.max(0, inNode - POOL_SIZE) / QUEUE_SIZE, true);
+        // requests beyond the pool wait for a worker, not a connection: exactly 0, and no draw from the noise's
+        // random stream, so that every other reading is noised as before
+        m.put(PolicyMetric.AMX_JDBC_WAIT.seedName(), 0.0);
         put(m, PolicyMetric.AMX_SESSIONS_ACT, inNode, false);
         put(m, PolicyMetric.REQUEST_RATE, requestsPerSecond, false);
         put(m, PolicyMetric.ERROR_RATE, 0, false);

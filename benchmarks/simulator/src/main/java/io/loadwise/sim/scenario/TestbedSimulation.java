@@ -539,6 +539,7 @@ public final class TestbedSimulation {
             m.put(PolicyMetric.AMX_CONNS_Q_USED.seedName(), r.queue() == 0 ? 0 : 100.0 * node.queue.size() / r.queue());
         }
         m.put(PolicyMetric.AMX_JDBC_ACTC.seedName(), 100.0 * node.jdbcInUse() / r.jdbcPool());
+        m.put(PolicyMetric.AMX_JDBC_WAIT.seedName(), (double) node.jdbcWaiters.size()); // its pool's waiting requests
         m.put(PolicyMetric.AMX_SESSIONS_ACT.seedName(), (double) node.sessions.size());
         return new AgentSample(now / 1_000_000L, AgentSample.Source.SIMULATED, m);
     }

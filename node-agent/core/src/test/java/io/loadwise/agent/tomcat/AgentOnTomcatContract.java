@@ -140,6 +140,7 @@ public abstract class AgentOnTomcatContract {
         assertEquals(1.0, m.get("AMX_JDBC_ACTC"));
         assertEquals(8.0, m.get("AMX_JDBC_MAXC"));
         assertEquals(12.5, m.get("AMX_JDBC_ACTC%"), 1e-9);
+        assertEquals(0.0, m.get("AMX_JDBC_WAIT"), "DBCP's pool counts its waiters: one connection of 8 held, none");
         assertTrue(m.get("AMX_CONNS_Q_THRBSY") >= 1, "the held request occupies a worker: " + m);
         // the percentage comes from the 100 ms policy sample, the count from the last full one
         assertTrue(m.get("AMX_CONNS_Q_THRBSY%") >= 100.0 / m.get("AMX_CONNS_Q_THRDSMAX") - 1e-9, m.toString());
