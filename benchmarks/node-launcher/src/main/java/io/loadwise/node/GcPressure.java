@@ -83,12 +83,41 @@ public final class GcPressure implements Runnable {
             return null;
         }
         GcPressure pressure = parse(value);
+        lowerOwnPriority();
         Thread thread = new Thread(pressure, "gc-pressure");
         thread.setDaemon(true);
         thread.start();
         LOG.warn("GC pressure on: a full collection every {} ms over {} MB of ballast ({})", pressure.periodMs,
                 pressure.ballastMb, PROPERTY);
         return thread;
+    }
+
+    /** The nice value the pressured node's threads take: the lowest priority. */
+    static final int NICE = 19;
+
+    /**
+     * Gives every thread of this JVM the lowest CPU priority ({@value #NICE}; threads started later inherit it from
+     * the thread that starts them). Why: in production a thrashing JVM burns the CPU of its own host, not that of the
+     * other nodes; on the one machine of a sweep its collections took the CPU of the other nodes, the database and
+     * JMeter as well, so every policy's p99 doubled even when that node served 3 % of the requests
+     * (benchmarks/results/2026-11-29-gc-thrash-t30). At the lowest priority the node gets what the others leave,
+     * as a node on a host of its own that is short of CPU. Linux's {@code setpriority} acts per thread, hence one
+     * {@code renice} of every task. Where {@code renice} is missing or refuses, the node runs as it is and says so.
+     */
+    static void lowerOwnPriority() {
+        List<String> command = new ArrayList<>(List.of("renice", "-n", Integer.toString(NICE), "-p"));
+        try (java.util.stream.Stream<java.nio.file.Path> tasks = java.nio.file.Files.list(java.nio.file.Path.of("/proc/self/task"))) {
+            tasks.forEach(task -> command.add(task.getFileName().toString()));
+            Process renice = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            if (renice.waitFor() != 0) {
+                LOG.warn("GC pressure: renice exited {}; the node keeps its CPU priority", renice.exitValue());
+            }
+        } catch (java.io.IOException e) {
+            LOG.warn("GC pressure: could not lower the node's CPU priority ({}); it keeps it", e.toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @Override

@@ -50,6 +50,20 @@ class GcPressureTest {
     }
 
     @Test
+    void thePressuredNodeRunsEveryThreadAtTheLowestPriorityThreadsStartedLaterToo() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(java.nio.file.Files.isDirectory(java.nio.file.Path.of("/proc/self/task")),
+                "Linux only");
+        Process probe = new ProcessBuilder(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), ReniceProbe.class.getName()).redirectErrorStream(true).start();
+        String out = new String(probe.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(probe.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), "the probe ends");
+        assertEquals(0, probe.exitValue(), out);
+        java.util.List<String> nice = out.lines().filter(line -> line.matches("-?[0-9]+")).toList();
+        assertTrue(nice.size() >= 5, "one line per thread of a JVM: " + out);
+        assertEquals(java.util.List.of(Integer.toString(GcPressure.NICE)), nice.stream().distinct().toList(), out);
+    }
+
+    @Test
     void aBadSettingNamesTheProperty() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> GcPressure.parse("fast"));
         assertEquals("loadwise.bench.gcPressure: expected PERIOD_MS[:BALLAST_MB], got 'fast'", e.getMessage());

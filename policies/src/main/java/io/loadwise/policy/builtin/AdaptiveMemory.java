@@ -182,6 +182,8 @@ final class AdaptiveMemory {
                     && !load.queueOver(seen, ReadingFilter.HYSTERESIS);
             if (sameSample || memory.heapOnly[i] && before >= 0 && previous.heapOnly[before]) {
                 memory.activeAtSample[i] = previous.activeAtSample[before];
+            } else if (gcOnly(load, memory.saturated[i], seen)) {
+                memory.activeAtSample[i] = 0;
             } else if (before < 0) {
                 memory.activeAtSample[i] = active;
             } else {
@@ -245,6 +247,22 @@ final class AdaptiveMemory {
     /** A filtered level over {@code threshold} by {@link ReadingFilter#CONFIDENCE} errors, the raw reading over it too. */
     private static boolean confirmed(MetricTrack[] tracks, AgentSample raw, PolicyMetric metric, double threshold) {
         return ReadingFilter.over(tracks, metric, threshold, ReadingFilter.CONFIDENCE) && raw.value(metric) > threshold;
+    }
+
+    /**
+     * Whether a saturated node is saturated by its GC figures alone (over {@code gcTimeThreshold} or
+     * {@code oldGenThreshold}, queue and heap not): such a node may hold no work while its sample is fresh
+     * ({@link #activeAtSample} 0), where one saturated by its queue keeps the work it had. Why: a node that
+     * collects a quarter of its time or more stops every request it holds for the length of each pause, so
+     * any share of the requests it keeps puts that share in the tail (real Tomcat nodes, one collecting half
+     * its time in 200-300 ms pauses, held at its sampled work: 11-21 % of the connections, p99 505-592 ms against
+     * 257 ms without the pressure; benchmarks/results/2026-11-29-gc-thrash-nice-t30). When every node is at its
+     * limit the least full still takes the request ({@link AdaptiveCost#lessFull}), so this avoids the node
+     * while the others have room and never refuses for it. The thresholds are off unless set.
+     */
+    static boolean gcOnly(JvmAwareLoad load, boolean saturated, AgentSample filtered) {
+        double h = ReadingFilter.HYSTERESIS;
+        return saturated && load.gcOver(filtered, h) && !load.queueOver(filtered, h) && !load.heapOver(filtered, h);
     }
 
     /**

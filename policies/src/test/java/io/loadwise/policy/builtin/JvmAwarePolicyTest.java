@@ -3,8 +3,8 @@ package io.loadwise.policy.builtin;
 import static io.loadwise.policy.builtin.TestCluster.sequence;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.loadwise.policy.AgentSample;
@@ -93,6 +93,36 @@ class JvmAwarePolicyTest {
                 }
                 assertTrue(taken > 0, id + ", " + metric + ": by default the GC figures hold no node");
             }
+        }
+    }
+
+    /**
+     * A node over a GC threshold takes no new work at all while the others have room, even once the work it had at
+     * the sample has finished (one held at its sampled work would take it back up to that); when the others are at
+     * their limits too, a request still finds a node.
+     */
+    @Test
+    void aNodeOverAGcThresholdIsAvoidedWhileTheOthersHaveRoomButNeverRefusedFor() {
+        for (String id : List.of("jvm-aware", "adaptive")) {
+            TestCluster cluster = TestCluster.of(id, 3).options(Map.of("gcTimeThreshold", 25));
+            cluster.node('A').metrics("OS_CPU_USED%", 20, "JVM_GC_TIME%", 50).active(3);
+            cluster.node('B').metrics("OS_CPU_USED%", 40, "JVM_GC_TIME%", 5).active(2);
+            cluster.node('C').metrics("OS_CPU_USED%", 40, "JVM_GC_TIME%", 5).active(2);
+            io.loadwise.policy.Picker picker = cluster.picker();
+            cluster.node('A').active(0); // its 3 requests at the sample have finished
+            int taken = 0;
+            for (int i = 0; i < 30; i++) {
+                io.loadwise.policy.NodeView node = picker.pick(null);
+                taken += node == cluster.node('A') ? 1 : 0;
+                ((TestNode) node).connectionOpened();
+            }
+            assertEquals(0, taken, id + ": A collects half its time and gets none of 30, though its 3 have finished");
+
+            TestCluster full = TestCluster.of(id, 3).options(Map.of("gcTimeThreshold", 25));
+            full.node('A').metrics("OS_CPU_USED%", 20, "JVM_GC_TIME%", 50).active(0);
+            full.node('B').metrics("AMX_CONNS_Q_USED%", 90, "JVM_GC_TIME%", 5).active(4); // saturated by their queues,
+            full.node('C').metrics("AMX_CONNS_Q_USED%", 90, "JVM_GC_TIME%", 5).active(4); // held at the 4 they have
+            assertTrue(full.picker().pick(null) != null, id + ": every node at its limit: one still takes it, none refused");
         }
     }
 
