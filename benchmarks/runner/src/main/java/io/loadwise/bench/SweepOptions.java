@@ -74,8 +74,9 @@ final class SweepOptions {
     int nodeJdbc = SweepCommand.DEFAULT_FULL_NODE.jdbcPool();
 
     @Option(names = "--gc-pressure", paramLabel = "NODE:PERIOD_MS[:BALLAST_MB]", description = "one node collects"
-            + " garbage over and over: a full collection every PERIOD_MS over BALLAST_MB of live arrays (node launcher's"
-            + " GcPressure), to see which policy keeps requests off a thrashing JVM, e.g. VCN3:100:40 (default: none)")
+            + " garbage over and over: a full collection every PERIOD_MS over BALLAST_MB of live small objects, at nice 19"
+            + " (node launcher's GcPressure), to see which policy keeps requests off a thrashing JVM, e.g. VCN3:200:300"
+            + " with --heap-mb 512 (default: none)")
     String gcPressure;
 
     @Option(names = "--agent-noise", paramLabel = "F", description = "every node puts noise on every agent reading,"
