@@ -84,9 +84,9 @@ public final class DispatcherProcess implements AutoCloseable {
         root.putObject("logging").put("level", "info").putObject("levels").put("io.netty", "warn");
         ObjectNode cluster = root.putArray("clusters").addObject();
         cluster.put("name", CLUSTER).put("mode", row.mode()).put("listen", "127.0.0.1:0").put("policy", row.policyId());
-        if (!row.options().isEmpty()) {
+        if (!row.policyOptions().isEmpty()) {
             ObjectNode options = cluster.putObject("policyOptions");
-            row.options().forEach(options::put);
+            row.policyOptions().forEach(options::put);
         }
         if (row.mode().equals("http")) {
             cluster.put("agentPath", agentPath);
@@ -101,6 +101,9 @@ public final class DispatcherProcess implements AutoCloseable {
             BackendNode node = nodes.get(i);
             ObjectNode entry = list.addObject().put("name", node.name()).put("address", node.address())
                     .put("weight", row.weights().get(i));
+            if (i == row.disabledNode()) {
+                entry.put("enabled", false);
+            }
             if (row.mode().equals("http") && perRequest && node.route() != null) {
                 entry.put("route", node.route());
             }

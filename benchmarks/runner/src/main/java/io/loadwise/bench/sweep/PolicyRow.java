@@ -63,6 +63,12 @@ public final class PolicyRow {
     private static final List<Integer> EQUAL = List.of(1, 1, 1);
     private static final String WEIGHTED_SUFFIX = "@2:2:1";
     private static final String OPTION_SEPARATOR = "+";
+    /**
+     * The one row option that is not the policy's: {@code +disabledNode=3} starts the dispatcher with VCN3
+     * {@code "enabled": false}, so the row measures the cluster without that node (the control of a run where it
+     * misbehaves, e.g. {@code --gc-pressure VCN3:...}).
+     */
+    public static final String DISABLED_NODE = "disabledNode";
 
     private final String name;
     private final String label;
@@ -107,6 +113,19 @@ public final class PolicyRow {
 
     public String policyId() {
         return policyId;
+    }
+
+    /** The index (0-based) of the node this row starts disabled ({@link #DISABLED_NODE}); -1 for none. */
+    public int disabledNode() {
+        Double n = options.get(DISABLED_NODE);
+        return n == null ? -1 : n.intValue() - 1;
+    }
+
+    /** {@link #options()} without {@link #DISABLED_NODE}: what goes into the cluster's {@code policyOptions}. */
+    public SortedMap<String, Double> policyOptions() {
+        SortedMap<String, Double> policy = new TreeMap<>(options);
+        policy.remove(DISABLED_NODE);
+        return Collections.unmodifiableSortedMap(policy);
     }
 
     /** The cluster's {@code policyOptions} for this row; empty when the policy runs with its defaults. */
@@ -163,6 +182,10 @@ public final class PolicyRow {
             if (!name.matches("[A-Za-z][A-Za-z0-9]*") || value == null) {
                 throw new IllegalArgumentException("policy row '" + text + "': option '" + option
                         + "' is not name=number, e.g. http-adaptive+gcTimeThreshold=25");
+            }
+            if (name.equals(DISABLED_NODE) && !(value == 1 || value == 2 || value == 3)) {
+                throw new IllegalArgumentException("policy row '" + text + "': " + DISABLED_NODE + " is 1, 2 or 3 (VCN1..3), got "
+                        + option.substring(eq + 1).trim());
             }
             if (options.put(name, value) != null) {
                 throw new IllegalArgumentException("policy row '" + text + "': option " + name + " given twice");
