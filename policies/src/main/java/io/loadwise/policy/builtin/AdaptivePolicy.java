@@ -33,7 +33,8 @@ import java.util.Set;
  *   <li>{@code weight}: the configured weight.</li>
  * </ul>
  * A node at its limit is passed over while its sample is fresh ({@link AdaptiveCost#excluded}): a
- * saturated one (load 100: queue or heap over its threshold) at the work it had at the sample, a busy
+ * saturated one (load 100: queue or heap over its threshold, confirmed: {@link AdaptiveMemory#saturatedNow}; a
+ * noisy heap needs two raw readings over it) at the work it had at the sample, a busy
  * one at its estimated slots. When every node is at its limit, the least full of them
  * ({@link AdaptiveCost#lessFull}); never null while a node is selectable.
  * In a cluster of up to {@link AdaptivePicker#FULL_SCAN_MAX} nodes every pick compares them all instead.

@@ -43,6 +43,25 @@ final class ReadingFilter {
      */
     static final int READINGS_TO_EXCLUDE = 10;
 
+    /**
+     * Whether {@code metric}'s last two raw readings are both over {@code threshold}, or its last one for a metric
+     * that has shown no noise (an exact reading decides at once, as {@link #CONFIDENCE}'s errors do); false when
+     * it is not followed. The heap's second confirmation ({@link AdaptiveMemory#saturatedNow}).
+     */
+    static boolean lastTwoOver(MetricTrack[] tracks, PolicyMetric metric, double threshold) {
+        if (tracks == null) {
+            return false;
+        }
+        for (int m = 0; m < FILTERED.length; m++) {
+            if (FILTERED[m] == metric) {
+                MetricTrack track = tracks[m];
+                return track != null && track.last() > threshold
+                        && (track.noise() == 0 || track.last() - track.lastDiff() > threshold);
+            }
+        }
+        return false;
+    }
+
     /** Equation 2's metrics and the two GC figures that can saturate a node. */
     private static final PolicyMetric[] FILTERED = filtered();
 
