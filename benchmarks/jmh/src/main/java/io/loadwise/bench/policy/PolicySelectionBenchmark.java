@@ -78,6 +78,8 @@ public class PolicySelectionBenchmark {
         metrics.put(PolicyMetric.REQUEST_RATE.seedName(), (double) orca.nextInt(50, 500));
         metrics.put(PolicyMetric.ERROR_RATE.seedName(), (double) orca.nextInt(0, 5));
         metrics.put(PolicyMetric.APP_UTILIZATION.seedName(), (double) orca.nextInt(10, 90));
+        // a healthy JVM's few per cent: adaptive reads its running share on every pick, so the pick pays for it
+        metrics.put(PolicyMetric.GC_TIME.seedName(), (double) random.nextInt(0, 10));
         return new AgentSample(System.currentTimeMillis(), AgentSample.Source.SIMULATED, metrics);
     }
 
