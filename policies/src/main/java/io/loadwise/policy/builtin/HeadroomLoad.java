@@ -37,14 +37,8 @@ final class HeadroomLoad implements NodeLoad {
     /**
      * @param load per node index, 0..100
      * @param limit per node index, the connections the node may hold (NaN: no limit)
-     */
-    HeadroomLoad(double[] load, double[] limit) {
-        this(load, limit, null);
-    }
-
-    /**
      * @param running per node index, the share of its time its JVM is not collecting ({@link AdaptiveCost#running}),
-     *        which multiplies its headroom after the spread bound; null for 1 everywhere
+     *        which multiplies its headroom after the spread bound
      */
     HeadroomLoad(double[] load, double[] limit, double[] running) {
         this.headroom = new double[load.length];
@@ -61,7 +55,7 @@ final class HeadroomLoad implements NodeLoad {
         // a bounded factor and the live count decides the rest.
         double floor = best / SPREAD;
         for (int i = 0; i < load.length; i++) {
-            headroom[i] = Math.max(floor, headroom[i]) * (running == null ? 1 : running[i]);
+            headroom[i] = Math.max(floor, headroom[i]) * running[i];
         }
     }
 
