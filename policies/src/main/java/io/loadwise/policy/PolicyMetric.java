@@ -28,7 +28,7 @@ public enum PolicyMetric {
     ERROR_RATE(FilterMetric.APP_RQST_ERR_RATE.metricName()),
     /** ORCA {@code application_utilization} as a percentage. */
     APP_UTILIZATION(OrcaLoadReport.APP_UTILIZATION),
-    /** Share of the last sample interval the node's JVM spent collecting garbage, 0-100. */
+    /** Share of the last second the node's JVM spent collecting garbage, 0-100. */
     GC_TIME(GcMetric.JVM_GC_TIME_PCT.metricName()),
     /** The node's old generation right after its last collection, 0-100. */
     OLD_AFTER_GC(GcMetric.JVM_OLD_AFTER_GC_PCT.metricName());

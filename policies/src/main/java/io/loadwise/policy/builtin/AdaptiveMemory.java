@@ -215,7 +215,7 @@ final class AdaptiveMemory {
 
     /**
      * Whether a node counts as saturated at a new sample: its request queue or heap over Equation 2's
-     * thresholds, or its JVM collecting for more than {@code gcTimeThreshold} of the last interval, or its old
+     * thresholds, or its JVM collecting for more than {@code gcTimeThreshold} of the last second, or its old
      * generation fuller than {@code oldGenThreshold} after a collection. It enters saturation when a metric's filtered
      * level is over its threshold by {@link ReadingFilter#CONFIDENCE} standard errors and the raw reading
      * confirms it (both over: one noisy reading cannot exclude a node, and a level still high from the
@@ -234,6 +234,9 @@ final class AdaptiveMemory {
      * connections had 85), and with the heap's saturation removed altogether the five exponential-service misses
      * of the 10-seed grid met the aim. A full heap is not a matter of one second: a heap that really fills reads
      * over the threshold in consecutive samples, and seed 001's heap scenario fails no more.
+     *
+     * <p>The GC figures are quicker: their filtered level over the threshold after {@link
+     * ReadingFilter#GC_READINGS_TO_EXCLUDE} readings, with no margin of errors, and the raw reading over it too.
      */
     static boolean saturatedNow(JvmAwareLoad load, AgentSample raw, MetricTrack[] tracks, boolean wasSaturated) {
         if (raw == null || tracks == null) {
@@ -247,14 +250,29 @@ final class AdaptiveMemory {
             double h = ReadingFilter.HYSTERESIS;
             return ReadingFilter.over(tracks, PolicyMetric.AMX_CONNS_Q_USED, queue - h, 0)
                     || ReadingFilter.over(tracks, PolicyMetric.JVM_HEAP_USED, heap, 0) // no band for the heap: see above
-                    || ReadingFilter.over(tracks, PolicyMetric.GC_TIME, gcTime - h, 0)
-                    || ReadingFilter.over(tracks, PolicyMetric.OLD_AFTER_GC, oldGen - h, 0);
+                    || gcOver(tracks, PolicyMetric.GC_TIME, gcTime - h)
+                    || gcOver(tracks, PolicyMetric.OLD_AFTER_GC, oldGen - h);
         }
         return confirmed(tracks, raw, PolicyMetric.AMX_CONNS_Q_USED, queue)
                 || confirmed(tracks, raw, PolicyMetric.JVM_HEAP_USED, heap)
                         && ReadingFilter.lastTwoOver(tracks, PolicyMetric.JVM_HEAP_USED, heap)
-                || confirmed(tracks, raw, PolicyMetric.GC_TIME, gcTime)
-                || confirmed(tracks, raw, PolicyMetric.OLD_AFTER_GC, oldGen);
+                || confirmed(tracks, raw, PolicyMetric.GC_TIME, gcTime) || early(tracks, PolicyMetric.GC_TIME, gcTime)
+                || confirmed(tracks, raw, PolicyMetric.OLD_AFTER_GC, oldGen)
+                || early(tracks, PolicyMetric.OLD_AFTER_GC, oldGen);
+    }
+
+    /**
+     * A GC figure's quick entry while it has fewer readings than the other metrics need: its level over {@code
+     * threshold} after {@link ReadingFilter#GC_READINGS_TO_EXCLUDE} readings and its last two raw readings over it.
+     */
+    private static boolean early(MetricTrack[] tracks, PolicyMetric metric, double threshold) {
+        return !ReadingFilter.over(tracks, metric, Double.NEGATIVE_INFINITY, 0) && gcOver(tracks, metric, threshold)
+                && ReadingFilter.lastTwoOver(tracks, metric, threshold, true);
+    }
+
+    /** A GC figure's filtered level over {@code threshold} after {@link ReadingFilter#GC_READINGS_TO_EXCLUDE} readings. */
+    private static boolean gcOver(MetricTrack[] tracks, PolicyMetric metric, double threshold) {
+        return ReadingFilter.over(tracks, metric, threshold, 0, ReadingFilter.GC_READINGS_TO_EXCLUDE);
     }
 
     /** A filtered level over {@code threshold} by {@link ReadingFilter#CONFIDENCE} errors, the raw reading over it too. */

@@ -27,7 +27,7 @@ record JvmAwareLoad(double queueThreshold, double heapThreshold, double gcTimeTh
     static final double DEFAULT_HEAP_THRESHOLD = 85;
     /**
      * {@code gcTimeThreshold}'s default: 100, off (no share of an interval is over 100 %). Set, a node
-     * whose JVM spent more than that share of the last sample interval collecting is saturated. Why off:
+     * whose JVM spent more than that share of the last second collecting is saturated. Why off:
      * on real Tomcat nodes at the sweep's default settings (60 clients, 96 MB heaps, 450 KB sessions, a
      * CPU-bound machine) 25 % and an old-generation threshold of 90 held nodes that served on, and the
      * others took their work and refused it: adaptive failed 548, 1,224 and 990 requests in three

@@ -44,11 +44,30 @@ final class ReadingFilter {
     static final int READINGS_TO_EXCLUDE = 10;
 
     /**
+     * Readings after which the GC figures ({@code gcTimeThreshold}, {@code oldGenThreshold}) can put a node into
+     * saturation, on their filtered level alone, without {@link #CONFIDENCE}'s margin: 3. Until {@link
+     * MetricTrack#WARM_UP} the level is the mean of the readings, so three readings averaging over the threshold,
+     * the last one over it as well. Why not the 10 of the other metrics: a JVM collecting half its time stops every
+     * request it holds for each pause, and with the agent read about once a second while the node serves little, 10
+     * readings were the first 13 s of a run, in which a thrashing Tomcat node took 100 of the run's 138 requests
+     * over 300 ms (benchmarks/results/2026-11-29-gc-thrash-nice-t20). Why it is safe here: the thresholds are
+     * opt-in, a node saturated by them alone is only avoided while the others have room ({@link
+     * AdaptiveMemory#gcOnly}), and a healthy JVM's collections average a few per cent; three readings averaging
+     * over 25 % need pauses filling most of three sample intervals.
+     */
+    static final int GC_READINGS_TO_EXCLUDE = 3;
+
+    /**
      * Whether {@code metric}'s last two raw readings are both over {@code threshold}, or its last one for a metric
      * that has shown no noise (an exact reading decides at once, as {@link #CONFIDENCE}'s errors do); false when
      * it is not followed. The heap's second confirmation ({@link AdaptiveMemory#saturatedNow}).
      */
     static boolean lastTwoOver(MetricTrack[] tracks, PolicyMetric metric, double threshold) {
+        return lastTwoOver(tracks, metric, threshold, false);
+    }
+
+    /** {@link #lastTwoOver(MetricTrack[], PolicyMetric, double)}; {@code always}: both readings even when exact. */
+    static boolean lastTwoOver(MetricTrack[] tracks, PolicyMetric metric, double threshold, boolean always) {
         if (tracks == null) {
             return false;
         }
@@ -56,7 +75,7 @@ final class ReadingFilter {
             if (FILTERED[m] == metric) {
                 MetricTrack track = tracks[m];
                 return track != null && track.last() > threshold
-                        && (track.noise() == 0 || track.last() - track.lastDiff() > threshold);
+                        && (track.noise() == 0 && !always || track.last() - track.lastDiff() > threshold);
             }
         }
         return false;
@@ -99,13 +118,18 @@ final class ReadingFilter {
      * run with 30 % noise (their heap read 100 %). Until then the slot estimate still holds a full node.
      */
     static boolean over(MetricTrack[] tracks, PolicyMetric metric, double threshold, double errors) {
+        return over(tracks, metric, threshold, errors, READINGS_TO_EXCLUDE);
+    }
+
+    /** {@link #over(MetricTrack[], PolicyMetric, double, double)} after at least {@code readings} readings. */
+    static boolean over(MetricTrack[] tracks, PolicyMetric metric, double threshold, double errors, int readings) {
         if (tracks == null) {
             return false;
         }
         for (int m = 0; m < FILTERED.length; m++) {
             if (FILTERED[m] == metric) {
                 MetricTrack track = tracks[m];
-                return track != null && track.count() >= READINGS_TO_EXCLUDE
+                return track != null && track.count() >= readings
                         && track.level() - errors * track.error() > threshold;
             }
         }

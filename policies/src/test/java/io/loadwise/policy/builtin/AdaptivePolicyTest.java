@@ -350,7 +350,7 @@ class AdaptivePolicyTest {
         assertEquals(50, picks[0], 1, "equal headroom and latency: least requests");
     }
 
-    /** Equation 2 load 40 with the JVM collecting {@code percent} of the last interval. */
+    /** Equation 2 load 40 with the JVM collecting {@code percent} of the last second. */
     private static AgentSample collecting(double percent) {
         return TestNode.metricsSample("OS_CPU_USED%", 40, "AMX_CONNS_Q_THRBSY%", 40, "JVM_GC_TIME%", percent);
     }

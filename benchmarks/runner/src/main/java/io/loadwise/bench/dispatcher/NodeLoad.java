@@ -1,6 +1,7 @@
 package io.loadwise.bench.dispatcher;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.loadwise.wire.GcMetric;
 import io.loadwise.wire.SeedMetric;
 
 /**
@@ -26,6 +27,12 @@ public record NodeLoad(double heapPercent, double threadsPercent, double jdbcPer
     static double queuePercent(JsonNode nodeMetrics) {
         JsonNode metrics = nodeMetrics.path("sample").path("metrics");
         return metrics.isObject() ? value(metrics, SeedMetric.AMX_CONNS_Q_USED_PCT) : Double.NaN;
+    }
+
+    /** The JVM's GC time share of its last sample interval in percent from the same answer, NaN while unknown. */
+    static double gcPercent(JsonNode nodeMetrics) {
+        JsonNode v = nodeMetrics.path("sample").path("metrics").path(GcMetric.JVM_GC_TIME_PCT.metricName());
+        return v.isNumber() ? v.asDouble() : Double.NaN;
     }
 
     /** Per resource, the larger of the two (NaN only when both are). */

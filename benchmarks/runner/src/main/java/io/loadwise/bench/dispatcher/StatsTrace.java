@@ -30,10 +30,11 @@ public final class StatsTrace implements AutoCloseable {
 
     /**
      * One node at a poll as the dispatcher counted it (connections open now, requests failed in the last
-     * second) and its agent's queue use in percent (NaN when unknown).
+     * second), its agent's queue use and the share of its last sample interval its JVM spent collecting
+     * garbage, both in percent (NaN when unknown).
      */
-    public record NodeSecond(double activeConnections, double failed, double queuePercent) {
-        static final NodeSecond UNKNOWN = new NodeSecond(Double.NaN, Double.NaN, Double.NaN);
+    public record NodeSecond(double activeConnections, double failed, double queuePercent, double gcPercent) {
+        static final NodeSecond UNKNOWN = new NodeSecond(Double.NaN, Double.NaN, Double.NaN, Double.NaN);
     }
 
     private final AdminClient admin;
@@ -74,7 +75,8 @@ public final class StatsTrace implements AutoCloseable {
                 JsonNode second = node.path("lastSecond");
                 detail.put(name, new NodeSecond(number(node.path("totals").path("activeConnections")),
                         number(second.path("TD_AVE_FAIL_RQSTS")),
-                        metrics == null ? Double.NaN : NodeLoad.queuePercent(metrics)));
+                        metrics == null ? Double.NaN : NodeLoad.queuePercent(metrics),
+                        metrics == null ? Double.NaN : NodeLoad.gcPercent(metrics)));
             }
             Point point = new Point(System.currentTimeMillis(), last.path("TD_AVE_THROUGHPUT").asDouble(),
                     last.path("TD_AVE_FAIL_RQSTS").asDouble(), last.path("TD_AVE_CONNS_ACT").asDouble(), selections,
@@ -112,10 +114,10 @@ public final class StatsTrace implements AutoCloseable {
 
     /**
      * Writes {@code epochMillis,throughput,failed,activeConnections,<node>...,<node> heap%,<node> threads%,
-     * <node> jdbc%...,<node> active,<node> failed,<node> queue%...}: node columns are selections per second,
-     * then each node's agent figures, then its open connections and last second's failures at the dispatcher and
-     * its queue use (empty when unknown). The last three come after the older columns, so readers of those still
-     * find them in place.
+     * <node> jdbc%...,<node> active,<node> failed,<node> queue%...,<node> gc%...}: node columns are selections per
+     * second, then each node's agent figures, then its open connections and last second's failures at the
+     * dispatcher and its queue use (empty when unknown), then its GC time share. Newer columns come after the older
+     * ones, so readers of those still find them in place.
      */
     public void write(Path csv) throws IOException {
         write(points(), csv);
@@ -130,6 +132,7 @@ public final class StatsTrace implements AutoCloseable {
                 .append(" jdbc%"));
         names.forEach(n -> text.append(',').append(n).append(" active,").append(n).append(" failed,").append(n)
                 .append(" queue%"));
+        names.forEach(n -> text.append(',').append(n).append(" gc%"));
         text.append('\n');
         for (int i = 0; i < all.size(); i++) {
             Point p = all.get(i);
@@ -148,6 +151,9 @@ public final class StatsTrace implements AutoCloseable {
                 NodeSecond second = p.detail().getOrDefault(name, NodeSecond.UNKNOWN);
                 text.append(',').append(percent(second.activeConnections())).append(',')
                         .append(percent(second.failed())).append(',').append(percent(second.queuePercent()));
+            }
+            for (String name : names) {
+                text.append(',').append(percent(p.detail().getOrDefault(name, NodeSecond.UNKNOWN).gcPercent()));
             }
             text.append('\n');
         }
