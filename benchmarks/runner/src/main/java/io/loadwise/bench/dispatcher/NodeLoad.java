@@ -29,9 +29,9 @@ public record NodeLoad(double heapPercent, double threadsPercent, double jdbcPer
         return metrics.isObject() ? value(metrics, SeedMetric.AMX_CONNS_Q_USED_PCT) : Double.NaN;
     }
 
-    /** The JVM's GC time share of its last sample interval in percent from the same answer, NaN while unknown. */
-    static double gcPercent(JsonNode nodeMetrics) {
-        JsonNode v = nodeMetrics.path("sample").path("metrics").path(GcMetric.JVM_GC_TIME_PCT.metricName());
+    /** A GC figure from the same answer ({@code JVM_GC_TIME%}, {@code JVM_OLD_AFTER_GC%}), NaN while unknown. */
+    static double gcPercent(JsonNode nodeMetrics, GcMetric metric) {
+        JsonNode v = nodeMetrics.path("sample").path("metrics").path(metric.metricName());
         return v.isNumber() ? v.asDouble() : Double.NaN;
     }
 

@@ -1,6 +1,7 @@
 package io.loadwise.bench.dispatcher;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.loadwise.wire.GcMetric;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -30,11 +31,12 @@ public final class StatsTrace implements AutoCloseable {
 
     /**
      * One node at a poll as the dispatcher counted it (connections open now, requests failed in the last
-     * second), its agent's queue use and the share of its last sample interval its JVM spent collecting
-     * garbage, both in percent (NaN when unknown).
+     * second), its agent's queue use, the share of the last second its JVM spent collecting garbage and its old
+     * generation's use after the last collection, in percent (NaN when unknown).
      */
-    public record NodeSecond(double activeConnections, double failed, double queuePercent, double gcPercent) {
-        static final NodeSecond UNKNOWN = new NodeSecond(Double.NaN, Double.NaN, Double.NaN, Double.NaN);
+    public record NodeSecond(double activeConnections, double failed, double queuePercent, double gcPercent,
+            double oldAfterGcPercent) {
+        static final NodeSecond UNKNOWN = new NodeSecond(Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
     }
 
     private final AdminClient admin;
@@ -76,7 +78,8 @@ public final class StatsTrace implements AutoCloseable {
                 detail.put(name, new NodeSecond(number(node.path("totals").path("activeConnections")),
                         number(second.path("TD_AVE_FAIL_RQSTS")),
                         metrics == null ? Double.NaN : NodeLoad.queuePercent(metrics),
-                        metrics == null ? Double.NaN : NodeLoad.gcPercent(metrics)));
+                        metrics == null ? Double.NaN : NodeLoad.gcPercent(metrics, GcMetric.JVM_GC_TIME_PCT),
+                        metrics == null ? Double.NaN : NodeLoad.gcPercent(metrics, GcMetric.JVM_OLD_AFTER_GC_PCT)));
             }
             Point point = new Point(System.currentTimeMillis(), last.path("TD_AVE_THROUGHPUT").asDouble(),
                     last.path("TD_AVE_FAIL_RQSTS").asDouble(), last.path("TD_AVE_CONNS_ACT").asDouble(), selections,
@@ -114,9 +117,9 @@ public final class StatsTrace implements AutoCloseable {
 
     /**
      * Writes {@code epochMillis,throughput,failed,activeConnections,<node>...,<node> heap%,<node> threads%,
-     * <node> jdbc%...,<node> active,<node> failed,<node> queue%...,<node> gc%...}: node columns are selections per
+     * <node> jdbc%...,<node> active,<node> failed,<node> queue%...,<node> gc%,<node> old%...}: node columns are selections per
      * second, then each node's agent figures, then its open connections and last second's failures at the
-     * dispatcher and its queue use (empty when unknown), then its GC time share. Newer columns come after the older
+     * dispatcher and its queue use (empty when unknown), then its GC time share and old generation after GC. Newer columns come after the older
      * ones, so readers of those still find them in place.
      */
     public void write(Path csv) throws IOException {
@@ -132,7 +135,7 @@ public final class StatsTrace implements AutoCloseable {
                 .append(" jdbc%"));
         names.forEach(n -> text.append(',').append(n).append(" active,").append(n).append(" failed,").append(n)
                 .append(" queue%"));
-        names.forEach(n -> text.append(',').append(n).append(" gc%"));
+        names.forEach(n -> text.append(',').append(n).append(" gc%,").append(n).append(" old%"));
         text.append('\n');
         for (int i = 0; i < all.size(); i++) {
             Point p = all.get(i);
@@ -153,7 +156,9 @@ public final class StatsTrace implements AutoCloseable {
                         .append(percent(second.failed())).append(',').append(percent(second.queuePercent()));
             }
             for (String name : names) {
-                text.append(',').append(percent(p.detail().getOrDefault(name, NodeSecond.UNKNOWN).gcPercent()));
+                NodeSecond second = p.detail().getOrDefault(name, NodeSecond.UNKNOWN);
+                text.append(',').append(percent(second.gcPercent())).append(',')
+                        .append(percent(second.oldAfterGcPercent()));
             }
             text.append('\n');
         }

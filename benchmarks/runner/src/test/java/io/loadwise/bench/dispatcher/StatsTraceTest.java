@@ -27,8 +27,8 @@ class StatsTraceTest {
         StatsTrace.Point second = new StatsTrace.Point(2000, 98.5, 2, 30,
                 after,
                 Map.of("VCN1", new NodeLoad(40.25, 100, 90), "VCN3", NodeLoad.UNKNOWN),
-                Map.of("VCN1", new StatsTrace.NodeSecond(21, 2, 62.5, 48.2),
-                        "VCN3", new StatsTrace.NodeSecond(9, 0, Double.NaN, Double.NaN)));
+                Map.of("VCN1", new StatsTrace.NodeSecond(21, 2, 62.5, 48.2, 71.5),
+                        "VCN3", new StatsTrace.NodeSecond(9, 0, Double.NaN, Double.NaN, Double.NaN)));
         Path csv = dir.resolve("trace.csv");
 
         StatsTrace.write(List.of(first, second), csv);
@@ -36,9 +36,9 @@ class StatsTraceTest {
         assertEquals(List.of(
                 "epochMillis,throughput,failed,activeConnections,VCN1,VCN3,"
                         + "VCN1 heap%,VCN1 threads%,VCN1 jdbc%,VCN3 heap%,VCN3 threads%,VCN3 jdbc%,"
-                        + "VCN1 active,VCN1 failed,VCN1 queue%,VCN3 active,VCN3 failed,VCN3 queue%,VCN1 gc%,VCN3 gc%",
-                "1000,0.00,0.00,0.00,10,4,,,,,,,,,,,,,,",
-                "2000,98.50,2.00,30.00,17,5,40.3,100.0,90.0,,,,21.0,2.0,62.5,9.0,0.0,,48.2,"),
+                        + "VCN1 active,VCN1 failed,VCN1 queue%,VCN3 active,VCN3 failed,VCN3 queue%,VCN1 gc%,VCN1 old%,VCN3 gc%,VCN3 old%",
+                "1000,0.00,0.00,0.00,10,4,,,,,,,,,,,,,,,,",
+                "2000,98.50,2.00,30.00,17,5,40.3,100.0,90.0,,,,21.0,2.0,62.5,9.0,0.0,,48.2,71.5,,"),
                 Files.readAllLines(csv));
     }
 }
