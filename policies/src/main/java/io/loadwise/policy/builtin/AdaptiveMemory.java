@@ -178,7 +178,7 @@ final class AdaptiveMemory {
             memory.smoothedLoad[i] = sameSample ? previous.smoothedLoad[before]
                     : smooth(sampled, before < 0 ? Double.NaN : previous.smoothedLoad[before],
                             before < 0 ? 0 : nowNanos - previous.sampleSeenNanos[before]);
-            memory.heapOnly[i] = memory.saturated[i] && load.heapOver(seen, ReadingFilter.HYSTERESIS)
+            memory.heapOnly[i] = memory.saturated[i] && load.judgedHeapOver(seen, ReadingFilter.HYSTERESIS)
                     && !load.queueOver(seen, ReadingFilter.HYSTERESIS);
             if (sameSample || memory.heapOnly[i] && before >= 0 && previous.heapOnly[before]) {
                 memory.activeAtSample[i] = previous.activeAtSample[before];
@@ -235,6 +235,8 @@ final class AdaptiveMemory {
      * of the 10-seed grid met the aim. A full heap is not a matter of one second: a heap that really fills reads
      * over the threshold in consecutive samples, and seed 001's heap scenario fails no more.
      *
+     * <p>The heap is read after collection where the agent reports it ({@link JvmAwareLoad#heapReading}).
+     *
      * <p>The GC figures are quicker: their filtered level over the threshold after {@link
      * ReadingFilter#GC_READINGS_TO_EXCLUDE} readings, with no margin of errors, and the raw reading over it too.
      */
@@ -244,18 +246,18 @@ final class AdaptiveMemory {
         }
         double queue = load.queueThreshold();
         double heap = load.heapThreshold();
+        PolicyMetric heapReading = JvmAwareLoad.heapReading(raw);
         double gcTime = load.gcTimeThreshold();
         double oldGen = load.oldGenThreshold();
         if (wasSaturated) {
             double h = ReadingFilter.HYSTERESIS;
             return ReadingFilter.over(tracks, PolicyMetric.AMX_CONNS_Q_USED, queue - h, 0)
-                    || ReadingFilter.over(tracks, PolicyMetric.JVM_HEAP_USED, heap, 0) // no band for the heap: see above
+                    || ReadingFilter.over(tracks, heapReading, heap, 0) // no band for the heap: see above
                     || gcOver(tracks, PolicyMetric.GC_TIME, gcTime - h)
                     || gcOver(tracks, PolicyMetric.OLD_AFTER_GC, oldGen - h);
         }
         return confirmed(tracks, raw, PolicyMetric.AMX_CONNS_Q_USED, queue)
-                || confirmed(tracks, raw, PolicyMetric.JVM_HEAP_USED, heap)
-                        && ReadingFilter.lastTwoOver(tracks, PolicyMetric.JVM_HEAP_USED, heap)
+                || confirmed(tracks, raw, heapReading, heap) && ReadingFilter.lastTwoOver(tracks, heapReading, heap)
                 || confirmed(tracks, raw, PolicyMetric.GC_TIME, gcTime) || early(tracks, PolicyMetric.GC_TIME, gcTime)
                 || confirmed(tracks, raw, PolicyMetric.OLD_AFTER_GC, oldGen)
                 || early(tracks, PolicyMetric.OLD_AFTER_GC, oldGen);
@@ -293,7 +295,8 @@ final class AdaptiveMemory {
      */
     static boolean gcOnly(JvmAwareLoad load, boolean saturated, AgentSample filtered) {
         double h = ReadingFilter.HYSTERESIS;
-        return saturated && load.gcOver(filtered, h) && !load.queueOver(filtered, h) && !load.heapOver(filtered, h);
+        return saturated && load.gcOver(filtered, h) && !load.queueOver(filtered, h)
+                && !load.judgedHeapOver(filtered, h);
     }
 
     /**

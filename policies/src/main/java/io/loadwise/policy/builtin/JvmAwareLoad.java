@@ -26,20 +26,21 @@ record JvmAwareLoad(double queueThreshold, double heapThreshold, double gcTimeTh
     static final double DEFAULT_QUEUE_THRESHOLD = 55;
     static final double DEFAULT_HEAP_THRESHOLD = 85;
     /**
-     * {@code gcTimeThreshold}'s default: 100, off (no share of an interval is over 100 %). Set, a node
-     * whose JVM spent more than that share of the last second collecting is saturated. Why off:
-     * on real Tomcat nodes at the sweep's default settings (60 clients, 96 MB heaps, 450 KB sessions, a
-     * CPU-bound machine) 25 % and an old-generation threshold of 90 held nodes that served on, and the
-     * others took their work and refused it: adaptive failed 548, 1,224 and 990 requests in three
-     * baseline runs, 180, 396 and 1,453 with both off, least connections 37-75
-     * (benchmarks/results/2026-11-28-gc-pressure/NOTES.md). 25 is a starting point for a node that must
-     * not serve while collecting: a healthy server spends a few per cent.
+     * {@code gcTimeThreshold}'s default: 25. A node whose JVM spent more than a quarter of the last second
+     * collecting is saturated by it, and is avoided while the others have room ({@link AdaptiveMemory#gcOnly}).
+     * Healthy Tomcat nodes read 0-3 % (benchmarks/results/2026-11-29-gc-thrash-1s-t20); one collecting half its
+     * time reads 45-75 % every second, and with 25 it got no request and the run's p99 was 1.05 × the run without
+     * it, where the running share alone gave 2.2 ×. It was off (100) while the agent measured the share over
+     * the interval since the previous sample: single young pauses read 30-70 % of a 100 ms sample and held busy
+     * nodes that served on (benchmarks/results/2026-11-28-gc-pressure/NOTES.md: 548-1,224 failed requests a run).
+     * 100 turns it off.
      */
-    static final double DEFAULT_GC_TIME_THRESHOLD = 100;
+    static final double DEFAULT_GC_TIME_THRESHOLD = 25;
     /**
-     * {@code oldGenThreshold}'s default: 100, off, for the reason of {@link #DEFAULT_GC_TIME_THRESHOLD}. Set
-     * (90 is the figure to start from), a node whose old generation is fuller than that right after a
-     * collection is saturated: only live data survives a collection, and at 90 % each frees little.
+     * {@code oldGenThreshold}'s default: 100, off. The heap threshold already reads the old generation after
+     * collection where the agent reports it ({@link #heapReading}) and holds such a node at the work it had; set
+     * (90 is the figure to start from), a node whose old generation is fuller than that right after a collection
+     * is avoided outright while the others have room, as for {@code gcTimeThreshold}.
      */
     static final double DEFAULT_OLD_GEN_THRESHOLD = 100;
 
@@ -121,9 +122,31 @@ record JvmAwareLoad(double queueThreshold, double heapThreshold, double gcTimeTh
         return sample != null && sample.value(PolicyMetric.AMX_CONNS_Q_USED) > queueThreshold - margin;
     }
 
-    /** Whether the heap is over {@code heapThreshold - margin} points. */
+    /** Whether the heap is over {@code heapThreshold - margin} points (the seed's: the raw heap in use). */
     boolean heapOver(AgentSample sample, double margin) {
         return sample != null && sample.value(PolicyMetric.JVM_HEAP_USED) > heapThreshold - margin;
+    }
+
+    /**
+     * Whether the heap as adaptive and jvm-aware judge it ({@link #heapReading}) is over {@code heapThreshold -
+     * margin} points.
+     */
+    boolean judgedHeapOver(AgentSample sample, double margin) {
+        return sample != null && sample.value(heapReading(sample)) > heapThreshold - margin;
+    }
+
+    /**
+     * The reading adaptive and jvm-aware judge a node's heap by against {@code heapThreshold}: the old generation
+     * after the last collection ({@code JVM_OLD_AFTER_GC%}) where the agent reports it, the heap in use ({@code
+     * JVM_HEAP_USED%}) where it does not. Why: the heap in use is a saw-tooth between collections, up with every
+     * allocation and down at every collection, and a busy node's crosses 85 % in every young cycle; what survives
+     * a collection is the live data, and a node whose live data fills its heap is the one an OutOfMemoryError is
+     * coming to. In the robustness grid the raw heap's noise held nodes at ρ 0.95 where least connections was
+     * ahead (benchmarks/results/2026-11-29-grid-misses). Equation 2's mean keeps the heap in use, as the seed has it.
+     */
+    static PolicyMetric heapReading(AgentSample sample) {
+        return Double.isNaN(sample.value(PolicyMetric.OLD_AFTER_GC)) ? PolicyMetric.JVM_HEAP_USED
+                : PolicyMetric.OLD_AFTER_GC;
     }
 
     /**

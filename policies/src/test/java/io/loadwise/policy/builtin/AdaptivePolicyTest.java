@@ -357,7 +357,7 @@ class AdaptivePolicyTest {
 
     @Test
     void aNodeCollectingThreeQuartersOfTheTimeTakesAQuarterOfTheWorkAndTheRestShareItsCut() {
-        TestCluster cluster = TestCluster.of(ID, 3);
+        TestCluster cluster = TestCluster.of(ID, 3).options(Map.of("gcTimeThreshold", 100)); // the running share alone
         cluster.node('A').sample(collecting(0)).peakEwma(20);
         cluster.node('B').sample(collecting(0)).peakEwma(20);
         cluster.node('C').sample(collecting(75)).peakEwma(20);

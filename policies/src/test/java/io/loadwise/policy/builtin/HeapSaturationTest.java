@@ -73,4 +73,24 @@ class HeapSaturationTest {
         tracks = ReadingFilter.next(tracks, under);
         assertTrue(AdaptiveMemory.saturatedNow(SEED, under, tracks, true), "a queue at 52 is within 5 of 55: held");
     }
+
+    @Test
+    void whereTheAgentReportsTheOldGenerationAfterCollectionTheHeapIsJudgedByIt() {
+        MetricTrack[] tracks = null;
+        AgentSample sawTooth = null;
+        for (int i = 0; i < 20; i++) { // in use 95 % between collections, 40 % left after each
+            sawTooth = TestNode.metricsSample("OS_CPU_USED%", 10, "JVM_HEAP_USED%", 95, "JVM_OLD_AFTER_GC%", 40);
+            tracks = ReadingFilter.next(tracks, sawTooth);
+        }
+        assertFalse(AdaptiveMemory.saturatedNow(SEED, sawTooth, tracks, false), "garbage, not live data");
+
+        MetricTrack[] full = null;
+        AgentSample live = null;
+        for (int i = 0; i < 12; i++) { // 90 % left after each collection, 60 % in use now
+            live = TestNode.metricsSample("OS_CPU_USED%", 10, "JVM_HEAP_USED%", 60, "JVM_OLD_AFTER_GC%", 90);
+            full = ReadingFilter.next(full, live);
+        }
+        assertTrue(AdaptiveMemory.saturatedNow(SEED, live, full, false), "live data over 85 %");
+        assertTrue(SEED.judgedHeapOver(live, 0) && !SEED.heapOver(live, 0), "the seed's Equation 2 keeps the heap in use");
+    }
 }

@@ -52,8 +52,9 @@ class JvmAwarePolicyTest {
     }
 
     /**
-     * With the GC thresholds set (they are off by default), a node whose JVM collects 40 % of the time, or
-     * whose old generation stays 95 % full, is held; its queue is empty. Off, it is not.
+     * With the GC thresholds set, a node whose JVM collects 40 % of the time, or whose old generation stays 95 %
+     * full, is held; its queue is empty. By default too (gcTimeThreshold 25; the heap threshold, 85, reads the old
+     * generation after collection where it is reported). With all three off, it is not.
      */
     @Test
     void aNodeThatCollectsMostOfTheTimeOrStaysFullAfterCollectionsIsHeldAsSaturated() {
@@ -80,7 +81,20 @@ class JvmAwarePolicyTest {
                 }
                 assertTrue(picker.pick(null) == cluster.node('A'), id + ", " + metric + ": A is back once its JVM is");
 
-                TestCluster off = TestCluster.of(id, 3);
+                TestCluster byDefault = TestCluster.of(id, 3);
+                byDefault.node('A').metrics("OS_CPU_USED%", 20, metric, metric.equals("JVM_GC_TIME%") ? 40 : 95)
+                        .active(2);
+                byDefault.node('B').metrics("OS_CPU_USED%", 40, metric, 5).active(2);
+                byDefault.node('C').metrics("OS_CPU_USED%", 40, metric, 5).active(2);
+                io.loadwise.policy.Picker defaults = byDefault.picker();
+                for (int i = 0; i < 30; i++) {
+                    io.loadwise.policy.NodeView node = defaults.pick(null);
+                    assertTrue(node != byDefault.node('A'), id + ", " + metric + ": held by default");
+                    ((TestNode) node).connectionOpened();
+                }
+
+                TestCluster off = TestCluster.of(id, 3)
+                        .options(Map.of("gcTimeThreshold", 100, "oldGenThreshold", 100, "heapThreshold", 100));
                 off.node('A').metrics("OS_CPU_USED%", 20, metric, metric.equals("JVM_GC_TIME%") ? 40 : 95).active(2);
                 off.node('B').metrics("OS_CPU_USED%", 40, metric, 5).active(2);
                 off.node('C').metrics("OS_CPU_USED%", 40, metric, 5).active(2);
@@ -91,7 +105,7 @@ class JvmAwarePolicyTest {
                     taken += node == off.node('A') ? 1 : 0;
                     ((TestNode) node).connectionOpened();
                 }
-                assertTrue(taken > 0, id + ", " + metric + ": by default the GC figures hold no node");
+                assertTrue(taken > 0, id + ", " + metric + ": with the thresholds off the GC figures hold no node");
             }
         }
     }
@@ -126,10 +140,10 @@ class JvmAwarePolicyTest {
         }
     }
 
-    /** Without any threshold set, a node collecting 75 % of the time counts its connections 4 times; 2-5 % changes nothing. */
+    /** With gcTimeThreshold off, a node collecting 75 % of the time counts its connections 4 times; 2-5 % changes nothing. */
     @Test
     void aNodeCollectingMostOfTheTimeTakesItsShareOfConnectionsNotAnEqualOne() {
-        TestCluster cluster = TestCluster.of("jvm-aware", 3);
+        TestCluster cluster = TestCluster.of("jvm-aware", 3).options(Map.of("gcTimeThreshold", 100));
         cluster.node('A').metrics("OS_CPU_USED%", 40, "JVM_GC_TIME%", 2);
         cluster.node('B').metrics("OS_CPU_USED%", 40, "JVM_GC_TIME%", 5);
         cluster.node('C').metrics("OS_CPU_USED%", 40, "JVM_GC_TIME%", 75);

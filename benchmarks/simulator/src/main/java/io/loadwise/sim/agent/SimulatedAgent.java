@@ -19,6 +19,9 @@ import java.util.SplittableRandom;
  *   <li>{@code AMX_JDBC_WAIT}: 0, exact: requests beyond the nominal pool wait for a thread, not a connection;</li>
  *   <li>{@code JVM_HEAP_USED%}: 30 % baseline plus 50 % × busy fraction (at most 80 %, below jvm-aware's
  *       default 85 % threshold, so that its saturation exclusion comes from the queue metric);</li>
+ *   <li>{@code JVM_OLD_AFTER_GC%}: 30 %, exact: in that stand-in the baseline is the live data and the busy
+ *       share the garbage between collections, which a collection removes; a real agent on HotSpot reports it,
+ *       and adaptive and jvm-aware judge the heap by it where reported;</li>
  *   <li>{@code OS_MEM_USED%}: 50 % constant; {@code OS_CPU_IOWAIT%}: 0;</li>
  *   <li>{@code AMX_SESSIONS_ACT}: requests in the node;</li>
  *   <li>ORCA's three fields, for orca-wrr: {@code APP_RQST_RATE} ({@code rps_fractional}) the requests the
@@ -32,6 +35,8 @@ public final class SimulatedAgent {
 
     static final int POOL_SIZE = 10;
     static final int QUEUE_SIZE = 100;
+    /** The heap's baseline, {@code JVM_HEAP_USED%} at no load: the live data a collection leaves. */
+    static final double LIVE_HEAP_PERCENT = 30;
 
     private final double noise;
     private final SplittableRandom random;
@@ -52,13 +57,15 @@ public final class SimulatedAgent {
         put(m, PolicyMetric.OS_CPU_USED, 100 * busyFraction, true);
         put(m, PolicyMetric.OS_MEM_USED, 50, true);
         put(m, PolicyMetric.OS_CPU_IOWAIT, 0, true);
-        put(m, PolicyMetric.JVM_HEAP_USED, 30 + 50 * busyFraction, true);
+        put(m, PolicyMetric.JVM_HEAP_USED, LIVE_HEAP_PERCENT + 50 * busyFraction, true);
         put(m, PolicyMetric.AMX_CONNS_Q_THRBSY, 100.0 * Math.min(inNode, POOL_SIZE) / POOL_SIZE, true);
         put(m, PolicyMetric.AMX_JDBC_ACTC, 100.0 * Math.min(inNode, POOL_SIZE) / POOL_SIZE, true);
         put(m, PolicyMetric.AMX_CONNS_Q_USED, 100.0 * Math.max(0, inNode - POOL_SIZE) / QUEUE_SIZE, true);
         // requests beyond the pool wait for a worker, not a connection: exactly 0, and no draw from the noise's
         // random stream, so that every other reading is noised as before
         m.put(PolicyMetric.AMX_JDBC_WAIT.seedName(), 0.0);
+        m.put(PolicyMetric.OLD_AFTER_GC.seedName(), LIVE_HEAP_PERCENT); // exact, no draw, for the same reason
+
         put(m, PolicyMetric.AMX_SESSIONS_ACT, inNode, false);
         put(m, PolicyMetric.REQUEST_RATE, requestsPerSecond, false);
         put(m, PolicyMetric.ERROR_RATE, 0, false);
