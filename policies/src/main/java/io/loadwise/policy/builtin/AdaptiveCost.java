@@ -158,8 +158,7 @@ final class AdaptiveCost {
             double load = shrunk[i];
             saturated[i] = memory.saturated[i];
             double active = memory.activeAtSample[i];
-            double estimate = ReadingFilter.fillConfirmed(memory.tracks[i], ADAPTIVE_FILL_FOR_HOLD)
-                    ? slotEstimate(memory.samples[i], active, ADAPTIVE_FILL_FOR_HOLD) : Double.NaN;
+            double estimate = slotEstimate(memory.samples[i], active, ADAPTIVE_FILL_FOR_HOLD);
             limit[i] = limit(saturated[i], active, estimate);
             slots[i] = Double.isNaN(estimate) ? limit[i] : estimate;
             running[i] = running(memory.filtered[i]);

@@ -81,40 +81,6 @@ final class ReadingFilter {
         return false;
     }
 
-    /**
-     * Whether the fill before this sample ({@link AdaptiveCost#fill}, from the two metrics' previous raw readings)
-     * was at least {@code minimumFill} too, so that a node is held at its estimated slots on two samples that say
-     * it is full, not one; true when the fill's metrics have shown no noise (an exact fill decides at once), have
-     * no previous reading, or are not followed.
-     *
-     * <p>Why: with noisy readings one sample's fill over 0.75 held a node that was not full, and under heavy-tailed
-     * service at ρ 0.95 those holds put the robustness grid's p99 at 1.11-1.14 × least connections' (four equal
-     * nodes, 30-50 % noise; without the slot hold 1.03-1.06, but seed 001's http-threads scenario then failed 9.1
-     * requests a run instead of 0.3; benchmarks/results/2026-11-29-grid-misses).
-     */
-    static boolean fillConfirmed(MetricTrack[] tracks, double minimumFill) {
-        MetricTrack busy = track(tracks, PolicyMetric.AMX_CONNS_Q_THRBSY);
-        MetricTrack queue = track(tracks, PolicyMetric.AMX_CONNS_Q_USED);
-        if (busy == null || queue == null || busy.noise() == 0 && queue.noise() == 0
-                || Double.isNaN(busy.lastDiff()) || Double.isNaN(queue.lastDiff())) {
-            return true;
-        }
-        double before = (busy.last() - busy.lastDiff() + queue.last() - queue.lastDiff()) / 200;
-        return before >= minimumFill;
-    }
-
-    private static MetricTrack track(MetricTrack[] tracks, PolicyMetric metric) {
-        if (tracks == null) {
-            return null;
-        }
-        for (int m = 0; m < FILTERED.length; m++) {
-            if (FILTERED[m] == metric) {
-                return tracks[m];
-            }
-        }
-        return null;
-    }
-
     /** Equation 2's metrics and the two GC figures that can saturate a node. */
     private static final PolicyMetric[] FILTERED = filtered();
 
