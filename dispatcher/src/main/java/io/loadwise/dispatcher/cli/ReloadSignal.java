@@ -24,6 +24,7 @@ final class ReloadSignal implements SignalHandler {
     private static final Logger log = LoggerFactory.getLogger(ReloadSignal.class);
 
     private final AtomicBoolean pending = new AtomicBoolean();
+    private volatile boolean ignored;
     private volatile Dispatcher dispatcher;
     /** Told when a reload begins and ends ({@code Type=notify} under systemd); set with the dispatcher. */
     private volatile SystemdNotify systemd = SystemdNotify.none();
@@ -38,11 +39,22 @@ final class ReloadSignal implements SignalHandler {
     static ReloadSignal install() {
         ReloadSignal handler = new ReloadSignal();
         try {
-            Signal.handle(new Signal("HUP"), handler);
+            if (Signal.handle(new Signal("HUP"), handler) == SignalHandler.SIG_IGN) {
+                // A signal ignored when the JVM started stays ignored: the JVM installs no handler for it.
+                handler.ignored = true;
+                log.warn("SIGHUP is ignored in this process (started under nohup, or by a shell that ignores it),"
+                        + " so kill -HUP will not reload; reload with POST /api/reload, or start it without nohup"
+                        + " (setsid, systemd)");
+            }
         } catch (IllegalArgumentException e) {
             log.info("no SIGHUP on this platform; reload with POST /api/reload");
         }
         return handler;
+    }
+
+    /** Whether SIGHUP was ignored when this process started, so that no SIGHUP reaches the handler. */
+    boolean ignored() {
+        return ignored;
     }
 
     /** {@link #install()} and {@link #ready} at once, for a dispatcher already running. */
@@ -61,7 +73,9 @@ final class ReloadSignal implements SignalHandler {
     void ready(Dispatcher dispatcher, SystemdNotify systemd) {
         this.systemd = systemd;
         this.dispatcher = dispatcher;
-        log.info("send SIGHUP to reload the configuration");
+        if (!ignored) {
+            log.info("send SIGHUP to reload the configuration");
+        }
         if (pending.getAndSet(false)) {
             log.info("SIGHUP arrived while starting: reloading now");
             reloadInBackground(dispatcher, systemd);
