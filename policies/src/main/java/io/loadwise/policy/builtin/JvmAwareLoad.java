@@ -26,16 +26,16 @@ record JvmAwareLoad(double queueThreshold, double heapThreshold, double gcTimeTh
     static final double DEFAULT_QUEUE_THRESHOLD = 55;
     static final double DEFAULT_HEAP_THRESHOLD = 85;
     /**
-     * {@code gcTimeThreshold}'s default: 25. A node whose JVM spent more than a quarter of the last second
-     * collecting is saturated by it, and is avoided while the others have room ({@link AdaptiveMemory#gcOnly}).
-     * Healthy Tomcat nodes read 0-3 % (benchmarks/results/2026-11-29-gc-thrash-1s-t20); one collecting half its
-     * time reads 45-75 % every second, and with 25 it got no request and the run's p99 was 1.05 × the run without
-     * it, where the running share alone gave 2.2 ×. It was off (100) while the agent measured the share over
-     * the interval since the previous sample: single young pauses read 30-70 % of a 100 ms sample and held busy
-     * nodes that served on (benchmarks/results/2026-11-28-gc-pressure/NOTES.md: 548-1,224 failed requests a run).
-     * 100 turns it off.
+     * {@code gcTimeThreshold}'s default: 100, off; 25 is the figure to set. Set, a node whose JVM spent more than
+     * that share of the last second collecting is saturated and avoided while the others have room ({@link
+     * AdaptiveMemory#gcOnly}). Healthy Tomcat nodes read 0-3 %, one collecting half its time 45-75 % every second;
+     * with 25 that node got no request and the run's p99 was 1.05 × the run without it, where the running share
+     * alone gave 2.2 × (20 JMeter threads, benchmarks/results/2026-11-29-gc-thrash-1s-t20). Why still off: at 50
+     * threads, where the two other nodes cannot carry the load without it, they overflowed and answered 502 while
+     * the node was avoided: 71, 5,836 and 92 failed requests in three runs, least connections 6-7
+     * (benchmarks/results/2026-11-29-gc-thrash-1s-t50). Set it for a cluster with room for a node's share.
      */
-    static final double DEFAULT_GC_TIME_THRESHOLD = 25;
+    static final double DEFAULT_GC_TIME_THRESHOLD = 100;
     /**
      * {@code oldGenThreshold}'s default: 100, off. The heap threshold already reads the old generation after
      * collection where the agent reports it ({@link #heapReading}) and holds such a node at the work it had; set
