@@ -268,7 +268,7 @@ final class AdaptiveMemory {
      * threshold} after {@link ReadingFilter#GC_READINGS_TO_EXCLUDE} readings and its last two raw readings over it.
      */
     private static boolean early(MetricTrack[] tracks, PolicyMetric metric, double threshold) {
-        return !ReadingFilter.over(tracks, metric, Double.NEGATIVE_INFINITY, 0) && gcOver(tracks, metric, threshold)
+        return ReadingFilter.early(tracks, metric) && gcOver(tracks, metric, threshold)
                 && ReadingFilter.lastTwoOver(tracks, metric, threshold, true);
     }
 

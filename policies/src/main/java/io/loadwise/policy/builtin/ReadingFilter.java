@@ -68,17 +68,9 @@ final class ReadingFilter {
 
     /** {@link #lastTwoOver(MetricTrack[], PolicyMetric, double)}; {@code always}: both readings even when exact. */
     static boolean lastTwoOver(MetricTrack[] tracks, PolicyMetric metric, double threshold, boolean always) {
-        if (tracks == null) {
-            return false;
-        }
-        for (int m = 0; m < FILTERED.length; m++) {
-            if (FILTERED[m] == metric) {
-                MetricTrack track = tracks[m];
-                return track != null && track.last() > threshold
-                        && (track.noise() == 0 && !always || track.last() - track.lastDiff() > threshold);
-            }
-        }
-        return false;
+        MetricTrack track = track(tracks, metric);
+        return track != null && track.last() > threshold
+                && (track.noise() == 0 && !always || track.last() - track.lastDiff() > threshold);
     }
 
     /** Equation 2's metrics and the two GC figures that can saturate a node. */
@@ -123,17 +115,26 @@ final class ReadingFilter {
 
     /** {@link #over(MetricTrack[], PolicyMetric, double, double)} after at least {@code readings} readings. */
     static boolean over(MetricTrack[] tracks, PolicyMetric metric, double threshold, double errors, int readings) {
-        if (tracks == null) {
-            return false;
-        }
-        for (int m = 0; m < FILTERED.length; m++) {
-            if (FILTERED[m] == metric) {
-                MetricTrack track = tracks[m];
-                return track != null && track.count() >= readings
-                        && track.level() - errors * track.error() > threshold;
+        MetricTrack track = track(tracks, metric);
+        return track != null && track.count() >= readings && track.level() - errors * track.error() > threshold;
+    }
+
+    /** Whether {@code metric} has fewer readings than {@link #READINGS_TO_EXCLUDE} (true when it is not followed). */
+    static boolean early(MetricTrack[] tracks, PolicyMetric metric) {
+        MetricTrack track = track(tracks, metric);
+        return track == null || track.count() < READINGS_TO_EXCLUDE;
+    }
+
+    /** {@code metric}'s track; null when there are no tracks or the metric is not followed or not reported. */
+    private static MetricTrack track(MetricTrack[] tracks, PolicyMetric metric) {
+        if (tracks != null) {
+            for (int m = 0; m < FILTERED.length; m++) {
+                if (FILTERED[m] == metric) {
+                    return tracks[m];
+                }
             }
         }
-        return false;
+        return null;
     }
 
     /**

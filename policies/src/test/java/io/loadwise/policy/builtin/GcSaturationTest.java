@@ -24,6 +24,22 @@ class GcSaturationTest {
         return TestNode.metricsSample("OS_CPU_USED%", 30, "AMX_CONNS_Q_USED%", 10, "JVM_GC_TIME%", percent);
     }
 
+    /** Tracks after {@code readings}, each a sample with that GC share. */
+    private static MetricTrack[] feed(MetricTrack[] tracks, double... readings) {
+        MetricTrack[] t = tracks;
+        for (double r : readings) {
+            t = ReadingFilter.next(t, collecting(r));
+        }
+        return t;
+    }
+
+    /** Tracks after {@code count} samples reading {@code percent}. */
+    private static MetricTrack[] steady(int count, double percent) {
+        double[] readings = new double[count];
+        java.util.Arrays.fill(readings, percent);
+        return feed(null, readings);
+    }
+
     @Test
     void threeReadingsOverTheThresholdSaturateANodeTwoDoNot() {
         MetricTrack[] tracks = ReadingFilter.next(null, collecting(50));
@@ -36,19 +52,13 @@ class GcSaturationTest {
 
     @Test
     void aHighMeanDoesNotSaturateANodeWhoseLastReadingIsUnderTheThreshold() {
-        MetricTrack[] tracks = null;
-        for (double reading : new double[] {90, 80, 5}) {
-            tracks = ReadingFilter.next(tracks, collecting(reading));
-        }
+        MetricTrack[] tracks = feed(null, 90, 80, 5);
         assertFalse(AdaptiveMemory.saturatedNow(GC_25, collecting(5), tracks, false), "mean 58, but 5 now");
     }
 
     @Test
     void aHeldNodeStaysOutWithinTheBandAndLeavesUnderIt() {
-        MetricTrack[] tracks = null;
-        for (int i = 0; i < 3; i++) {
-            tracks = ReadingFilter.next(tracks, collecting(50));
-        }
+        MetricTrack[] tracks = steady(3, 50);
         assertTrue(AdaptiveMemory.saturatedNow(GC_25, collecting(50), tracks, false));
         tracks = ReadingFilter.next(tracks, collecting(35));
         assertTrue(AdaptiveMemory.saturatedNow(GC_25, collecting(35), tracks, true), "35: within the band");
@@ -99,10 +109,7 @@ class GcSaturationTest {
 
     @Test
     void theThresholdIsOffByDefault() {
-        MetricTrack[] tracks = null;
-        for (int i = 0; i < 20; i++) {
-            tracks = ReadingFilter.next(tracks, collecting(95));
-        }
+        MetricTrack[] tracks = steady(20, 95);
         assertTrue(AdaptiveMemory.saturatedNow(GC_25, collecting(95), tracks, false));
         assertFalse(AdaptiveMemory.saturatedNow(JvmAwareLoad.from(PolicyOptions.EMPTY), collecting(95), tracks, false),
                 "off unless set (100)");

@@ -81,39 +81,36 @@ class JvmAwarePolicyTest {
                 }
                 assertTrue(picker.pick(null) == cluster.node('A'), id + ", " + metric + ": A is back once its JVM is");
 
-                TestCluster byDefault = TestCluster.of(id, 3);
-                byDefault.node('A').metrics("OS_CPU_USED%", 20, metric, metric.equals("JVM_GC_TIME%") ? 40 : 95)
-                        .active(2);
-                byDefault.node('B').metrics("OS_CPU_USED%", 40, metric, 5).active(2);
-                byDefault.node('C').metrics("OS_CPU_USED%", 40, metric, 5).active(2);
-                io.loadwise.policy.Picker defaults = byDefault.picker();
-                int takenByDefault = 0;
-                for (int i = 0; i < 30; i++) {
-                    io.loadwise.policy.NodeView node = defaults.pick(null);
-                    takenByDefault += node == byDefault.node('A') ? 1 : 0;
-                    ((TestNode) node).connectionOpened();
-                }
+                int takenByDefault = picksOfATroubledJvm(TestCluster.of(id, 3), metric);
                 if (metric.equals("JVM_OLD_AFTER_GC%")) {
                     assertEquals(0, takenByDefault, id + ": an old generation 95 % full after GC is held by default");
                 } else {
                     assertTrue(takenByDefault > 0, id + ": gcTimeThreshold is off by default");
                 }
 
-                TestCluster off = TestCluster.of(id, 3)
-                        .options(Map.of("gcTimeThreshold", 100, "oldGenThreshold", 100, "heapThreshold", 100));
-                off.node('A').metrics("OS_CPU_USED%", 20, metric, metric.equals("JVM_GC_TIME%") ? 40 : 95).active(2);
-                off.node('B').metrics("OS_CPU_USED%", 40, metric, 5).active(2);
-                off.node('C').metrics("OS_CPU_USED%", 40, metric, 5).active(2);
-                io.loadwise.policy.Picker unset = off.picker();
-                int taken = 0;
-                for (int i = 0; i < 30; i++) {
-                    io.loadwise.policy.NodeView node = unset.pick(null);
-                    taken += node == off.node('A') ? 1 : 0;
-                    ((TestNode) node).connectionOpened();
-                }
+                int taken = picksOfATroubledJvm(TestCluster.of(id, 3)
+                        .options(Map.of("gcTimeThreshold", 100, "oldGenThreshold", 100, "heapThreshold", 100)), metric);
                 assertTrue(taken > 0, id + ", " + metric + ": with the thresholds off the GC figures hold no node");
             }
         }
+    }
+
+    /**
+     * Of 30 connections opened in turn, how many went to A, whose JVM collects 40 % of the time or whose old
+     * generation stays 95 % full ({@code metric}); B and C read 5; each has 2 in flight.
+     */
+    private static int picksOfATroubledJvm(TestCluster cluster, String metric) {
+        cluster.node('A').metrics("OS_CPU_USED%", 20, metric, metric.equals("JVM_GC_TIME%") ? 40 : 95).active(2);
+        cluster.node('B').metrics("OS_CPU_USED%", 40, metric, 5).active(2);
+        cluster.node('C').metrics("OS_CPU_USED%", 40, metric, 5).active(2);
+        io.loadwise.policy.Picker picker = cluster.picker();
+        int taken = 0;
+        for (int i = 0; i < 30; i++) {
+            io.loadwise.policy.NodeView node = picker.pick(null);
+            taken += node == cluster.node('A') ? 1 : 0;
+            ((TestNode) node).connectionOpened();
+        }
+        return taken;
     }
 
     /**
